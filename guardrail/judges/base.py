@@ -1,0 +1,71 @@
+"""The judge protocol: one async method, ``complete(request) -> response``.
+
+A judge turns a rendered prompt into text. Every scorer stage (decompose, synonym, antonym,
+verify, and RT4CHART's stages) goes through this one method, and every judge — LLM backends,
+the offline judge, the scripted test double — answers in the *same text format* the prompt
+asks for, so one set of parsers serves them all. Structured inputs ride along in
+``request.inputs`` for judges that do not read prompts (the offline judge).
+
+Backends raise the :mod:`guardrail.exceptions` ``JudgeError`` subclasses so the runner
+(:mod:`guardrail.judges.runner`) can retry what is retryable. They do no retries themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+#: Task names used by the MetaRAG scorer, and the ``inputs`` each request carries:
+#:
+#: ========== ===================================================== ===========================
+#: task       inputs                                                expected reply text
+#: ========== ===================================================== ===========================
+#: decompose  ``text`` (the answer), ``question``                   JSON array of sentences
+#: synonym    ``question``, ``factoid``, ``count``                  ``count`` lines, one each
+#: antonym    ``question``, ``factoid``, ``count``                  ``count`` lines, one each
+#: verify     ``statement``, ``context`` (passages joined), also    ``YES|NO|NOT SURE. reason``
+#:            ``passages`` (the list)
+#: ========== ===================================================== ===========================
+#:
+#: Other scorers add their own tasks (RT4CHART: ``claims``, ``local_verify``, ``global_verify``).
+DECOMPOSE = "decompose"
+SYNONYM = "synonym"
+ANTONYM = "antonym"
+VERIFY = "verify"
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """What a scorer asks of a judge.
+
+    ``task`` names the stage; ``prompt`` is the fully rendered template; ``inputs`` holds the
+    values the template was rendered from (e.g. ``{"statement": ..., "context": ...}``).
+    """
+
+    task: str
+    prompt: str
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    system: str | None = None
+
+
+@dataclass(frozen=True)
+class JudgeResponse:
+    """A judge's raw text answer and the token usage the backend reported."""
+
+    text: str
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """Anything with a ``name`` and an async ``complete``."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse: ...

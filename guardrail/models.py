@@ -1,0 +1,162 @@
+"""Value types shared by scorers, judges, policies, the guard and the audit log.
+
+Everything here is a pydantic model so it round-trips through JSON unchanged
+(``model_dump(mode="json")`` / ``model_validate``). Spans are ``(start, end)`` character
+offsets into the *answer* text, end exclusive, serialized as ``[start, end]``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Span = tuple[int, int]
+
+
+class Label(str, Enum):
+    """A verifier's decision on one statement against the retrieved context."""
+
+    YES = "YES"
+    NO = "NO"
+    NOT_SURE = "NOT SURE"
+
+
+class Relation(str, Enum):
+    """The metamorphic relation that produced a variant."""
+
+    SYNONYM = "synonym"
+    ANTONYM = "antonym"
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class JudgeCall(_Value):
+    """One call to a judge, as recorded in results and the audit log."""
+
+    stage: str = Field(description="decompose | synonym | antonym | verify | ...")
+    judge: str = Field(description="the judge's name, e.g. 'openai:gpt-4.1-mini' or 'local'")
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    attempts: int = 1
+    ok: bool = True
+    parse_failure: str | None = Field(
+        default=None, description="why the output could not be parsed; the fallback rule applied"
+    )
+    error: str | None = None
+
+
+class Verdict(_Value):
+    """One verifier's label for one variant."""
+
+    judge: str
+    label: Label
+    reason: str = ""
+    parsed: bool = Field(default=True, description="False when the label came from a fallback")
+
+
+class Variant(_Value):
+    """A synonym or antonym mutation of a factoid, with its verdict(s) and penalty."""
+
+    relation: Relation
+    text: str
+    verdicts: list[Verdict] = Field(default_factory=list)
+    label: Label = Field(description="the combined label (ensemble rule applied)")
+    penalty: float = Field(ge=0.0, le=1.0)
+    generated: bool = Field(
+        default=True, description="False when the variant is a documented mechanical fallback"
+    )
+
+
+class Factoid(_Value):
+    """An atomic claim taken from the answer, where it sits in the answer, and its score."""
+
+    index: int
+    text: str
+    spans: list[Span] = Field(default_factory=list)
+    aligned: bool = Field(description="False when no span of the answer could be matched")
+    alignment: float = Field(ge=0.0, le=1.0, description="share of the claim's words matched")
+    variants: list[Variant] = Field(default_factory=list)
+    score: float = Field(ge=0.0, le=1.0)
+    flagged: bool = False
+    evidence: list[str] = Field(
+        default_factory=list, description="context passages/sentences a scorer cited, if any"
+    )
+
+
+class StageTiming(_Value):
+    stage: str
+    seconds: float
+    calls: int
+
+
+class Usage(_Value):
+    """What scoring one answer cost."""
+
+    judge_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    parse_failures: int = 0
+    failed_calls: int = 0
+    stages: list[StageTiming] = Field(default_factory=list)
+    wall_seconds: float = 0.0
+
+    @classmethod
+    def from_calls(
+        cls, calls: list[JudgeCall], stages: list[StageTiming], wall_seconds: float
+    ) -> Usage:
+        return cls(
+            judge_calls=len(calls),
+            prompt_tokens=sum(c.prompt_tokens for c in calls),
+            completion_tokens=sum(c.completion_tokens for c in calls),
+            parse_failures=sum(1 for c in calls if c.parse_failure),
+            failed_calls=sum(1 for c in calls if not c.ok),
+            stages=stages,
+            wall_seconds=wall_seconds,
+        )
+
+
+ReportStatus = Literal["ok", "empty_answer", "no_factoids", "empty_context"]
+
+
+class ScoreReport(_Value):
+    """The result of scoring one answer: response score, factoids, flagged spans, usage.
+
+    ``score`` is the max over factoid scores (0.0 when there are none); ``flagged`` is
+    ``score >= threshold`` — the comparison the MetaRAG paper uses.
+    """
+
+    method: str = "metarag"
+    score: float = Field(ge=0.0, le=1.0)
+    threshold: float = Field(ge=0.0, le=1.0)
+    flagged: bool
+    status: ReportStatus = "ok"
+    factoids: list[Factoid] = Field(default_factory=list)
+    flagged_spans: list[Span] = Field(default_factory=list)
+    unaligned_flagged: list[int] = Field(
+        default_factory=list, description="indices of flagged factoids with no answer span"
+    )
+    usage: Usage = Field(default_factory=Usage)
+    calls: list[JudgeCall] = Field(default_factory=list)
+    settings: dict[str, object] = Field(default_factory=dict)
+
+    def flagged_text(self, answer: str) -> list[str]:
+        """The answer's text under each flagged span."""
+        return [answer[s:e] for s, e in self.flagged_spans]
+
+
+def merge_spans(spans: list[Span]) -> list[Span]:
+    """Sort and merge overlapping or touching spans."""
+    out: list[Span] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out

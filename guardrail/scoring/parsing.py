@@ -1,0 +1,98 @@
+"""Defensive parsers for judge output. They never raise and never return NaN.
+
+Each returns the parsed value and, when the text did not follow the requested format, a short
+``failure`` string naming the fallback rule that was applied (recorded in ``JudgeCall``):
+
+* :func:`parse_statements` (factoids, variants): a JSON array of strings, possibly inside a
+  code fence or surrounded by prose; failing that, one item per line with bullets, numbers and
+  ``Label:`` prefixes stripped. Empty or non-string items are dropped.
+* :func:`parse_verdict`: the first of ``NOT SURE`` / ``YES`` / ``NO`` as a word at the start
+  (after an optional ``Answer:``), else anywhere; the rest of the first line is the reason.
+  No label found -> ``NOT SURE`` with failure ``"no label; treated as NOT SURE"``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from guardrail.models import Label
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_ARRAY = re.compile(r"\[.*\]", re.DOTALL)
+_BULLET = re.compile(r"^\s*(?:[-*•·]+|\(?\d{1,3}[.):]|\(?[a-zA-Z][.)])\s+")
+_PREFIX = re.compile(
+    r"^\s*(?:good\s+)?(?:synonym|antonym|negation|paraphrase|fact|factoid|statement|output)"
+    r"\s*\d*\s*:\s*",
+    re.IGNORECASE,
+)
+_LABEL_AT_START = re.compile(
+    r"^\W*(?:answer\s*[:\-]\s*)?\W*(NOT\s+SURE|NOT_SURE|UNSURE|YES|NO)\b[\s.:,\-–—)]*(.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_LABEL_ANYWHERE = re.compile(r"\b(NOT\s+SURE|YES|NO)\b")
+
+
+def _clean_item(item: str) -> str:
+    item = item.strip().strip('",').strip()
+    item = _BULLET.sub("", item)
+    item = _PREFIX.sub("", item)
+    return item.strip().strip('"').strip()
+
+
+def _try_json(text: str) -> list[str] | None:
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    for cand in candidates:
+        for blob in (cand.strip(), *(m.group(0) for m in _ARRAY.finditer(cand))):
+            try:
+                value = json.loads(blob)
+            except (json.JSONDecodeError, ValueError):
+                continue
+            if isinstance(value, list):
+                return [str(v).strip() for v in value if isinstance(v, (str, int, float))]
+    return None
+
+
+def parse_statements(text: str) -> tuple[list[str], str | None]:
+    """Parse a list of sentences. Returns ``(items, failure)``."""
+    if not text or not text.strip():
+        return [], None
+    as_json = _try_json(text)
+    if as_json is not None:
+        items = [_clean_item(s) for s in as_json]
+        return [s for s in items if s], None
+    lines = [_clean_item(line) for line in _FENCE.sub(r"\1", text).splitlines()]
+    items = [
+        line
+        for line in lines
+        if line and line not in {"[", "]", "```"} and any(c.isalnum() for c in line)
+    ]
+    stripped = text.strip()
+    failure = None
+    if stripped.startswith("[") or stripped.startswith("```"):
+        failure = "malformed JSON array; fell back to one item per line"
+    return items, failure
+
+
+def parse_verdict(text: str) -> tuple[Label, str, str | None]:
+    """Parse ``YES|NO|NOT SURE`` and a one-line reason. Returns ``(label, reason, failure)``."""
+    body = (text or "").strip()
+    match = _LABEL_AT_START.match(body)
+    failure: str | None = None
+    if match:
+        raw, rest = match.group(1), match.group(2)
+    else:
+        anywhere = _LABEL_ANYWHERE.search(body.upper())
+        if anywhere is None:
+            return (
+                Label.NOT_SURE,
+                body.splitlines()[0][:300] if body else "",
+                ("no label; treated as NOT SURE"),
+            )
+        raw, rest = anywhere.group(1), body[anywhere.end() :]
+        failure = "label not at start; took the first label found"
+    norm = re.sub(r"[\s_]+", " ", raw.upper())
+    label = {"YES": Label.YES, "NO": Label.NO}.get(norm, Label.NOT_SURE)
+    lines = rest.strip().lstrip(".:,-–— ").splitlines()
+    reason = lines[0].strip() if lines else ""
+    return label, reason[:300], failure
