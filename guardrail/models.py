@@ -160,3 +160,51 @@ def merge_spans(spans: list[Span]) -> list[Span]:
         else:
             out.append((start, end))
     return out
+
+
+# --- policy-side values (used by topics, policy engine, guard, queues, audit) -----------------
+
+Sensitivity = Literal["normal", "sensitive"]
+ActionName = Literal["pass", "highlight", "cite", "regenerate", "abstain", "escalate"]
+
+
+class TopicLabel(_Value):
+    """A topic tag for one turn. Only the topic is used — never a protected attribute."""
+
+    label: str
+    confidence: float = Field(ge=0.0, le=1.0)
+    source: Literal["classifier", "keyword", "default"] = "classifier"
+    sensitivity: Sensitivity = "normal"
+
+
+class Decision(_Value):
+    """What the policy decided for one turn, and why."""
+
+    action: ActionName = Field(description="the strongest action taken; 'pass' when none")
+    actions: list[ActionName] = Field(default_factory=list, description="every action, in order")
+    flagged: bool
+    score: float | None = Field(description="response score; None when scoring failed")
+    threshold: float
+    comparison: Literal[">="] = ">="
+    topic: str = Field(description="the topic whose rule applied (the strictest)")
+    queue: str | None = None
+    reason: str = ""
+    error: str | None = None
+
+
+class EscalationCase(_Value):
+    """Everything a human reviewer needs about one escalated turn.
+
+    ``case_id`` equals the turn's audit id, which makes enqueueing idempotent.
+    """
+
+    case_id: str
+    queue: str
+    created_at: str = Field(description="ISO 8601 UTC")
+    policy: str = ""
+    question: str
+    answer: str
+    contexts: list[str] = Field(default_factory=list)
+    topics: list[TopicLabel] = Field(default_factory=list)
+    decision: Decision
+    report: ScoreReport | None = None

@@ -1,0 +1,5 @@
+import sys
+
+from guardrail.cli import main
+
+sys.exit(main())
