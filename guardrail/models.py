@@ -208,3 +208,29 @@ class EscalationCase(_Value):
     topics: list[TopicLabel] = Field(default_factory=list)
     decision: Decision
     report: ScoreReport | None = None
+
+
+class Citation(_Value):
+    """Links one answer sentence to the context passage that best supports it."""
+
+    sentence: Span
+    passage: int | None = Field(description="0-based index into contexts; None when unsupported")
+    marker: str = Field(description="the inline marker inserted, e.g. '[2]' or '[unsupported]'")
+    support: float = Field(ge=0.0, le=1.0)
+
+
+class GuardResult(_Value):
+    """What the guard returns for one turn (and what ``POST /v1/check`` answers)."""
+
+    audit_id: str
+    policy: str
+    question: str
+    answer: str = Field(description="the final text to show the user")
+    original_answer: str
+    contexts: list[str] = Field(default_factory=list)
+    decision: Decision
+    topics: list[TopicLabel] = Field(default_factory=list)
+    report: ScoreReport | None = None
+    citations: list[Citation] = Field(default_factory=list)
+    highlighted: str | None = Field(default=None, description="answer with flagged spans marked")
+    attempts: int = Field(default=1, description="answers scored, counting regenerations")
