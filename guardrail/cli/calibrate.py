@@ -1,0 +1,88 @@
+"""``guardrail calibrate``: choose a policy threshold on labelled rows.
+
+Scores the dataset (or reuses a ``--resume-file`` from ``guardrail eval`` so nothing is scored
+twice), picks the threshold that maximizes ``--metric``, and writes it into a copy of the policy.
+The figure at that threshold is measured on the rows it was tuned on unless ``--holdout-frac``
+is given, and the output says which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from guardrail.cli.eval import add_scoring_args, load_and_score
+from guardrail.evaluation.calibrate import ALL_TOPICS, write_policy_threshold
+from guardrail.evaluation.datasets import split_by_group
+from guardrail.evaluation.metrics import METRICS
+from guardrail.evaluation.results import tuned_block
+from guardrail.exceptions import ConfigError
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console()
+    if not args.policy.is_file():
+        raise ConfigError(f"{args.policy}: policy file not found")
+    rows, result, judge_name, _ = load_and_score(args, console)
+    if args.holdout_frac is not None:
+        tune, report = split_by_group(rows, args.holdout_frac, seed=args.seed)
+    else:
+        tune = report = rows
+    block = tuned_block(tune, report, result.outcomes, args.metric)
+    if block is None:
+        raise ConfigError("no row was scored; nothing to calibrate on")
+    threshold = float(block["threshold"])
+    same = bool(block["tuned_on_same_rows"])
+    where = "these same rows" if same else f"{block['n']} held-out rows"
+    note = (
+        f"threshold {threshold:g} set by `guardrail calibrate` ({args.method}, judge "
+        f"{judge_name}) to maximize {args.metric} on {block['tuned_rows']} rows of "
+        f"{args.dataset.name}.\n{args.metric} {block['answer'][args.metric]:.3f} measured on "
+        f"{where}" + (" (tuned on the same rows: optimistic)." if same else ".")
+    )
+    topics = write_policy_threshold(args.policy, args.out, threshold, topic=args.topic, note=note)
+    failed = sum(1 for r in rows if r.id in result.outcomes and not result.outcomes[r.id].ok)
+    console.print(
+        f"threshold {threshold:g} maximizes {args.metric} on {block['tuned_rows']} rows "
+        f"(tuned on these rows); written for topic(s) {', '.join(topics)} to {args.out}"
+    )
+    a = block["answer"]
+    label = "[bold]tuned on these same rows: optimistic[/bold]" if same else "held-out rows"
+    console.print(
+        f"at {threshold:g}: P {a['precision']:.3f} R {a['recall']:.3f} F1 {a['f1']:.3f} "
+        f"on {block['n']} rows ({label}); failed rows: {failed}"
+    )
+    if args.json_out is not None:
+        out: dict[str, Any] = {
+            "dataset": str(args.dataset),
+            "method": args.method,
+            "judge": judge_name,
+            "policy_in": str(args.policy),
+            "policy_out": str(args.out),
+            "topics": topics,
+            "failed": failed,
+            **block,
+        }
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    return 1 if failed else 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("calibrate", help="tune a policy threshold on a labelled dataset")
+    add_scoring_args(p)
+    p.add_argument("--metric", choices=METRICS[:3], default="f1")
+    p.add_argument("--policy", type=Path, required=True, metavar="IN.yaml")
+    p.add_argument("--out", type=Path, required=True, metavar="OUT.yaml")
+    p.add_argument(
+        "--topic",
+        default=None,
+        metavar="NAME",
+        help=f"topic whose threshold to set ('{ALL_TOPICS}' for all; optional with one topic)",
+    )
+    p.add_argument("--json-out", type=Path, default=None, metavar="PATH")
+    p.set_defaults(func=run, threshold=None)

@@ -1,0 +1,258 @@
+"""``guardrail eval``: score a labelled dataset and report detection figures.
+
+Prints a table (answer-level P/R/F1/accuracy overall and per task, span-level P/R/F1) and, with
+``--json-out``, writes every figure plus a threshold sweep; a PNG of the sweep is written next
+to the JSON when matplotlib is installed. ``--resume-file`` makes the run resumable. Exit code:
+0 when every row was scored, 1 when some rows failed (they are listed; figures use the rest),
+2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
+from guardrail.evaluation.results import summarize, tuned_block
+from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult, Scorer, run_rows
+from guardrail.exceptions import ConfigError
+from guardrail.judges.base import Judge
+from guardrail.judges.registry import SPEC_HELP, make_judge
+
+METHODS = ("metarag", "rt4chart")
+DEFAULT_THRESHOLD = 0.5
+
+
+def make_scorer(method: str, judge: Judge, args: argparse.Namespace) -> Scorer:
+    """Build the scorer ``--method`` names, with the options the command line gives."""
+    if method == "rt4chart":
+        from guardrail.scoring.rt4chart import RT4Chart
+
+        return RT4Chart(judge, window=args.window, overlap=args.overlap)
+    if method == "metarag":
+        try:
+            module = importlib.import_module("guardrail.scoring.metarag")
+        except ImportError as exc:
+            raise ConfigError(f"the metarag scorer is not available in this build ({exc})") from exc
+        scorer: Scorer = module.MetaRAG(judge)
+        return scorer
+    raise ConfigError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+
+
+def add_scoring_args(p: argparse.ArgumentParser) -> None:
+    """Options shared by ``eval`` and ``calibrate``: what to score and how."""
+    p.add_argument("dataset", type=Path, help="JSON Lines file in the benchmark row schema")
+    p.add_argument("--method", choices=METHODS, default="metarag")
+    p.add_argument("--judge", default="local", metavar="SPEC", help=SPEC_HELP)
+    p.add_argument("--task", default=None, help="only rows of this task (qa, summary, ...)")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N rows")
+    p.add_argument(
+        "--shuffle",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="shuffle rows with this seed before --limit (the shared files are sorted by task)",
+    )
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="rows scored at once")
+    p.add_argument(
+        "--resume-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="JSON Lines progress file: finished rows are appended, a rerun skips them",
+    )
+    p.add_argument("--window", type=int, default=25, help="rt4chart: chunk size in sentences")
+    p.add_argument("--overlap", type=int, default=10, help="rt4chart: chunk overlap")
+    p.add_argument(
+        "--holdout-frac",
+        type=float,
+        default=None,
+        metavar="F",
+        help="tune the threshold on a fraction F of the rows (grouped by source document) and "
+        "report on the rest",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the --holdout-frac split")
+    p.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (default: on a terminal)"
+    )
+
+
+def load_and_score(
+    args: argparse.Namespace, console: Console
+) -> tuple[list[EvalRow], RunResult, str, Scorer]:
+    """Load the rows, build judge and scorer, score everything not already in the resume file."""
+    rows = load_rows(args.dataset, task=args.task, limit=args.limit, shuffle_seed=args.shuffle)
+    judge = make_judge(args.judge)
+    scorer = make_scorer(args.method, judge, args)
+    progress = None
+    if args.resume_file is not None:
+        progress = ProgressFile(
+            args.resume_file, ProgressHeader(method=args.method, judge=judge.name)
+        )
+    reference = None
+    if any(r.target is not None for r in rows):
+        from guardrail.scoring.reference import ReferenceMetric
+
+        reference = ReferenceMetric(judge)
+    show = not args.no_progress and sys.stderr.isatty()
+    result = asyncio.run(
+        run_rows(
+            rows,
+            scorer,
+            jobs=args.jobs,
+            threshold=getattr(args, "threshold", None),
+            progress_file=progress,
+            reference=reference,
+            show_progress=show,
+        )
+    )
+    if result.resumed:
+        console.print(f"resumed {result.resumed} rows from {args.resume_file}")
+    return rows, result, judge.name, scorer
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def print_summary(console: Console, summary: dict[str, Any], title: str) -> None:
+    table = Table(title=title)
+    for col in ("rows", "n", "P", "R", "F1", "Acc", "span P", "span R", "span F1"):
+        table.add_column(col, justify="right" if col != "rows" else "left")
+    blocks = [("all", summary), *sorted(summary["tasks"].items())]
+    for name, blk in blocks:
+        a, s = blk["answer"], blk["span"]
+        span_cells = [_fmt(s[k]) for k in ("precision", "recall", "f1")] if s else ["-"] * 3
+        table.add_row(
+            name,
+            str(blk["n"]),
+            *(_fmt(a[k]) for k in ("precision", "recall", "f1", "accuracy")),
+            *span_cells,
+        )
+    console.print(table)
+    same = " (tuned on these same rows)" if summary["tuned_on_same_rows"] else ""
+    console.print(
+        f"threshold {summary['threshold']:g} ({summary['threshold_source']}){same}; "
+        f"scored {summary['n']}/{summary['n_rows']}, failed {summary['failed']}"
+    )
+    cost = summary.get("cost") or {}
+    if cost:
+        console.print(
+            f"per answer: {cost['judge_calls_per_answer']:.1f} judge calls, "
+            f"{cost['prompt_tokens_per_answer'] + cost['completion_tokens_per_answer']:.0f} "
+            f"tokens, {cost['seconds_per_answer']:.2f} s"
+        )
+    best = summary.get("best_on_same_rows")
+    if best:
+        console.print(
+            f"best F1 over thresholds: {best['answer']['f1']:.3f} at {best['threshold']:g} "
+            "[bold](tuned on these same rows: optimistic)[/bold]"
+        )
+    holdout = summary.get("holdout")
+    if holdout:
+        console.print(
+            f"holdout: threshold {holdout['threshold']:g} tuned for {holdout['metric']} on "
+            f"{holdout['tuned_rows']} rows; on the other {holdout['n']} rows "
+            f"P {holdout['answer']['precision']:.3f} R {holdout['answer']['recall']:.3f} "
+            f"F1 {holdout['answer']['f1']:.3f}"
+        )
+    if summary.get("reference"):
+        ref = summary["reference"]
+        console.print(
+            f"reference metric ({ref['rows']} rows with a target): hallucination "
+            f"{ref['hallucination']:.3f}, faithfulness {ref['faithfulness']:.3f}, "
+            f"noise sensitivity {ref['noise_sensitivity']:.3f}"
+        )
+
+
+def plot_sweep(sweep: list[dict[str, Any]], path: Path, title: str) -> bool:
+    """Write precision/recall/F1 against threshold as a PNG; False when matplotlib is absent."""
+    try:
+        figure_mod = importlib.import_module("matplotlib.figure")
+    except ImportError:
+        return False
+    fig = figure_mod.Figure(figsize=(6, 4))
+    ax = fig.add_subplot(1, 1, 1)
+    xs = [p["threshold"] for p in sweep]
+    for key in ("f1", "precision", "recall"):
+        ax.plot(xs, [p[key] for p in sweep], label=key)
+    ax.set_xlabel("threshold (flag when score >= threshold)")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(title)
+    ax.legend()
+    fig.savefig(path, dpi=100, bbox_inches="tight")
+    return True
+
+
+def holdout_block(
+    rows: list[EvalRow], result: RunResult, frac: float, seed: int, metric: str
+) -> dict[str, Any] | None:
+    tune, report = split_by_group(rows, frac, seed=seed)
+    block = tuned_block(tune, report, result.outcomes, metric)
+    if block is not None:
+        block["split"] = {"tune_frac": frac, "seed": seed, "grouped_by": "source document"}
+    return block
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console()
+    if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
+        raise ConfigError(f"--threshold must be in [0, 1], got {args.threshold}")
+    rows, result, judge_name, scorer = load_and_score(args, console)
+    if args.threshold is not None:
+        threshold, source = args.threshold, "--threshold"
+    else:
+        default = getattr(scorer, "threshold", DEFAULT_THRESHOLD)
+        threshold = float(default) if isinstance(default, (int, float)) else DEFAULT_THRESHOLD
+        source = "scorer default"
+    summary = summarize(rows, result.outcomes, threshold=threshold, threshold_source=source)
+    if args.holdout_frac is not None:
+        summary["holdout"] = holdout_block(rows, result, args.holdout_frac, args.seed, "f1")
+    out: dict[str, Any] = {
+        "dataset": str(args.dataset),
+        "method": args.method,
+        "judge": judge_name,
+        "task_filter": args.task,
+        "limit": args.limit,
+        "run": {
+            "wall_seconds": result.wall_seconds,
+            "scored_this_run": result.scored,
+            "failed_this_run": result.failed,
+            "resumed": result.resumed,
+            "jobs": args.jobs,
+        },
+        **summary,
+    }
+    title = f"{args.method} / {judge_name} on {args.dataset.name}"
+    print_summary(console, summary, title)
+    if args.json_out is not None:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        png = args.json_out.with_suffix(".png")
+        if summary["sweep"] and plot_sweep(summary["sweep"], png, title):
+            console.print(f"wrote {args.json_out} and {png}")
+        else:
+            console.print(f"wrote {args.json_out}")
+    return 1 if summary["failed"] else 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("eval", help="score a labelled dataset and report P/R/F1")
+    add_scoring_args(p)
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        metavar="T",
+        help="flag when score >= T (default: the scorer's)",
+    )
+    p.add_argument("--json-out", type=Path, default=None, metavar="PATH")
+    p.set_defaults(func=run)

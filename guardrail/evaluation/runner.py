@@ -1,0 +1,306 @@
+"""Score benchmark rows with any scorer: concurrently, resumably, with a progress bar.
+
+Each finished row is appended to a JSON Lines *progress file* as soon as it completes (its id
+and a summary of its report, enough to recompute every metric and any threshold). A rerun
+with the same file skips rows already scored, so an interrupted run loses at most the rows in
+flight. Rows whose scoring raised are recorded too (``ok: false`` and the error) and counted
+as failed; a rerun tries them again.
+
+The first line of the file is a header naming the method and judge; resuming with a different
+method or judge is refused, because mixing reports from two scorers gives a meaningless figure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from guardrail.evaluation.datasets import EvalRow
+from guardrail.exceptions import ConfigError
+from guardrail.models import ScoreReport, Span, merge_spans
+
+PROGRESS_VERSION = 1
+
+
+class Scorer(Protocol):
+    """What ``guardrail eval`` needs of a scorer (MetaRAG, RT4CHART, or your own)."""
+
+    async def score(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[str],
+        *,
+        threshold: float | None = None,
+    ) -> ScoreReport: ...
+
+
+class ReferenceScorer(Protocol):
+    """The reference-based metric as the runner uses it (see :mod:`guardrail.scoring.reference`)."""
+
+    async def summary(
+        self,
+        question: str,
+        answer: str,
+        references: Sequence[str],
+        target: str,
+        *,
+        claims: Sequence[str] | None = None,
+    ) -> dict[str, float | int]: ...
+
+
+class _Line(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class FactoidSummary(_Line):
+    score: float
+    spans: list[Span] = Field(default_factory=list)
+
+
+class RowOutcome(_Line):
+    """One progress-file line: a row's report summary, or the error that stopped it."""
+
+    kind: str = "row"
+    id: str
+    ok: bool
+    error: str | None = None
+    score: float | None = None
+    status: str | None = None
+    factoids: list[FactoidSummary] = Field(default_factory=list)
+    flagged_spans: list[Span] = Field(default_factory=list)
+    judge_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    parse_failures: int = 0
+    failed_calls: int = 0
+    seconds: float = 0.0
+    reference: dict[str, float | int] | None = None
+
+    @classmethod
+    def from_report(cls, row_id: str, report: ScoreReport, seconds: float) -> RowOutcome:
+        return cls(
+            id=row_id,
+            ok=True,
+            score=report.score,
+            status=report.status,
+            factoids=[FactoidSummary(score=f.score, spans=list(f.spans)) for f in report.factoids],
+            flagged_spans=list(report.flagged_spans),
+            judge_calls=report.usage.judge_calls,
+            prompt_tokens=report.usage.prompt_tokens,
+            completion_tokens=report.usage.completion_tokens,
+            parse_failures=report.usage.parse_failures,
+            failed_calls=report.usage.failed_calls,
+            seconds=report.usage.wall_seconds or seconds,
+        )
+
+    def flagged_at(self, threshold: float) -> bool:
+        return self.ok and self.score is not None and self.score >= threshold
+
+    def spans_at(self, threshold: float) -> list[Span]:
+        """Predicted hallucinated spans if the threshold were ``threshold``.
+
+        The spans of every factoid scoring at or above it; a summary without factoids falls
+        back to the report's own flagged spans.
+        """
+        if not self.flagged_at(threshold):
+            return []
+        if self.factoids:
+            return merge_spans([s for f in self.factoids if f.score >= threshold for s in f.spans])
+        return merge_spans(list(self.flagged_spans))
+
+
+class ProgressHeader(_Line):
+    kind: str = "header"
+    version: int = PROGRESS_VERSION
+    method: str
+    judge: str
+
+
+class ProgressFile:
+    """Append-only JSON Lines record of finished rows."""
+
+    def __init__(self, path: str | Path, header: ProgressHeader) -> None:
+        self.path = Path(path)
+        self.header = header
+        self._handle: IO[str] | None = None
+
+    def load(self) -> dict[str, RowOutcome]:
+        """Rows already scored successfully (the last line for an id wins)."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return {}
+        done: dict[str, RowOutcome] = {}
+        with self.path.open(encoding="utf-8") as handle:
+            for number, text in enumerate(handle, start=1):
+                if not text.strip():
+                    continue
+                try:
+                    obj = json.loads(text)
+                except json.JSONDecodeError:
+                    # A run killed mid-write leaves a partial last line; anything else is damage.
+                    if handle.read().strip():
+                        raise ConfigError(
+                            f"{self.path}:{number}: progress file is corrupt (not JSON)"
+                        ) from None
+                    break
+                if number == 1 or obj.get("kind") == "header":
+                    self._check_header(obj, number)
+                    continue
+                try:
+                    outcome = RowOutcome.model_validate(obj)
+                except ValidationError as exc:
+                    raise ConfigError(f"{self.path}:{number}: not a progress row ({exc})") from None
+                if outcome.ok:
+                    done[outcome.id] = outcome
+                else:
+                    done.pop(outcome.id, None)
+        return done
+
+    def _check_header(self, obj: dict[str, Any], number: int) -> None:
+        if obj.get("kind") != "header":
+            raise ConfigError(f"{self.path}:{number}: not a guardrail progress file (no header)")
+        for key in ("method", "judge"):
+            if obj.get(key) != getattr(self.header, key):
+                raise ConfigError(
+                    f"{self.path}: was written with {key} {obj.get(key)!r}, this run uses "
+                    f"{getattr(self.header, key)!r}; use another --resume-file"
+                )
+
+    def open(self) -> None:
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not fresh:
+            with self.path.open("rb") as handle:
+                handle.seek(-1, 2)
+                needs_newline = handle.read(1) != b"\n"
+        self._handle = self.path.open("a", encoding="utf-8")
+        if fresh:
+            self._write(self.header.model_dump(mode="json"))
+        elif needs_newline:  # drop nothing, but never glue a new line onto a torn one
+            self._handle.write("\n")
+
+    def append(self, outcome: RowOutcome) -> None:
+        self._write(outcome.model_dump(mode="json", exclude_defaults=False))
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        assert self._handle is not None, "ProgressFile.open() first"
+        self._handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+@dataclass
+class RunResult:
+    """Every row's outcome (resumed and new) and what this run itself did."""
+
+    outcomes: dict[str, RowOutcome] = field(default_factory=dict)
+    resumed: int = 0
+    scored: int = 0
+    failed: int = 0
+    wall_seconds: float = 0.0
+
+
+def _error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
+async def _score_row(
+    row: EvalRow,
+    scorer: Scorer,
+    threshold: float | None,
+    reference: ReferenceScorer | None,
+) -> RowOutcome:
+    started = time.perf_counter()
+    try:
+        report = await scorer.score(row.question, row.answer, row.contexts, threshold=threshold)
+        outcome = RowOutcome.from_report(row.id, report, time.perf_counter() - started)
+        if reference is not None and row.target is not None:
+            claims = [f.text for f in report.factoids]
+            summary = await reference.summary(
+                row.question, row.answer, row.contexts, row.target, claims=claims
+            )
+            outcome = outcome.model_copy(update={"reference": summary})
+    except Exception as exc:  # one bad row must not stop the benchmark; it is counted
+        return RowOutcome(
+            id=row.id, ok=False, error=_error_text(exc), seconds=time.perf_counter() - started
+        )
+    return outcome
+
+
+async def run_rows(
+    rows: Sequence[EvalRow],
+    scorer: Scorer,
+    *,
+    jobs: int = 1,
+    threshold: float | None = None,
+    progress_file: ProgressFile | None = None,
+    reference: ReferenceScorer | None = None,
+    show_progress: bool = False,
+    console: Console | None = None,
+    on_outcome: Callable[[RowOutcome], None] | None = None,
+) -> RunResult:
+    """Score every row not already in ``progress_file``, ``jobs`` rows at a time."""
+    if jobs < 1:
+        raise ConfigError(f"--jobs must be >= 1, got {jobs}")
+    started = time.perf_counter()
+    result = RunResult()
+    done = progress_file.load() if progress_file is not None else {}
+    wanted = {row.id for row in rows}
+    for row_id, outcome in done.items():
+        if row_id in wanted:
+            result.outcomes[row_id] = outcome
+    result.resumed = len(result.outcomes)
+    todo = [row for row in rows if row.id not in result.outcomes]
+
+    progress = Progress(
+        TextColumn("[bold]scoring"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("failed {task.fields[failed]}"),
+        TimeRemainingColumn(),
+        console=console or Console(stderr=True),
+        disable=not show_progress,
+        transient=False,
+    )
+    pending = iter(todo)
+
+    async def worker(task_id: Any) -> None:
+        for row in pending:
+            outcome = await _score_row(row, scorer, threshold, reference)
+            if progress_file is not None:
+                progress_file.append(outcome)
+            if outcome.ok:
+                result.scored += 1
+            else:
+                result.failed += 1
+            result.outcomes[row.id] = outcome
+            if on_outcome is not None:
+                on_outcome(outcome)
+            progress.update(task_id, advance=1, failed=result.failed)
+
+    if progress_file is not None:
+        progress_file.open()
+    try:
+        with progress:
+            task_id = progress.add_task(
+                "scoring", total=len(rows), completed=result.resumed, failed=0
+            )
+            await asyncio.gather(*(worker(task_id) for _ in range(min(jobs, max(1, len(todo))))))
+    finally:
+        if progress_file is not None:
+            progress_file.close()
+    result.wall_seconds = time.perf_counter() - started
+    return result

@@ -1,0 +1,222 @@
+"""Reference-based RAG hallucination metrics: judge claims against references *and* a target.
+
+From the RAG Hallucination evaluation description (shared/seeds/004, after RAGChecker, Ru et
+al. 2024). Each claim of the response is checked twice with the ``verify`` task: against the
+retrieved references ("supported") and against the ground-truth target answer ("correct").
+A claim counts as supported/correct only on a ``YES`` verdict; ``NO`` and ``NOT SURE`` do not.
+
+====================  ===========================================================
+metric                fraction of the response's claims that are ...
+====================  ===========================================================
+``hallucination``     neither supported by the references nor correct (the metric)
+``faithfulness``      supported by the references (correct or not)
+``noise_sensitivity`` supported by the references but not correct — the references
+                      misled the model (an attribution error, not a hallucination)
+``self_knowledge``    not supported but correct — the model used its own knowledge
+====================  ===========================================================
+
+The seed checks correctness only for unsupported claims; we check every claim against the
+target because noise sensitivity needs the correctness of supported claims too. With no
+claims, every fraction is 0.0 except ``faithfulness``, which is 1.0 (nothing unfaithful was
+said); ``n_claims`` says so. Every call goes through :class:`~guardrail.judges.runner.JudgeRunner`
+and is returned; a call that fails for good raises :class:`~guardrail.exceptions.ScoringError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from guardrail.exceptions import ScoringError
+from guardrail.judges.base import DECOMPOSE, VERIFY, Judge, JudgeRequest
+from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
+from guardrail.models import JudgeCall, Label, StageTiming, Usage
+from guardrail.scoring.parsing import parse_statements, parse_verdict
+from guardrail.scoring.templates import PromptSet
+
+
+class ClaimCheck(BaseModel):
+    """One response claim and its two verdicts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    claim: str
+    references: Label = Field(description="verdict against the retrieved references")
+    target: Label = Field(description="verdict against the target answer")
+
+    @property
+    def supported(self) -> bool:
+        return self.references == Label.YES
+
+    @property
+    def correct(self) -> bool:
+        return self.target == Label.YES
+
+
+class ReferenceResult(BaseModel):
+    """The four fractions, the per-claim checks behind them, and what the judging cost."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    claims: list[ClaimCheck] = Field(default_factory=list)
+    hallucination: float = Field(ge=0.0, le=1.0)
+    faithfulness: float = Field(ge=0.0, le=1.0)
+    noise_sensitivity: float = Field(ge=0.0, le=1.0)
+    self_knowledge: float = Field(ge=0.0, le=1.0)
+    usage: Usage = Field(default_factory=Usage)
+    calls: list[JudgeCall] = Field(default_factory=list)
+
+    @classmethod
+    def from_checks(
+        cls, checks: list[ClaimCheck], calls: list[JudgeCall], usage: Usage
+    ) -> ReferenceResult:
+        n = len(checks)
+
+        def share(pred: list[bool]) -> float:
+            return sum(pred) / n if n else 0.0
+
+        return cls(
+            claims=checks,
+            hallucination=share([not c.supported and not c.correct for c in checks]),
+            faithfulness=share([c.supported for c in checks]) if n else 1.0,
+            noise_sensitivity=share([c.supported and not c.correct for c in checks]),
+            self_knowledge=share([not c.supported and c.correct for c in checks]),
+            usage=usage,
+            calls=calls,
+        )
+
+    def summary(self) -> dict[str, float | int]:
+        return {
+            "hallucination": self.hallucination,
+            "faithfulness": self.faithfulness,
+            "noise_sensitivity": self.noise_sensitivity,
+            "self_knowledge": self.self_knowledge,
+            "n_claims": len(self.claims),
+            "judge_calls": self.usage.judge_calls,
+        }
+
+
+class ReferenceMetric:
+    """Computes :class:`ReferenceResult` for one response with one judge.
+
+    Uses the ``decompose`` and ``verify`` prompts of ``prompts`` (MetaRAG's by default), so every
+    judge that serves MetaRAG — including the offline one — serves this metric too.
+    """
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        prompts: PromptSet | None = None,
+        runner: JudgeRunner | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.judge = judge
+        self.prompts = prompts or PromptSet.builtin("metarag_v1")
+        self.runner = runner or JudgeRunner(judge, retry or RetryPolicy())
+
+    async def evaluate(
+        self,
+        question: str,
+        answer: str,
+        references: Sequence[str],
+        target: str,
+        *,
+        claims: Sequence[str] | None = None,
+    ) -> ReferenceResult:
+        """Judge ``claims`` (decomposed from ``answer`` when not given)."""
+        started = time.perf_counter()
+        calls: list[JudgeCall] = []
+        stages: list[StageTiming] = []
+        if claims is None:
+            claims = await self._decompose(question, answer, calls, stages)
+        claims = [c for c in claims if c.strip()]
+        refs = [r for r in references if r.strip()]
+        stage_start = time.perf_counter()
+        jobs = [self._verify(c, refs) for c in claims]
+        jobs += [self._verify(c, [target] if target.strip() else []) for c in claims]
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        labels: list[Label] = []
+        failed: BaseException | None = None
+        for res in results:
+            if isinstance(res, JudgeCallError):
+                calls.append(res.call)
+                failed = failed or res
+            elif isinstance(res, BaseException):
+                raise res
+            else:
+                label, call = res
+                labels.append(label)
+                if call is not None:
+                    calls.append(call)
+        made = sum(1 for r in results if not isinstance(r, tuple) or r[1] is not None)
+        stages.append(
+            StageTiming(stage=VERIFY, seconds=time.perf_counter() - stage_start, calls=made)
+        )
+        if failed is not None:
+            raise ScoringError(f"reference metric: verify call failed: {failed}", calls=calls)
+        n = len(claims)
+        checks = [
+            ClaimCheck(claim=c, references=labels[i], target=labels[n + i])
+            for i, c in enumerate(claims)
+        ]
+        usage = Usage.from_calls(calls, stages, time.perf_counter() - started)
+        return ReferenceResult.from_checks(checks, calls, usage)
+
+    async def summary(
+        self,
+        question: str,
+        answer: str,
+        references: Sequence[str],
+        target: str,
+        *,
+        claims: Sequence[str] | None = None,
+    ) -> dict[str, float | int]:
+        """The figures only — what ``guardrail eval`` stores per row."""
+        result = await self.evaluate(question, answer, references, target, claims=claims)
+        return result.summary()
+
+    async def _decompose(
+        self, question: str, answer: str, calls: list[JudgeCall], stages: list[StageTiming]
+    ) -> list[str]:
+        if not answer.strip():
+            return []
+        started = time.perf_counter()
+        request = JudgeRequest(
+            task=DECOMPOSE,
+            prompt=self.prompts.render(DECOMPOSE, inputText=answer),
+            inputs={"text": answer, "question": question},
+        )
+        try:
+            response, call = await self.runner.call(DECOMPOSE, request)
+        except JudgeCallError as exc:
+            calls.append(exc.call)
+            raise ScoringError(f"reference metric: decompose failed: {exc}", calls=calls) from exc
+        finally:
+            stages.append(
+                StageTiming(stage=DECOMPOSE, seconds=time.perf_counter() - started, calls=1)
+            )
+        items, failure = parse_statements(response.text)
+        calls.append(
+            call if failure is None else call.model_copy(update={"parse_failure": failure})
+        )
+        return items
+
+    async def _verify(self, claim: str, passages: list[str]) -> tuple[Label, JudgeCall | None]:
+        """One verdict; no passages means nothing can support the claim (no call is made)."""
+        if not passages:
+            return Label.NOT_SURE, None
+        context = "\n\n".join(passages)
+        request = JudgeRequest(
+            task=VERIFY,
+            prompt=self.prompts.render(VERIFY, context=context, statement=claim),
+            inputs={"statement": claim, "context": context, "passages": list(passages)},
+        )
+        response, call = await self.runner.call(VERIFY, request)
+        label, _reason, failure = parse_verdict(response.text)
+        if failure is not None:
+            call = call.model_copy(update={"parse_failure": failure})
+        return label, call

@@ -1,0 +1,683 @@
+"""RT4CHART: claim decomposition and hierarchical local-to-global verification.
+
+Yu et al. (2026), "Retromorphic Testing with Hierarchical Verification for Hallucination
+Detection in RAG" (shared/seeds/002). The pipeline, and where each step lives below:
+
+1. **Claims** (Sec. 3.3). The answer is split into sentences; one judge call per sentence
+   (task ``claims``) turns it into self-contained claims. Each claim keeps a pointer to its
+   sentence, which is what lets a verdict be mapped back to a span of the answer.
+2. **Local verification** (Sec. 3.4). The context is split into sentences and cut into chunks
+   of ``window`` sentences overlapping by ``overlap``. Every (claim, chunk) pair gets one call
+   (task ``local_verify``) answering ``ENTAILED|CONTRADICTED|BASELESS. reason``. The OR-join
+   merges a claim's chunk votes: CONTRADICTED if any chunk contradicts, else ENTAILED if any
+   entails, else BASELESS.
+3. **Global verification** (Sec. 3.5, Table 2). Each claim is re-judged against the full
+   context (task ``global_verify``) with a prompt chosen by its local label: a locally
+   BASELESS claim gets the full context and no hint (search from scratch); a locally ENTAILED
+   or CONTRADICTED claim also gets the *focus chunk* (the first chunk that voted that way) as a
+   location hint. The global label is final.
+4. **Answer aggregation** (Sec. 3.6). The AND-join: CONTRADICTED if any claim is, else
+   BASELESS if any claim is, else ENTAILED.
+
+Mapping onto :class:`~guardrail.models.ScoreReport` (so the guard, policies and ``eval`` treat
+RT4CHART like MetaRAG): each claim becomes a :class:`~guardrail.models.Factoid` scored
+CONTRADICTED -> 1.0, BASELESS -> ``baseless_score`` (0.5 by default), ENTAILED -> 0.0; the
+response score is the max, which is exactly the AND-join's order. With the default threshold
+0.5 an answer is flagged iff the AND-join is not ENTAILED — the paper's ``hallucinated(A, C)``.
+A threshold above ``baseless_score`` flags contradictions only.
+
+Evidence (Sec. 2, Eq. 1): the context sentences the final verdict cites, as ``"[i] text"``
+strings in ``Factoid.evidence`` (``i`` is the sentence's index in the context). Judges are asked
+to cite sentence numbers; when a reply cites none, the sentence of the focus chunk (or, failing
+that, the whole context) sharing most words with the claim is used. BASELESS claims carry no
+evidence. The three-way labels and chunk votes are in ``report.settings["claims"]``.
+
+Failures: a judge call that fails after the runner's retries fails the whole answer with a
+:class:`~guardrail.exceptions.ScoringError` carrying every call made; an unparsable verdict is
+read as BASELESS (neutral in the OR-join, flagging in the final label) and recorded as a parse
+failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.judges.base import Judge, JudgeRequest
+from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
+from guardrail.models import (
+    Factoid,
+    JudgeCall,
+    ReportStatus,
+    ScoreReport,
+    Span,
+    StageTiming,
+    Usage,
+    merge_spans,
+)
+from guardrail.scoring.parsing import parse_statements
+from guardrail.scoring.templates import PromptSet
+
+CLAIMS = "claims"
+LOCAL_VERIFY = "local_verify"
+GLOBAL_VERIFY = "global_verify"
+
+
+class RTLabel(str, Enum):
+    """The paper's label set: Ent, Con and Nic (not in context, "baseless")."""
+
+    ENTAILED = "ENTAILED"
+    CONTRADICTED = "CONTRADICTED"
+    BASELESS = "BASELESS"
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+_ALIASES: dict[str, RTLabel] = {
+    "ENTAILED": RTLabel.ENTAILED,
+    "ENTAILMENT": RTLabel.ENTAILED,
+    "ENTAILS": RTLabel.ENTAILED,
+    "SUPPORTED": RTLabel.ENTAILED,
+    "ENT": RTLabel.ENTAILED,
+    "CONTRADICTED": RTLabel.CONTRADICTED,
+    "CONTRADICTION": RTLabel.CONTRADICTED,
+    "CONTRADICTS": RTLabel.CONTRADICTED,
+    "CON": RTLabel.CONTRADICTED,
+    "BASELESS": RTLabel.BASELESS,
+    "NOT IN CONTEXT": RTLabel.BASELESS,
+    "NOT_IN_CONTEXT": RTLabel.BASELESS,
+    "NIC": RTLabel.BASELESS,
+    "NEUTRAL": RTLabel.BASELESS,
+    "UNSUPPORTED": RTLabel.BASELESS,
+    "NOT SUPPORTED": RTLabel.BASELESS,
+    "NOT ENTAILED": RTLabel.BASELESS,
+}
+_ALT = "|".join(
+    re.escape(k).replace(r"\ ", r"\s+") for k in sorted(_ALIASES, key=len, reverse=True)
+)
+_AT_START = re.compile(
+    rf"^\W*(?:(?:final\s+)?(?:answer|label|verdict)\s*[:\-]\s*)?\W*({_ALT})\b[\s.:,\-–—)*]*(.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_ANYWHERE = re.compile(r"\b(NOT\s+ENTAILED|ENTAILED|CONTRADICTED|BASELESS|NOT\s+IN\s+CONTEXT)\b")
+
+
+def _canon(raw: str) -> str:
+    return re.sub(r"\s+", " ", raw.upper().replace("_", " ")).strip()
+
+
+def parse_rt_verdict(text: str) -> tuple[RTLabel, str, str | None]:
+    """Parse ``ENTAILED|CONTRADICTED|BASELESS. reason``. Returns ``(label, reason, failure)``.
+
+    Never raises. Accepted: the label first (after an optional ``Answer:``/``Label:``), in any
+    case; common synonyms (``entailment``, ``contradiction``, ``not in context``, ``neutral``)
+    are read with a recorded failure. Otherwise the first label word anywhere ("not entailed"
+    counts as BASELESS). Nothing found: BASELESS, failure ``"no label; treated as BASELESS"``.
+    """
+    body = (text or "").strip()
+    match = _AT_START.match(body)
+    failure: str | None = None
+    if match:
+        raw, rest = _canon(match.group(1)), match.group(2)
+        label = _ALIASES.get(raw) or _ALIASES[raw.replace(" ", "_")]
+        if raw not in ("ENTAILED", "CONTRADICTED", "BASELESS"):
+            failure = f"nonstandard label {raw!r}; read as {label.value}"
+    else:
+        found = _ANYWHERE.search(body.upper())
+        if found is None:
+            first = body.splitlines()[0][:300] if body else ""
+            return RTLabel.BASELESS, first, "no label; treated as BASELESS"
+        label = _ALIASES[_canon(found.group(1))]
+        rest = body[found.end() :]
+        failure = "label not at start; took the first label found"
+    lines = rest.strip().lstrip(".:,-–— ").splitlines()
+    reason = lines[0].strip() if lines else ""
+    return label, reason[:300], failure
+
+
+_CITATION = re.compile(r"\[\s*(\d{1,6})\s*\]|\bsentences?\s*#?\s*(\d{1,6})\b", re.IGNORECASE)
+
+
+def cited_sentences(reason: str, allowed: Sequence[int]) -> list[int]:
+    """Sentence numbers a reason cites (``[12]`` or ``sentence 12``), kept if in ``allowed``."""
+    ok = set(allowed)
+    out: list[int] = []
+    for m in _CITATION.finditer(reason or ""):
+        idx = int(m.group(1) or m.group(2))
+        if idx in ok and idx not in out:
+            out.append(idx)
+    return out
+
+
+# --- joins ---------------------------------------------------------------------------------------
+
+
+def or_join(votes: Sequence[RTLabel]) -> RTLabel:
+    """Local join over chunk votes: contradiction dominates; one supporting chunk suffices."""
+    if RTLabel.CONTRADICTED in votes:
+        return RTLabel.CONTRADICTED
+    if RTLabel.ENTAILED in votes:
+        return RTLabel.ENTAILED
+    return RTLabel.BASELESS
+
+
+def and_join(labels: Sequence[RTLabel]) -> RTLabel:
+    """Answer join over final claim labels: one unfaithful claim flags the answer."""
+    if RTLabel.CONTRADICTED in labels:
+        return RTLabel.CONTRADICTED
+    if RTLabel.BASELESS in labels:
+        return RTLabel.BASELESS
+    return RTLabel.ENTAILED
+
+
+# --- sentences, chunks, alignment --------------------------------------------------------------
+
+_ABBREVIATION_WORDS = (
+    "mr mrs ms dr prof sr jr st vs etc e.g i.e u.s u.k inc ltd co corp no nos fig approx dept "
+    "est gen gov jan feb mar apr jun jul aug sep sept oct nov dec mt ft vol p pp ph.d a.m p.m"
+)
+_ABBREVIATIONS = frozenset(_ABBREVIATION_WORDS.split())
+_BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)|\n+")
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’.][A-Za-z0-9]+)*")
+_STOP_WORDS = (
+    "a an the and or but of to in on at for from by with as is are was were be been being it its "
+    "this that these those which who whom whose there their they he she his her him them we our "
+    "you your i not no do does did has have had will would can could should may might also than "
+    "then so such into about over after before"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+def split_sentences(text: str) -> list[Span]:
+    """Sentence spans of ``text`` (end exclusive), whitespace trimmed, empty pieces dropped.
+
+    A boundary is a newline, or ``.``/``!``/``?`` (plus closing quotes or brackets) followed by
+    whitespace and then a character that is not lowercase — unless the word before the period
+    is a known abbreviation or a single letter (an initial).
+    """
+    spans: list[Span] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        end = m.end()
+        if m.group(0)[0] != "\n":
+            after = text[end:].lstrip()
+            if after and after[0].islower():
+                continue
+            before = re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[start : m.start() + 1])
+            if before and m.group(0).startswith(".") and len(m.group(0).rstrip("\"'”’)]")) == 1:
+                word = before.group(1).lower()
+                if word in _ABBREVIATIONS or len(word) == 1:
+                    continue
+        spans.append((start, end))
+        start = end
+    spans.append((start, len(text)))
+    out: list[Span] = []
+    for s, e in spans:
+        piece = text[s:e]
+        lead = len(piece) - len(piece.lstrip())
+        trail = len(piece.rstrip())
+        if trail > lead:
+            out.append((s + lead, s + trail))
+    return out
+
+
+def chunk_ranges(n_sentences: int, window: int, overlap: int) -> list[range]:
+    """Sliding windows of ``window`` sentences, each overlapping the previous by ``overlap``.
+
+    The last window may be shorter; every sentence is in at least one window. ``n=4, W=2, O=1``
+    gives ``{0,1}, {1,2}, {2,3}`` (the paper's Table 1).
+    """
+    if window < 1 or not 0 <= overlap < window:
+        raise ConfigError(f"need window >= 1 and 0 <= overlap < window, got {window}/{overlap}")
+    if n_sentences <= 0:
+        return []
+    step = window - overlap
+    starts = range(0, max(n_sentences - overlap, 1), step)
+    return [range(s, min(s + window, n_sentences)) for s in starts]
+
+
+def _content_words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP]
+
+
+def _word_overlap(claim: str, sentence: str) -> float:
+    want = set(_content_words(claim))
+    if not want:
+        return 0.0
+    return len(want & set(_content_words(sentence))) / len(want)
+
+
+def refine_span(claim: str, answer: str, sentence: Span, *, min_share: float = 0.5) -> Span:
+    """The smallest stretch of the pointer sentence holding the claim's words found in it.
+
+    Falls back to the whole sentence when fewer than ``min_share`` of the claim's content words
+    (or fewer than two) occur in the sentence: then the claim is a paraphrase, and the sentence
+    is the honest localization.
+    """
+    s0, s1 = sentence
+    want = set(_content_words(claim))
+    tokens = [
+        (m.start() + s0, m.end() + s0, m.group(0).lower()) for m in _WORD.finditer(answer[s0:s1])
+    ]
+    present = want & {t[2] for t in tokens}
+    if not want or len(present) < 2 or len(present) / len(want) < min_share:
+        return sentence
+    best: Span = sentence
+    counts: dict[str, int] = {}
+    covered = left = 0
+    for _, end, word in tokens:
+        if word in present:
+            counts[word] = counts.get(word, 0) + 1
+            covered += counts[word] == 1
+        while covered == len(present):
+            start = tokens[left][0]
+            if end - start < best[1] - best[0]:
+                best = (start, end)
+            lw = tokens[left][2]
+            if lw in present:
+                counts[lw] -= 1
+                covered -= counts[lw] == 0
+            left += 1
+    return best
+
+
+# --- the scorer ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Claim:
+    index: int
+    text: str
+    sentence: int  # index of the answer sentence it came from
+
+
+@dataclass(frozen=True)
+class _Vote:
+    label: RTLabel
+    reason: str
+
+
+class _Calls:
+    """Collects calls within a stage and turns the first hard failure into a ScoringError."""
+
+    def __init__(self) -> None:
+        self.all: list[JudgeCall] = []
+        self.stages: list[StageTiming] = []
+
+    async def stage(
+        self, runner: JudgeRunner, name: str, requests: list[JudgeRequest]
+    ) -> list[tuple[str, JudgeCall]]:
+        started = time.perf_counter()
+        results = await asyncio.gather(
+            *(runner.call(name, r) for r in requests), return_exceptions=True
+        )
+        out: list[tuple[str, JudgeCall]] = []
+        failed: JudgeCallError | None = None
+        for res in results:
+            if isinstance(res, JudgeCallError):
+                self.all.append(res.call)
+                failed = failed or res
+            elif isinstance(res, BaseException):
+                raise res
+            else:
+                response, call = res
+                out.append((response.text, call))
+        self.stages.append(
+            StageTiming(stage=name, seconds=time.perf_counter() - started, calls=len(requests))
+        )
+        if failed is not None:
+            self.all.extend(call for _, call in out)
+            raise ScoringError(f"rt4chart: {name} call failed: {failed}", calls=list(self.all))
+        return out
+
+    def record(self, call: JudgeCall, failure: str | None) -> None:
+        self.all.append(
+            call if failure is None else call.model_copy(update={"parse_failure": failure})
+        )
+
+
+class RT4Chart:
+    """The RT4CHART scorer. ``await RT4Chart(judge).score(question, answer, contexts)``.
+
+    ``window``/``overlap`` are in context sentences (the paper's default (25, 10));
+    ``global_verification=False`` gives the paper's "w/o global verif." ablation (local labels
+    are final). The constructor does no I/O beyond reading the packaged prompt files.
+    """
+
+    method = "rt4chart"
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        window: int = 25,
+        overlap: int = 10,
+        threshold: float = 0.5,
+        baseless_score: float = 0.5,
+        global_verification: bool = True,
+        refine_spans: bool = True,
+        prompts: PromptSet | None = None,
+        runner: JudgeRunner | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        chunk_ranges(1, window, overlap)  # validates window/overlap
+        if not 0.0 < baseless_score < 1.0:
+            raise ConfigError(f"baseless_score must be in (0, 1), got {baseless_score}")
+        if not 0.0 <= threshold <= 1.0:
+            raise ConfigError(f"threshold must be in [0, 1], got {threshold}")
+        self.judge = judge
+        self.window = window
+        self.overlap = overlap
+        self.threshold = threshold
+        self.baseless_score = baseless_score
+        self.global_verification = global_verification
+        self.refine_spans = refine_spans
+        self.prompts = prompts or PromptSet.builtin("rt4chart_v1")
+        self.runner = runner or JudgeRunner(judge, retry or RetryPolicy())
+
+    def label_score(self, label: RTLabel) -> float:
+        return {
+            RTLabel.CONTRADICTED: 1.0,
+            RTLabel.BASELESS: self.baseless_score,
+            RTLabel.ENTAILED: 0.0,
+        }[label]
+
+    def _settings(self) -> dict[str, Any]:
+        return {
+            "window": self.window,
+            "overlap": self.overlap,
+            "baseless_score": self.baseless_score,
+            "global_verification": self.global_verification,
+            "refine_spans": self.refine_spans,
+            "prompts": f"{self.prompts.name}/{self.prompts.version}",
+            "judge": self.judge.name,
+        }
+
+    async def score(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[str],
+        *,
+        threshold: float | None = None,
+    ) -> ScoreReport:
+        """Score one answer against its retrieved passages."""
+        started = time.perf_counter()
+        tau = self.threshold if threshold is None else threshold
+        if not 0.0 <= tau <= 1.0:
+            raise ConfigError(f"threshold must be in [0, 1], got {tau}")
+        calls = _Calls()
+        answer_sents = split_sentences(answer)
+        if not answer_sents:
+            return self._report(tau, "empty_answer", [], calls, started)
+
+        claims = await self._claims(question, answer, answer_sents, calls)
+        context_sents = [sent for passage in contexts for sent in _sentences_of(passage)]
+        if not claims:
+            return self._report(tau, "no_factoids", [], calls, started)
+        if not context_sents:
+            finals: dict[int, tuple[RTLabel, list[int]]] = {
+                c.index: (RTLabel.BASELESS, []) for c in claims
+            }
+            trace: dict[int, dict[str, Any]] = {
+                c.index: {"local": None, "votes": [], "focus_chunk": None} for c in claims
+            }
+            return self._finish(
+                tau,
+                "empty_context",
+                answer,
+                answer_sents,
+                claims,
+                finals,
+                trace,
+                [],
+                calls,
+                started,
+            )
+
+        chunks = chunk_ranges(len(context_sents), self.window, self.overlap)
+        local, trace = await self._local(question, claims, context_sents, chunks, calls)
+        if self.global_verification:
+            finals = await self._global(question, claims, context_sents, chunks, local, calls)
+        else:
+            finals = {
+                c.index: (
+                    local[c.index][0],
+                    self._evidence(c.text, local[c.index], context_sents, chunks),
+                )
+                for c in claims
+            }
+        return self._finish(
+            tau, "ok", answer, answer_sents, claims, finals, trace, context_sents, calls, started
+        )
+
+    # -- stage 1 --------------------------------------------------------------------------------
+
+    async def _claims(
+        self, question: str, answer: str, sents: list[Span], calls: _Calls
+    ) -> list[_Claim]:
+        requests = []
+        for i, (s, e) in enumerate(sents):
+            inputs = {"text": answer[s:e], "question": question, "sentence_index": i}
+            prompt = self.prompts.render("claims", text=answer[s:e], question=question)
+            requests.append(JudgeRequest(task=CLAIMS, prompt=prompt, inputs=inputs))
+        replies = await calls.stage(self.runner, CLAIMS, requests)
+        claims: list[_Claim] = []
+        for i, (text, call) in enumerate(replies):
+            items, failure = parse_statements(text)
+            calls.record(call, failure)
+            for item in items:
+                claims.append(_Claim(index=len(claims), text=item, sentence=i))
+        return claims
+
+    # -- stage 2 --------------------------------------------------------------------------------
+
+    async def _local(
+        self,
+        question: str,
+        claims: list[_Claim],
+        sents: list[str],
+        chunks: list[range],
+        calls: _Calls,
+    ) -> tuple[dict[int, tuple[RTLabel, int | None, str]], dict[int, dict[str, Any]]]:
+        pairs = [(c, k) for c in claims for k in range(len(chunks))]
+        requests = []
+        for claim, k in pairs:
+            ids = list(chunks[k])
+            inputs = {
+                "claim": claim.text,
+                "context": " ".join(sents[i] for i in ids),
+                "chunk_index": k,
+                "question": question,
+                "sentence_ids": ids,
+                "sentences": [sents[i] for i in ids],
+            }
+            prompt = self.prompts.render(
+                "local_verify",
+                claim=claim.text,
+                context=_numbered(sents, ids),
+                chunk_index=k,
+                question=question or "(none)",
+            )
+            requests.append(JudgeRequest(task=LOCAL_VERIFY, prompt=prompt, inputs=inputs))
+        replies = await calls.stage(self.runner, LOCAL_VERIFY, requests)
+        votes: dict[int, list[_Vote]] = {c.index: [] for c in claims}
+        for (claim, _k), (text, call) in zip(pairs, replies, strict=True):
+            label, reason, failure = parse_rt_verdict(text)
+            calls.record(call, failure)
+            votes[claim.index].append(_Vote(label, reason))
+        local: dict[int, tuple[RTLabel, int | None, str]] = {}
+        trace: dict[int, dict[str, Any]] = {}
+        for claim in claims:
+            v = votes[claim.index]
+            joined = or_join([x.label for x in v])
+            focus = next((k for k, x in enumerate(v) if x.label == joined), None)
+            if joined == RTLabel.BASELESS:
+                focus = None
+            reason = v[focus].reason if focus is not None else ""
+            local[claim.index] = (joined, focus, reason)
+            trace[claim.index] = {
+                "local": joined.value,
+                "votes": [x.label.value for x in v],
+                "focus_chunk": focus,
+            }
+        return local, trace
+
+    # -- stage 3 --------------------------------------------------------------------------------
+
+    async def _global(
+        self,
+        question: str,
+        claims: list[_Claim],
+        sents: list[str],
+        chunks: list[range],
+        local: dict[int, tuple[RTLabel, int | None, str]],
+        calls: _Calls,
+    ) -> dict[int, tuple[RTLabel, list[int]]]:
+        all_ids = list(range(len(sents)))
+        full_numbered = _numbered(sents, all_ids)
+        full_plain = " ".join(sents)
+        requests = []
+        for claim in claims:
+            label, focus, _ = local[claim.index]
+            hint_ids = list(chunks[focus]) if focus is not None else []
+            inputs = {
+                "claim": claim.text,
+                "context": full_plain,
+                "hint": " ".join(sents[i] for i in hint_ids),
+                "question": question,
+                "local_label": label.value,
+                "hint_sentence_ids": hint_ids,
+                "sentences": sents,
+            }
+            template = {
+                RTLabel.BASELESS: "global_baseless",
+                RTLabel.ENTAILED: "global_entailed",
+                RTLabel.CONTRADICTED: "global_contradicted",
+            }[label]
+            values: dict[str, Any] = {
+                "claim": claim.text,
+                "context": full_numbered,
+                "question": question or "(none)",
+            }
+            if hint_ids:
+                values["hint"] = _numbered(sents, hint_ids)
+            prompt = self.prompts.render(template, **values)
+            requests.append(JudgeRequest(task=GLOBAL_VERIFY, prompt=prompt, inputs=inputs))
+        replies = await calls.stage(self.runner, GLOBAL_VERIFY, requests)
+        finals: dict[int, tuple[RTLabel, list[int]]] = {}
+        for claim, (text, call) in zip(claims, replies, strict=True):
+            label, reason, failure = parse_rt_verdict(text)
+            calls.record(call, failure)
+            _, focus, _ = local[claim.index]
+            evidence = self._evidence(claim.text, (label, focus, reason), sents, chunks)
+            finals[claim.index] = (label, evidence)
+        return finals
+
+    @staticmethod
+    def _evidence(
+        claim: str,
+        verdict: tuple[RTLabel, int | None, str],
+        sents: list[str],
+        chunks: list[range],
+    ) -> list[int]:
+        """Context sentences backing a verdict: the ones cited, else the best lexical match."""
+        label, focus, reason = verdict
+        if label == RTLabel.BASELESS:
+            return []  # Eq. (1): a baseless claim has no evidence
+        cited = cited_sentences(reason, range(len(sents)))
+        if cited:
+            return cited
+        pool = list(chunks[focus]) if focus is not None else list(range(len(sents)))
+        best = max(pool, key=lambda i: (_word_overlap(claim, sents[i]), -i), default=None)
+        if best is None or _word_overlap(claim, sents[best]) == 0.0:
+            return []
+        return [best]
+
+    # -- report ---------------------------------------------------------------------------------
+
+    def _finish(
+        self,
+        tau: float,
+        status: ReportStatus,
+        answer: str,
+        answer_sents: list[Span],
+        claims: list[_Claim],
+        finals: dict[int, tuple[RTLabel, list[int]]],
+        trace: dict[int, dict[str, Any]],
+        context_sents: list[str],
+        calls: _Calls,
+        started: float,
+    ) -> ScoreReport:
+        factoids: list[Factoid] = []
+        claim_trace: list[dict[str, Any]] = []
+        for claim in claims:
+            label, evidence = finals[claim.index]
+            sentence = answer_sents[claim.sentence]
+            span = refine_span(claim.text, answer, sentence) if self.refine_spans else sentence
+            score = self.label_score(label)
+            factoids.append(
+                Factoid(
+                    index=claim.index,
+                    text=claim.text,
+                    spans=[span],
+                    aligned=True,
+                    alignment=_word_overlap(claim.text, answer[sentence[0] : sentence[1]]),
+                    score=score,
+                    flagged=score >= tau,
+                    evidence=[f"[{i}] {context_sents[i]}" for i in evidence],
+                )
+            )
+            claim_trace.append(
+                {
+                    "index": claim.index,
+                    "sentence": claim.sentence,
+                    "final": label.value,
+                    "evidence_ids": evidence,
+                    **trace[claim.index],
+                }
+            )
+        answer_label = and_join([finals[c.index][0] for c in claims])
+        report = self._report(tau, status, factoids, calls, started)
+        settings = {**report.settings, "answer_label": answer_label.value, "claims": claim_trace}
+        return report.model_copy(update={"settings": settings})
+
+    def _report(
+        self,
+        tau: float,
+        status: ReportStatus,
+        factoids: list[Factoid],
+        calls: _Calls,
+        started: float,
+    ) -> ScoreReport:
+        score = max((f.score for f in factoids), default=0.0)
+        flagged = bool(factoids) and score >= tau
+        spans = merge_spans([s for f in factoids if f.flagged for s in f.spans]) if flagged else []
+        wall = time.perf_counter() - started
+        return ScoreReport(
+            method=self.method,
+            score=score,
+            threshold=tau,
+            flagged=flagged,
+            status=status,
+            factoids=factoids,
+            flagged_spans=spans,
+            unaligned_flagged=[],
+            usage=Usage.from_calls(calls.all, calls.stages, wall),
+            calls=list(calls.all),
+            settings=self._settings(),
+        )
+
+
+def _sentences_of(passage: str) -> list[str]:
+    return [passage[s:e] for s, e in split_sentences(passage)]
+
+
+def _numbered(sents: list[str], ids: Sequence[int]) -> str:
+    return "\n".join(f"[{i}] {sents[i]}" for i in ids)
