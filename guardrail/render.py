@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from guardrail.models import Label, ScoreReport, Span, merge_spans
+from guardrail.models import Label, ScoreReport
 
 _LABEL_STYLE = {Label.YES: "green", Label.NO: "red", Label.NOT_SURE: "yellow"}
 
@@ -20,22 +20,6 @@ def score_style(score: float) -> str:
     if score >= 0.3:
         return "bold yellow"
     return "green"
-
-
-def mark_spans(
-    text: str, spans: list[Span], *, open_mark: str = "[[", close_mark: str = "]]"
-) -> str:
-    """Return ``text`` with each span wrapped in markers (plain-text highlighting)."""
-    out: list[str] = []
-    cursor = 0
-    for start, end in merge_spans(spans):
-        start, end = max(start, cursor), min(end, len(text))
-        if start >= end:
-            continue
-        out += [text[cursor:start], open_mark, text[start:end], close_mark]
-        cursor = end
-    out.append(text[cursor:])
-    return "".join(out)
 
 
 def highlighted_text(answer: str, report: ScoreReport) -> Text:
