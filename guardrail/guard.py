@@ -17,6 +17,7 @@ The core is async (:meth:`Guard.acheck`); :meth:`Guard.check` is the one blockin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import uuid
@@ -395,10 +396,9 @@ class Guard:
             )
             .redacted(self.redaction)
         )
-        try:
+        # The original error matters more: the caller re-raises it whatever happens here.
+        with contextlib.suppress(Exception):
             await self.audit.aappend(record)
-        except Exception:  # the original error matters more; it is re-raised by the caller
-            pass
 
 
 def _async_regenerator(fn: Callable[[str], Any]) -> Regenerator:
