@@ -285,6 +285,7 @@ class Guard:
             citations=citations,
             highlighted=highlighted,
             attempts=attempt if taken else 1,
+            scored_answer=answer if answer != original else "",
         )
         return result, decision.error
 
