@@ -22,10 +22,11 @@ from rich.table import Table
 
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
 from guardrail.evaluation.results import summarize, tuned_block
-from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult, Scorer, run_rows
+from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult, run_rows
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 from guardrail.judges.registry import SPEC_HELP, make_judge
+from guardrail.scoring.base import Scorer
 
 METHODS = ("metarag", "rt4chart")
 DEFAULT_THRESHOLD = 0.5
@@ -38,13 +39,19 @@ def make_scorer(method: str, judge: Judge, args: argparse.Namespace) -> Scorer:
 
         return RT4Chart(judge, window=args.window, overlap=args.overlap)
     if method == "metarag":
-        try:
-            module = importlib.import_module("guardrail.scoring.metarag")
-        except ImportError as exc:
-            raise ConfigError(f"the metarag scorer is not available in this build ({exc})") from exc
-        scorer: Scorer = module.MetaRAG(judge)
-        return scorer
+        from guardrail.scoring.metarag import MetaRAG
+
+        return MetaRAG(judge)
     raise ConfigError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+
+
+def default_threshold(scorer: Scorer) -> float:
+    """The scorer's own threshold (``.threshold`` or ``.config.threshold``), else 0.5."""
+    for holder in (scorer, getattr(scorer, "config", None)):
+        value = getattr(holder, "threshold", None)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    return DEFAULT_THRESHOLD
 
 
 def add_scoring_args(p: argparse.ArgumentParser) -> None:
@@ -210,9 +217,7 @@ def run(args: argparse.Namespace) -> int:
     if args.threshold is not None:
         threshold, source = args.threshold, "--threshold"
     else:
-        default = getattr(scorer, "threshold", DEFAULT_THRESHOLD)
-        threshold = float(default) if isinstance(default, (int, float)) else DEFAULT_THRESHOLD
-        source = "scorer default"
+        threshold, source = default_threshold(scorer), "scorer default"
     summary = summarize(rows, result.outcomes, threshold=threshold, threshold_source=source)
     if args.holdout_frac is not None:
         summary["holdout"] = holdout_block(rows, result, args.holdout_frac, args.seed, "f1")

@@ -17,7 +17,7 @@ from guardrail.evaluation.metrics import (
     span_metrics,
     threshold_sweep,
 )
-from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RowOutcome, Scorer, run_rows
+from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RowOutcome, run_rows
 
 __all__ = [
     "BinaryCounts",
@@ -25,7 +25,6 @@ __all__ = [
     "ProgressFile",
     "ProgressHeader",
     "RowOutcome",
-    "Scorer",
     "SpanCounts",
     "answer_counts",
     "best_threshold",

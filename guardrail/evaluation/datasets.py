@@ -124,7 +124,8 @@ def parse_row(obj: Any, *, path: Path | str = "<row>", line: int = 1) -> EvalRow
     target = obj.get("target")
     if target is not None and not isinstance(target, str):
         raise _fail(path, line, f"field 'target' must be a string, got {target!r}")
-    meta = obj.get("meta") or {}
+    meta = obj.get("meta")
+    meta = {} if meta is None else meta
     if not isinstance(meta, dict):
         raise _fail(path, line, f"field 'meta' must be an object, got {meta!r}")
     return EvalRow(

@@ -27,21 +27,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.exceptions import ConfigError
 from guardrail.models import ScoreReport, Span, merge_spans
+from guardrail.scoring.base import Scorer
 
 PROGRESS_VERSION = 1
-
-
-class Scorer(Protocol):
-    """What ``guardrail eval`` needs of a scorer (MetaRAG, RT4CHART, or your own)."""
-
-    async def score(
-        self,
-        question: str,
-        answer: str,
-        contexts: Sequence[str],
-        *,
-        threshold: float | None = None,
-    ) -> ScoreReport: ...
 
 
 class ReferenceScorer(Protocol):
@@ -176,17 +164,21 @@ class ProgressFile:
                 )
 
     def open(self) -> None:
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        if not fresh:
-            with self.path.open("rb") as handle:
-                handle.seek(-1, 2)
-                needs_newline = handle.read(1) != b"\n"
+        if self.path.exists():
+            self._drop_torn_tail()
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
         self._handle = self.path.open("a", encoding="utf-8")
         if fresh:
             self._write(self.header.model_dump(mode="json"))
-        elif needs_newline:  # drop nothing, but never glue a new line onto a torn one
-            self._handle.write("\n")
+
+    def _drop_torn_tail(self) -> None:
+        """Cut a partial last record (a run killed mid-write); that row is simply rescored."""
+        with self.path.open("rb+") as handle:
+            data = handle.read()
+            if data.endswith(b"\n"):
+                return
+            handle.truncate(data.rfind(b"\n") + 1)
 
     def append(self, outcome: RowOutcome) -> None:
         self._write(outcome.model_dump(mode="json", exclude_defaults=False))

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from guardrail._sync import run_sync
 from guardrail.exceptions import ConfigError, ScoringError
 from guardrail.judges.base import Judge, JudgeRequest
 from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
@@ -62,6 +63,7 @@ from guardrail.models import (
     merge_spans,
 )
 from guardrail.scoring.parsing import parse_statements
+from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.templates import PromptSet
 
 CLAIMS = "claims"
@@ -184,14 +186,6 @@ _ABBREVIATION_WORDS = (
 )
 _ABBREVIATIONS = frozenset(_ABBREVIATION_WORDS.split())
 _BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)|\n+")
-_WORD = re.compile(r"[A-Za-z0-9]+(?:['’.][A-Za-z0-9]+)*")
-_STOP_WORDS = (
-    "a an the and or but of to in on at for from by with as is are was were be been being it its "
-    "this that these those which who whom whose there their they he she his her him them we our "
-    "you your i not no do does did has have had will would can could should may might also than "
-    "then so such into about over after before"
-)
-_STOP = frozenset(_STOP_WORDS.split())
 
 
 def split_sentences(text: str) -> list[Span]:
@@ -242,49 +236,31 @@ def chunk_ranges(n_sentences: int, window: int, overlap: int) -> list[range]:
     return [range(s, min(s + window, n_sentences)) for s in starts]
 
 
-def _content_words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP]
+def _content_keys(text: str) -> set[str]:
+    return {t.key for t in tokenize(text) if t.content}
 
 
 def _word_overlap(claim: str, sentence: str) -> float:
-    want = set(_content_words(claim))
+    """Share of the claim's content words (lightly stemmed) that occur in ``sentence``."""
+    want = _content_keys(claim)
     if not want:
         return 0.0
-    return len(want & set(_content_words(sentence))) / len(want)
+    return len(want & _content_keys(sentence)) / len(want)
 
 
-def refine_span(claim: str, answer: str, sentence: Span, *, min_share: float = 0.5) -> Span:
-    """The smallest stretch of the pointer sentence holding the claim's words found in it.
+def claim_spans(claim: str, answer: str, sentence: Span, *, refine: bool = True) -> list[Span]:
+    """Where a claim sits in the answer: its pointer sentence, narrowed when alignment allows.
 
-    Falls back to the whole sentence when fewer than ``min_share`` of the claim's content words
-    (or fewer than two) occur in the sentence: then the claim is a paraphrase, and the sentence
-    is the honest localization.
+    With ``refine``, :func:`guardrail.scoring.spans.align` looks for the claim's words inside the
+    pointer sentence; if at least half of them are found there, the matching runs are the spans.
+    Otherwise (a paraphrase, a resolved pronoun) the whole sentence is the honest localization.
     """
     s0, s1 = sentence
-    want = set(_content_words(claim))
-    tokens = [
-        (m.start() + s0, m.end() + s0, m.group(0).lower()) for m in _WORD.finditer(answer[s0:s1])
-    ]
-    present = want & {t[2] for t in tokens}
-    if not want or len(present) < 2 or len(present) / len(want) < min_share:
-        return sentence
-    best: Span = sentence
-    counts: dict[str, int] = {}
-    covered = left = 0
-    for _, end, word in tokens:
-        if word in present:
-            counts[word] = counts.get(word, 0) + 1
-            covered += counts[word] == 1
-        while covered == len(present):
-            start = tokens[left][0]
-            if end - start < best[1] - best[0]:
-                best = (start, end)
-            lw = tokens[left][2]
-            if lw in present:
-                counts[lw] -= 1
-                covered -= counts[lw] == 0
-            left += 1
-    return best
+    if refine:
+        found = align(claim, answer[s0:s1], min_alignment=0.5)
+        if found.aligned and found.spans:
+            return [(s0 + a, s0 + b) for a, b in found.spans]
+    return [sentence]
 
 
 # --- the scorer ------------------------------------------------------------------------------
@@ -457,6 +433,17 @@ class RT4Chart:
             tau, "ok", answer, answer_sents, claims, finals, trace, context_sents, calls, started
         )
 
+    def score_sync(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[str],
+        *,
+        threshold: float | None = None,
+    ) -> ScoreReport:
+        """Blocking :meth:`score`; refuses to run inside an event loop."""
+        return run_sync(self.score(question, answer, contexts, threshold=threshold))
+
     # -- stage 1 --------------------------------------------------------------------------------
 
     async def _claims(
@@ -620,13 +607,12 @@ class RT4Chart:
         for claim in claims:
             label, evidence = finals[claim.index]
             sentence = answer_sents[claim.sentence]
-            span = refine_span(claim.text, answer, sentence) if self.refine_spans else sentence
             score = self.label_score(label)
             factoids.append(
                 Factoid(
                     index=claim.index,
                     text=claim.text,
-                    spans=[span],
+                    spans=claim_spans(claim.text, answer, sentence, refine=self.refine_spans),
                     aligned=True,
                     alignment=_word_overlap(claim.text, answer[sentence[0] : sentence[1]]),
                     score=score,

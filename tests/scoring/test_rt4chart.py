@@ -20,7 +20,7 @@ from guardrail.scoring.rt4chart import (
     cited_sentences,
     or_join,
     parse_rt_verdict,
-    refine_span,
+    claim_spans,
     split_sentences,
 )
 
@@ -203,13 +203,14 @@ def test_split_sentences_spans_are_ordered_trimmed_and_in_bounds(text):
         last = e
 
 
-def test_refine_span_narrows_to_the_claims_words_or_keeps_the_sentence():
-    """A claim whose words are in its sentence gets the smallest window; a paraphrase does not."""
+def test_claim_spans_narrow_to_the_claims_words_or_keep_the_sentence():
+    """A claim whose words are in its sentence gets their runs; a paraphrase gets the sentence."""
     answer = "Sure. The free trial lasts 14 days and includes priority support."
     sentence = split_sentences(answer)[1]
-    s, e = refine_span("The trial lasts 14 days.", answer, sentence)
-    assert answer[s:e] == "trial lasts 14 days"
-    assert refine_span("A fortnight of testing is offered.", answer, sentence) == sentence
+    spans = claim_spans("The trial lasts 14 days.", answer, sentence)
+    assert [answer[s:e] for s, e in spans] == ["trial lasts 14 days"]
+    assert claim_spans("A fortnight of testing is offered.", answer, sentence) == [sentence]
+    assert claim_spans("The trial lasts 14 days.", answer, sentence, refine=False) == [sentence]
 
 
 # --- the scorer end to end ----------------------------------------------------------------------
