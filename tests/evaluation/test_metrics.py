@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -115,7 +117,7 @@ def test_recall_never_rises_with_threshold(pairs):
     """Raising the threshold flags fewer answers, so recall is non-increasing."""
     points = threshold_sweep([g for g, _ in pairs], [s for _, s in pairs])
     recalls = [p.counts.recall for p in points]
-    assert all(a >= b for a, b in zip(recalls, recalls[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(recalls))
 
 
 def test_best_threshold_hand_computed():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import time
 
@@ -18,9 +19,9 @@ from guardrail.scoring.rt4chart import (
     and_join,
     chunk_ranges,
     cited_sentences,
+    claim_spans,
     or_join,
     parse_rt_verdict,
-    claim_spans,
     split_sentences,
 )
 
@@ -103,7 +104,7 @@ def test_chunking_covers_every_sentence_with_the_given_overlap(n, window, data):
     covered = set().union(*(set(r) for r in chunks))
     assert covered == set(range(n))
     assert all(0 < len(r) <= window for r in chunks)
-    for a, b in zip(chunks, chunks[1:]):
+    for a, b in itertools.pairwise(chunks):
         assert len(set(a) & set(b)) == min(overlap, len(b))
         assert b.start - a.start == window - overlap
 
@@ -217,7 +218,7 @@ def test_claim_spans_narrow_to_the_claims_words_or_keep_the_sentence():
 
 
 async def test_table1_example_labels_score_and_call_counts():
-    """The running example: claim labels, AND-join CONTRADICTED, one call per sentence/pair/claim."""
+    """The running example: claim labels, AND-join CONTRADICTED, calls per sentence, pair, claim."""
     rt, judge = scorer()
     report = await rt.score("What does the trial include?", ANSWER, CONTEXT)
     trace = report.settings["claims"]
@@ -296,7 +297,7 @@ async def test_answer_spans_point_into_the_claims_sentence():
     rt, _ = scorer()
     report = await rt.score("q", ANSWER, CONTEXT)
     sentences = split_sentences(ANSWER)
-    for factoid, t in zip(report.factoids, report.settings["claims"]):
+    for factoid, t in zip(report.factoids, report.settings["claims"], strict=True):
         (s, e) = factoid.spans[0]
         ss, se = sentences[t["sentence"]]
         assert ss <= s < e <= se
