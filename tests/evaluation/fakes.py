@@ -77,6 +77,10 @@ def substring_judge(latency_s: float = 0.0) -> ScriptedJudge:
     def handler(req: JudgeRequest) -> str:
         if req.task in ("claims", "decompose"):
             return json.dumps([req.inputs["text"]])
+        if req.task == "synonym":
+            return "\n".join([req.inputs["factoid"]] * int(req.inputs["count"]))
+        if req.task == "antonym":
+            return "\n".join([NEGATION + req.inputs["factoid"]] * int(req.inputs["count"]))
         claim = req.inputs.get("claim") or req.inputs.get("statement", "")
         negated = claim.startswith(NEGATION)
         found = _norm(claim.removeprefix(NEGATION)) in _norm(req.inputs["context"])
@@ -86,10 +90,6 @@ def substring_judge(latency_s: float = 0.0) -> ScriptedJudge:
             if not found:
                 return "NOT SURE. not found"
             return "NO. the context says otherwise" if negated else "YES. found"
-        if req.task == "synonym":
-            return "\n".join([req.inputs["factoid"]] * int(req.inputs["count"]))
-        if req.task == "antonym":
-            return "\n".join([NEGATION + req.inputs["factoid"]] * int(req.inputs["count"]))
         raise AssertionError(f"unexpected task {req.task}")
 
     return ScriptedJudge(handler, latency_s=latency_s)
