@@ -10,10 +10,10 @@ allow_nan=False)`` encoded as UTF-8. The verifier also requires every line to *b
 form byte for byte, so even an edit that leaves the parsed value unchanged (``1e-05`` written
 as ``1E-05``, an added space) is reported.
 
-What a chain cannot show on its own: records appended by someone who can write the file, and
-whole records cut off the end at a line boundary. Keep :attr:`VerifyReport.head_hash` and the
-record count somewhere the log's writer cannot change (a ticket, another system's log) and
-compare them on the next verification.
+What a chain cannot show on its own: whole records cut off the end at a line boundary, the
+last records rewritten and re-hashed, or records appended by anyone who can write the file
+(there is no secret key). Keep :attr:`VerifyReport.head_hash` somewhere the log's writer
+cannot change (a ticket, another system's log) and pass it back as ``anchor`` next time.
 """
 
 from __future__ import annotations
@@ -114,7 +114,8 @@ class VerifyReport(BaseModel):
 
     ``records`` counts the intact records before the first bad line (all of them when
     ``ok``); ``intact_bytes`` is where that intact prefix ends in the file, so truncating
-    the file to it removes the bad line and everything after it.
+    the file to it removes the bad line and everything after it. ``first_bad_line`` is
+    ``None`` when every line is sound but the ``anchor`` asked for is missing.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -131,10 +132,18 @@ class VerifyReport(BaseModel):
     def raise_for_problem(self) -> None:
         """Raise :class:`AuditIntegrityError` naming the first bad line, if there is one."""
         if not self.ok:
-            where = f"line {self.first_bad_line} (audit_id {self.audit_id or 'unknown'})"
             raise AuditIntegrityError(
-                f"{self.path}: {where}: {self.problem}", line=self.first_bad_line or 0
+                f"{self.path}: {self.describe()}", line=self.first_bad_line or 0
             )
+
+    def describe(self) -> str:
+        """One line for people: where the chain breaks and why, or that it is intact."""
+        if self.ok:
+            return f"{self.records} records, chain intact"
+        if self.first_bad_line is None:
+            return str(self.problem)
+        where = f"line {self.first_bad_line} (audit_id {self.audit_id or 'unknown'})"
+        return f"{where}: {self.problem}"
 
 
 @contextmanager
@@ -161,6 +170,18 @@ def _find_seq(path: Path, wanted: int, after_line: int) -> int | None:
     return None
 
 
+def _links_to(path: Path, line: int, wanted_prev: str) -> bool:
+    """Whether line number ``line`` exists and its ``prev_hash`` is ``wanted_prev``."""
+    with _open(path) as fh:
+        for number, raw in enumerate(fh, start=1):
+            if number == line:
+                try:
+                    return parse_link(raw.rstrip(b"\n")).prev_hash == wanted_prev
+                except LinkError:
+                    return False
+    return False
+
+
 @dataclass
 class _Walk:
     """State carried from line to line: the last two hashes, ids and offsets."""
@@ -177,11 +198,20 @@ def _diagnose(path: Path, n: int, link: Link, walk: _Walk) -> tuple[int, str | N
     if link.hash == walk.prev_hash:
         return n, link.audit_id, f"duplicate of line {n - 1} (a record was copied or replayed)"
     if n >= 2 and link.seq == n - 1 and link.prev_hash == walk.prev_prev_hash:
+        # Lines n-1 and n both claim to follow line n-2: one was inserted. If the rest of the
+        # log links on from line n, line n is the original and line n-1 the intruder.
+        if _links_to(path, n + 1, link.hash):
+            return (
+                n - 1,
+                walk.prev_audit_id,
+                f"inserted record: line {n} (seq {link.seq}) and the lines after it chain onto "
+                f"line {n - 2}, so line {n - 1} is not part of the original chain",
+            )
         return (
             n - 1,
             walk.prev_audit_id,
-            f"inserted record: line {n} (seq {link.seq}) chains onto line {n - 2}, so line "
-            f"{n - 1} is not part of the original chain",
+            f"inserted record: lines {n - 1} and {n} both claim seq {n - 1} after line {n - 2}; "
+            "one of them is not part of the original chain",
         )
     if link.seq == n:
         return (
@@ -213,8 +243,12 @@ def _diagnose(path: Path, n: int, link: Link, walk: _Walk) -> tuple[int, str | N
     )
 
 
-def verify_log(path: str | Path) -> VerifyReport:
+def verify_log(path: str | Path, *, anchor: str | None = None) -> VerifyReport:
     """Check every line of an audit log and report the first one that breaks the chain.
+
+    ``anchor`` is a ``head_hash`` from an earlier verification, kept outside the log. When
+    given, the log must still contain a record with that hash; this catches what the chain
+    alone cannot: records cut off the end, or the tail rewritten and re-hashed.
 
     Raises :class:`AuditError` when the file cannot be read (missing, a directory, no
     permission); a readable but broken log is a report with ``ok=False``, not an exception.
@@ -223,16 +257,26 @@ def verify_log(path: str | Path) -> VerifyReport:
     if not path.is_file():
         raise AuditError(f"audit log not found: {path}")
     with _open(path) as fh:
-        return _walk_lines(path, fh)
+        report, seen_anchor = _walk_lines(path, fh, anchor)
+    if report.ok and anchor is not None and not seen_anchor:
+        return report.model_copy(
+            update={
+                "ok": False,
+                "problem": f"anchor {anchor} not found: records at or before the anchored one "
+                "were removed, or the log was rewritten",
+            }
+        )
+    return report
 
 
-def _walk_lines(path: Path, fh: BinaryIO) -> VerifyReport:
+def _walk_lines(path: Path, fh: BinaryIO, anchor: str | None) -> tuple[VerifyReport, bool]:
     walk = _Walk()
     n = 0
+    seen_anchor = anchor == GENESIS_HASH
 
-    def bad(line: int, audit_id: str | None, problem: str) -> VerifyReport:
+    def bad(line: int, audit_id: str | None, problem: str) -> tuple[VerifyReport, bool]:
         back = line < n  # the problem was found one line later (an inserted record)
-        return VerifyReport(
+        report = VerifyReport(
             path=str(path),
             ok=False,
             records=line - 1,
@@ -242,6 +286,7 @@ def _walk_lines(path: Path, fh: BinaryIO) -> VerifyReport:
             head_hash=(walk.prev_prev_hash or GENESIS_HASH) if back else walk.prev_hash,
             intact_bytes=walk.prev_offset if back else walk.offset,
         )
+        return report, seen_anchor
 
     for raw in fh:
         n += 1
@@ -264,9 +309,11 @@ def _walk_lines(path: Path, fh: BinaryIO) -> VerifyReport:
             )
         if link.seq != n or link.prev_hash != walk.prev_hash:
             return bad(*_diagnose(path, n, link, walk))
+        seen_anchor = seen_anchor or link.hash == anchor
         walk.prev_prev_hash, walk.prev_hash = walk.prev_hash, link.hash
         walk.prev_audit_id = link.audit_id
         walk.prev_offset, walk.offset = walk.offset, walk.offset + len(raw)
-    return VerifyReport(
+    report = VerifyReport(
         path=str(path), ok=True, records=n, head_hash=walk.prev_hash, intact_bytes=walk.offset
     )
+    return report, seen_anchor

@@ -1,7 +1,8 @@
 """``guardrail audit verify PATH``: check an audit log's hash chain.
 
 Exit codes: 0 the chain is intact; 1 a record was altered, inserted, removed or reordered (the
-first bad line, its audit id and the reason are printed); 2 the file does not exist.
+first bad line, its audit id and the reason are printed) or the ``--anchor`` record is gone;
+2 the file does not exist.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "removed or reordered, 2 if the file is missing.",
     )
     verify.add_argument("path", type=Path, metavar="PATH", help="the audit log (JSON Lines)")
+    verify.add_argument(
+        "--anchor",
+        metavar="HASH",
+        help="a head hash printed by an earlier verify; fail if that record is gone "
+        "(catches records cut off the end or a re-hashed tail)",
+    )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(func=_verify)
 
@@ -32,16 +39,18 @@ def _verify(args: argparse.Namespace) -> int:
     path: Path = args.path
     if not path.is_file():
         raise ConfigError(f"audit log not found: {path}")
-    report = verify_log(path)
+    report = verify_log(path, anchor=args.anchor)
     if args.json:
         print(report.model_dump_json())
     elif report.ok:
         print(f"OK: {report.records} records, chain intact")
         print(f"head: {report.head_hash}")
     else:
-        print(
-            f"FAIL: line {report.first_bad_line} (audit_id {report.audit_id or 'unknown'}): "
-            f"{report.problem}"
-        )
-        print(f"{report.records} records intact before it; they end at byte {report.intact_bytes}")
+        print(f"FAIL: {report.describe()}")
+        if report.first_bad_line is None:
+            print(f"{report.records} records checked, chain intact; head: {report.head_hash}")
+        else:
+            print(
+                f"{report.records} records intact before it; they end at byte {report.intact_bytes}"
+            )
     return 0 if report.ok else 1

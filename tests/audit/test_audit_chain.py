@@ -232,3 +232,54 @@ def test_any_single_byte_change_is_detected(
     path.write_bytes(bytes(raw))
     report = verify_log(path)
     assert not report.ok and report.first_bad_line == 2
+
+
+def test_anchor_catches_a_cleanly_cut_tail(write_log: WriteLog):
+    """Whole records removed from the end pass the chain but fail against a kept anchor."""
+    path = write_log(4)
+    anchor = verify_log(path).head_hash
+    assert verify_log(path, anchor=anchor).ok
+    _rewrite(path, _lines(path)[:3])
+    assert verify_log(path).ok  # the chain alone cannot see it
+    report = verify_log(path, anchor=anchor)
+    assert not report.ok and report.first_bad_line is None and report.records == 3
+    assert report.problem is not None and "anchor" in report.problem
+
+
+def test_anchor_catches_a_resealed_last_record(write_log: WriteLog):
+    """Rewriting and re-hashing the last record is caught by the anchor taken before."""
+    path = write_log(3)
+    anchor = verify_log(path).head_hash
+    lines = _lines(path)
+    obj = json.loads(lines[-1])
+    obj["decision"]["action"] = "pass"
+    lines[-1] = _forge(obj)
+    _rewrite(path, lines)
+    assert verify_log(path).ok
+    assert not verify_log(path, anchor=anchor).ok
+
+
+def test_anchor_survives_later_appends(write_log: WriteLog):
+    """An anchor from an earlier verify stays valid while the log only grows."""
+    path = write_log(2)
+    anchor = verify_log(path).head_hash
+    with AuditLog(path) as log:
+        log.append(AuditRecord.event("later"))
+    assert verify_log(path, anchor=anchor).ok
+    assert verify_log(path, anchor=GENESIS_HASH).ok
+
+
+def test_forged_line_before_the_last_is_reported_as_ambiguous(write_log: WriteLog):
+    """With nothing after the pair to tell them apart, both suspects are named."""
+    path = write_log(3)
+    lines = _lines(path)
+    forged = json.loads(lines[2])
+    forged.update(audit_id="forged", score=0.0)
+    lines.insert(2, _forge(forged))
+    _rewrite(path, lines)
+    report = verify_log(path)
+    assert not report.ok and report.first_bad_line == 3 and report.records == 2
+    assert report.problem == (
+        "inserted record: lines 3 and 4 both claim seq 3 after line 2; "
+        "one of them is not part of the original chain"
+    )

@@ -87,3 +87,17 @@ def test_subprocess_exit_codes(write_log: WriteLog, tmp_path: Path):
     assert broken.returncode == 1 and broken.stdout.startswith("FAIL: line 3")
     missing = _run("audit", "verify", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "not found" in missing.stderr
+
+
+def test_anchor_option(write_log: WriteLog, capsys: pytest.CaptureFixture[str]):
+    """--anchor fails (exit 1) once the anchored record has been cut off the end."""
+    path = write_log(3)
+    assert main(["audit", "verify", str(path)]) == 0
+    head = capsys.readouterr().out.splitlines()[1].removeprefix("head: ")
+    assert main(["audit", "verify", "--anchor", head, str(path)]) == 0
+    path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:2]))
+    capsys.readouterr()
+    assert main(["audit", "verify", "--anchor", head, str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"FAIL: anchor {head} not found")
+    assert "2 records checked, chain intact" in out
