@@ -50,7 +50,9 @@ def _verify(args: argparse.Namespace) -> int:
         if report.first_bad_line is None:
             print(f"{report.records} records checked, chain intact; head: {report.head_hash}")
         else:
+            n = report.records
             print(
-                f"{report.records} records intact before it; they end at byte {report.intact_bytes}"
+                f"{n} record{'' if n == 1 else 's'} intact before it; they end at byte "
+                f"{report.intact_bytes}"
             )
     return 0 if report.ok else 1
