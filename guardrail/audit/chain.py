@@ -89,6 +89,8 @@ def parse_link(line: bytes) -> Link:
         raise LinkError(f"malformed JSON: not valid UTF-8 at byte {exc.start}") from None
     try:
         obj = json.loads(text, parse_constant=_no_constants)
+    except RecursionError:
+        raise LinkError("malformed JSON: nested too deeply") from None
     except ValueError as exc:
         raise LinkError(f"malformed JSON: {exc}") from None
     if not isinstance(obj, dict):
@@ -99,13 +101,17 @@ def parse_link(line: bytes) -> Link:
     if not isinstance(prev, str) or not isinstance(stored, str):
         raise LinkError("malformed record: 'prev_hash' or 'hash' is missing or not a string")
     audit_id = obj.get("audit_id")
+    try:
+        computed, canonical = record_hash(obj), canonical_json(obj)
+    except ValueError:  # e.g. 1e999 parses as inf, which canonical JSON cannot hold
+        raise LinkError("malformed JSON: a number is out of range") from None
     return Link(
         seq=seq,
         prev_hash=prev,
         hash=stored,
         audit_id=audit_id if isinstance(audit_id, str) else None,
-        computed_hash=record_hash(obj),
-        canonical=canonical_json(obj) == text,
+        computed_hash=computed,
+        canonical=canonical == text,
     )
 
 

@@ -181,6 +181,18 @@ def test_malformed_json_is_caught(write_log: WriteLog):
     assert verify_log(path).first_bad_line == 3
 
 
+def test_out_of_range_number_is_malformed_not_a_crash(write_log: WriteLog):
+    """A number that parses as infinity (1e999) is reported as malformed, not raised."""
+    path = write_log(2)
+    lines = _lines(path)
+    lines[1] = lines[1].replace(b'"score":0.92', b'"score":1e999', 1)
+    _rewrite(path, lines)
+    report = verify_log(path)
+    assert report.first_bad_line == 2 and report.problem == (
+        "malformed JSON: a number is out of range"
+    )
+
+
 def test_non_canonical_reencoding_is_caught(write_log: WriteLog):
     """Pretty-printing a line keeps its values and hash, but is still reported."""
     path = write_log(2)
