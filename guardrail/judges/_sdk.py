@@ -124,6 +124,11 @@ class LoopClient(Generic[_C]):
     ``asyncio.run`` returned fails with "Event loop is closed". A sync entry point that calls
     ``asyncio.run`` per answer would hit that on its second answer. Only one client is kept,
     so memory stays bounded however many loops come and go.
+
+    Backends give the SDK a plain ``DefaultAsyncHttpxClient`` (the SDK's own defaults) rather
+    than letting it make its wrapper, whose ``__del__`` schedules ``aclose()`` on whatever loop
+    is running when it is dropped — here the *new* loop, where closing the old loop's sockets
+    fails with a logged "Event loop is closed". A dropped plain client is reclaimed silently.
     """
 
     def __init__(self, factory: Callable[[], _C]) -> None:
@@ -140,6 +145,15 @@ class LoopClient(Generic[_C]):
         return self._client
 
     def take(self) -> _C | None:
-        """Forget the current client and return it (for closing), if there is one."""
-        client, self._client, self._loop = self._client, None, None
-        return client
+        """Forget the current client; return it for closing if it belongs to the running loop.
+
+        A client from another (usually closed) loop cannot be closed from this one; it is
+        dropped and left to the garbage collector.
+        """
+        client, loop = self._client, self._loop() if self._loop else None
+        self._client, self._loop = None, None
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        return client if loop is running else None

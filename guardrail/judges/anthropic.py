@@ -81,7 +81,7 @@ class AnthropicJudge:
                 api_key=self._api_key,
                 base_url=self._base_url,
                 max_retries=0,
-                http_client=self._http_client,
+                http_client=self._http_client or anthropic.DefaultAsyncHttpxClient(),
             )
         except anthropic.AnthropicError as exc:  # e.g. a broken profile in the config dir
             raise JudgeRequestError(f"{self.name}: cannot load credentials: {exc}") from exc
@@ -134,7 +134,10 @@ class AnthropicJudge:
         )
 
     async def aclose(self) -> None:
-        """Close the SDK client this judge built (a client you passed in stays yours)."""
+        """Close the SDK client this judge built for the running loop, and its HTTP client.
+
+        Call it from the loop that made the calls. A ``client=`` you passed in stays open.
+        """
         client = self._client.take()
         if client is not None and self._own_client:
             await client.close()

@@ -88,7 +88,7 @@ class OpenAIJudge:
                 api_key=self._api_key,
                 base_url=self._base_url,
                 max_retries=0,
-                http_client=self._http_client,
+                http_client=self._http_client or openai.DefaultAsyncHttpxClient(),
             )
         except openai.OpenAIError as exc:
             local = " (a local server accepts any value)" if self._base_url else ""
@@ -143,7 +143,10 @@ class OpenAIJudge:
         )
 
     async def aclose(self) -> None:
-        """Close the SDK client this judge built (a client you passed in stays yours)."""
+        """Close the SDK client this judge built for the running loop, and its HTTP client.
+
+        Call it from the loop that made the calls. A ``client=`` you passed in stays open.
+        """
         client = self._client.take()
         if client is not None and self._own_client:
             await client.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 
 import httpx2
@@ -203,16 +204,40 @@ async def test_broken_json_is_a_retryable_server_error(backend: Backend):
         await backend.judge(server).complete(REQUEST)
 
 
+# The first loop's pooled socket can only be reclaimed by the garbage collector once that loop
+# is closed; Python reports it as a ResourceWarning, which is the expected cost here.
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
 @backends
 def test_judge_survives_a_new_event_loop(backend: Backend):
     """A real connection pool is rebuilt per event loop: two asyncio.run calls both succeed."""
+
+    async def ask(close: bool):
+        response = await judge.complete(REQUEST)
+        if close:
+            await judge.aclose()
+        return response
+
     with loopback_server() as (root, hits):
         base = f"{root}/v1" if backend.id == "openai" else root
         judge = backend.factory("test-model", api_key="sk-test", base_url=base)
-        first = asyncio.run(judge.complete(REQUEST))
-        second = asyncio.run(judge.complete(REQUEST))
+        first = asyncio.run(ask(close=False))
+        second = asyncio.run(ask(close=True))
+        gc.collect()  # reclaim the first loop's socket here, under this test's warning filter
     assert first.text == second.text == "YES. supported"
     assert hits == [backend.path, backend.path]
+
+
+@backends
+def test_aclose_from_another_loop_is_harmless(backend: Backend):
+    """aclose() on a loop other than the one the client ran on drops it without error."""
+    server = FakeServer([backend.ok()])
+    http_client = server.http_client()
+    judge = backend.factory("test-model", api_key="sk-test", http_client=http_client)
+    asyncio.run(judge.complete(REQUEST))
+    asyncio.run(judge.aclose())  # type: ignore[attr-defined]
+    assert not http_client.is_closed  # left alone: closing it here would touch a dead loop
+    asyncio.run(judge.complete(REQUEST))
+    assert server.count == 2
 
 
 @backends
