@@ -18,7 +18,7 @@ from .fakes import ANTHROPIC, OPENAI, FakeServer
     [
         ("openai:gpt-4.1-mini", OpenAIJudge, "openai:gpt-4.1-mini"),
         ("OpenAI:gpt-4.1-mini", OpenAIJudge, "openai:gpt-4.1-mini"),
-        ("  anthropic:claude-sonnet-4-5  ", AnthropicJudge, "anthropic:claude-sonnet-4-5"),
+        ("  anthropic:claude-haiku-4-5  ", AnthropicJudge, "anthropic:claude-haiku-4-5"),
         (
             "openai-compatible:llama3.1:8b@http://localhost:11434/v1",
             OpenAIJudge,
