@@ -31,7 +31,7 @@ class Relation(str, Enum):
 
 
 class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class JudgeCall(_Value):
@@ -234,3 +234,13 @@ class GuardResult(_Value):
     citations: list[Citation] = Field(default_factory=list)
     highlighted: str | None = Field(default=None, description="answer with flagged spans marked")
     attempts: int = Field(default=1, description="answers scored, counting regenerations")
+    scored_answer: str = Field(
+        default="",
+        description="the last answer scored, which report spans index, when regeneration "
+        "replaced original_answer; '' otherwise",
+    )
+
+    @property
+    def report_text(self) -> str:
+        """The text that ``report`` spans and ``citations`` offsets refer to."""
+        return self.scored_answer or self.original_answer

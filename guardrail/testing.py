@@ -58,8 +58,8 @@ def no_network() -> Iterator[None]:
             raise NetworkBlockedError(f"DNS lookup blocked in tests: {host!r}")
         return real_getaddrinfo(host, *args, **kwargs)
 
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = connect  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
     socket.getaddrinfo = getaddrinfo
     try:
         yield

@@ -4,8 +4,9 @@ Each returns the parsed value and, when the text did not follow the requested fo
 ``failure`` string naming the fallback rule that was applied (recorded in ``JudgeCall``):
 
 * :func:`parse_statements` (factoids, variants): a JSON array of strings, possibly inside a
-  code fence or surrounded by prose; failing that, one item per line with bullets, numbers and
-  ``Label:`` prefixes stripped. Empty or non-string items are dropped.
+  code fence or surrounded by prose; a truncated array (e.g. cut by ``max_tokens``) keeps its
+  complete strings; otherwise one item per line with bullets, numbers and ``Label:`` prefixes
+  stripped. Empty or non-string items are dropped.
 * :func:`parse_verdict`: the first of ``NOT SURE`` / ``YES`` / ``NO`` as a word at the start
   (after an optional ``Answer:``), else anywhere; the rest of the first line is the reason.
   No label found -> ``NOT SURE`` with failure ``"no label; treated as NOT SURE"``.
@@ -20,6 +21,8 @@ from guardrail.models import Label
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _ARRAY = re.compile(r"\[.*\]", re.DOTALL)
+_FENCE_LINE = re.compile(r"^\s*```\w*\s*$")
+_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _BULLET = re.compile(r"^\s*(?:[-*•·]+|\(?\d{1,3}[.):]|\(?[a-zA-Z][.)])\s+")
 _PREFIX = re.compile(
     r"^\s*(?:good\s+)?(?:synonym|antonym|negation|paraphrase|fact|factoid|statement|output)"
@@ -31,6 +34,13 @@ _LABEL_AT_START = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _LABEL_ANYWHERE = re.compile(r"\b(NOT\s+SURE|YES|NO)\b")
+
+
+def _unquote(body: str) -> str:
+    try:
+        return str(json.loads(f'"{body}"'))
+    except (json.JSONDecodeError, ValueError):
+        return body
 
 
 def _clean_item(item: str) -> str:
@@ -61,17 +71,20 @@ def parse_statements(text: str) -> tuple[list[str], str | None]:
     if as_json is not None:
         items = [_clean_item(s) for s in as_json]
         return [s for s in items if s], None
-    lines = [_clean_item(line) for line in _FENCE.sub(r"\1", text).splitlines()]
+    stripped = _FENCE.sub(r"\1", text)
+    stripped = "\n".join(x for x in stripped.splitlines() if not _FENCE_LINE.match(x)).strip()
+    if stripped.startswith("["):
+        # A truncated or malformed array (e.g. cut by max_tokens): keep the complete strings.
+        recovered = [_clean_item(_unquote(m)) for m in _QUOTED.findall(stripped)]
+        items = [s for s in recovered if s]
+        return items, f"malformed JSON array; recovered {len(items)} complete item(s)"
+    lines = [_clean_item(line) for line in stripped.splitlines()]
     items = [
         line
         for line in lines
         if line and line not in {"[", "]", "```"} and any(c.isalnum() for c in line)
     ]
-    stripped = text.strip()
-    failure = None
-    if stripped.startswith("[") or stripped.startswith("```"):
-        failure = "malformed JSON array; fell back to one item per line"
-    return items, failure
+    return items, None
 
 
 def parse_verdict(text: str) -> tuple[Label, str, str | None]:
@@ -93,6 +106,6 @@ def parse_verdict(text: str) -> tuple[Label, str, str | None]:
         failure = "label not at start; took the first label found"
     norm = re.sub(r"[\s_]+", " ", raw.upper())
     label = {"YES": Label.YES, "NO": Label.NO}.get(norm, Label.NOT_SURE)
-    lines = rest.strip().lstrip(".:,-–— ").splitlines()
+    lines = rest.strip().lstrip(".:,-–—*_ ").splitlines()
     reason = lines[0].strip() if lines else ""
     return label, reason[:300], failure

@@ -30,7 +30,7 @@ class PromptSet:
 
     @classmethod
     def builtin(cls, name: str = "metarag_v1") -> PromptSet:
-        root = resources.files(_PROMPTS).joinpath("prompts", name)
+        root = resources.files(_PROMPTS).joinpath("prompts").joinpath(name)
         if not root.joinpath("manifest.json").is_file():
             raise ConfigError(f"no built-in prompt set named {name!r}")
         manifest = json.loads(root.joinpath("manifest.json").read_text(encoding="utf-8"))

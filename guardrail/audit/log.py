@@ -1,0 +1,232 @@
+"""The audit log writer: append-only JSON Lines, one hash-chained record per line.
+
+Records go out through a structlog pipeline built for this instance alone
+(:func:`structlog.wrap_logger` around a file writer, ending in a canonical
+:class:`~structlog.processors.JSONRenderer`), so an application's global structlog
+configuration can neither reformat nor redirect the audit trail.
+
+Durability and crashes. Each line is written with one ``os.write`` to a file opened with
+``O_APPEND`` (no user-space buffer, so nothing to flush) and then ``os.fsync``-ed before
+``append`` returns. A crash can still leave a partial last line. The writer never chains onto
+one: the first append of a process reads the last line of an existing file and raises
+:class:`~guardrail.exceptions.AuditError` if that line is torn or does not hash correctly.
+Recovery is an operator's decision, not a silent repair: run ``guardrail audit verify``,
+which prints the byte offset where the intact records end, keep a copy of the file, and
+truncate it there (``truncate -s OFFSET FILE``).
+
+One writing process per file. Threads in that process may share an :class:`AuditLog` (a lock
+serializes appends); a second process appending to the same file is detected — the file's
+size is no longer what this writer left — and refused, rather than forking the chain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+from typing import cast
+
+import structlog
+from structlog.processors import JSONRenderer
+
+from guardrail.audit.chain import (
+    CANONICAL_JSON_KW,
+    GENESIS_HASH,
+    LinkError,
+    parse_link,
+    record_hash,
+)
+from guardrail.audit.record import AuditRecord, TextRedaction
+from guardrail.exceptions import AuditError
+
+_OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
+_TAIL_CHUNK = 64 * 1024
+
+
+class _LineWriter:
+    """The structlog "logger" at the end of the pipeline: writes one rendered line to a fd."""
+
+    def __init__(self, fsync: bool) -> None:
+        self.fd: int | None = None
+        self.fsync = fsync
+
+    def msg(self, message: str) -> None:
+        if self.fd is None:  # pragma: no cover - AuditLog opens before logging
+            raise AuditError("audit log is not open")
+        data = memoryview((message + "\n").encode("utf-8"))
+        while data:
+            written = os.write(self.fd, data)
+            data = data[written:]
+        if self.fsync:
+            os.fsync(self.fd)
+
+
+def _read_tail(path: Path, size: int) -> tuple[int, str]:
+    """``(seq, hash)`` of the last line of a non-empty log; refuses a torn or bad last line."""
+    with path.open("rb") as fh:
+        fh.seek(size - 1)
+        if fh.read(1) != b"\n":
+            raise AuditError(
+                f"{path}: the last line is incomplete (no trailing newline), probably from a "
+                "crash during a write; refusing to chain onto it. Run `guardrail audit verify "
+                f"{path}` and truncate the file to the intact byte offset it reports"
+            )
+        end = size - 1  # the final newline
+        start = end
+        while start > 0:
+            step = min(_TAIL_CHUNK, start)
+            fh.seek(start - step)
+            chunk = fh.read(step)
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                start = start - step + cut + 1
+                break
+            start -= step
+        fh.seek(start)
+        line = fh.read(end - start)
+    try:
+        link = parse_link(line)
+    except LinkError as exc:
+        raise AuditError(f"{path}: cannot continue the chain, last line: {exc}") from None
+    if link.computed_hash != link.hash or link.seq < 1:
+        raise AuditError(
+            f"{path}: cannot continue the chain, the last line (seq {link.seq}) fails its own "
+            "hash check; run `guardrail audit verify` on it"
+        )
+    return link.seq, link.hash
+
+
+class AuditLog:
+    """Append :class:`AuditRecord` lines to ``path``, hash-chained.
+
+    ``redaction`` is a floor applied to every record appended (``"none"`` < ``"hash"`` <
+    ``"drop"``; a record already redacted more strongly stays so). ``fsync=False`` trades
+    crash durability for throughput and exists for benchmarks and throwaway logs.
+    Nothing is opened until the first append.
+    """
+
+    def __init__(
+        self, path: str | Path, *, redaction: TextRedaction = "none", fsync: bool = True
+    ) -> None:
+        self.path = Path(path)
+        self.redaction: TextRedaction = redaction
+        self._lock = threading.Lock()
+        self._writer = _LineWriter(fsync)
+        self._logger = cast(
+            structlog.BoundLogger,
+            structlog.wrap_logger(
+                self._writer,
+                processors=[JSONRenderer(**CANONICAL_JSON_KW)],
+                wrapper_class=structlog.BoundLogger,
+                context_class=dict,
+                cache_logger_on_first_use=True,
+            ).bind(),
+        )
+        self._seq = 0
+        self._head = GENESIS_HASH
+        self._size = 0
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def _open(self) -> int:
+        if self._writer.fd is not None:
+            return self._writer.fd
+        existed = self.path.exists()
+        try:
+            fd = os.open(self.path, _OPEN_FLAGS, 0o600)
+        except OSError as exc:
+            raise AuditError(f"cannot open audit log {self.path}: {exc}") from exc
+        try:
+            size = os.fstat(fd).st_size
+            seq, head = _read_tail(self.path, size) if size else (0, GENESIS_HASH)
+            if not existed:
+                _fsync_dir(self.path.parent)
+        except OSError as exc:
+            os.close(fd)
+            raise AuditError(f"cannot read audit log {self.path}: {exc}") from exc
+        except AuditError:
+            os.close(fd)
+            raise
+        self._writer.fd, self._seq, self._head, self._size = fd, seq, head, size
+        return fd
+
+    def close(self) -> None:
+        """Close the file; a later append reopens it and re-reads the last line."""
+        with self._lock:
+            if self._writer.fd is not None:
+                os.close(self._writer.fd)
+                self._writer.fd = None
+
+    def __enter__(self) -> AuditLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def head(self) -> tuple[int, str]:
+        """``(seq, hash)`` of the last record this writer knows of (``(0, genesis)`` before
+        the first append)."""
+        return self._seq, self._head
+
+    # --- appending ------------------------------------------------------------------------
+
+    def append(self, record: AuditRecord) -> AuditRecord:
+        """Redact, number, chain and durably write ``record``; return it as written.
+
+        Raises :class:`AuditError` when the line cannot be written; in that case any partial
+        bytes are cut off again, so the chain stays intact and the next append can succeed.
+        """
+        with self._lock:
+            fd = self._open()
+            try:
+                current = os.fstat(fd).st_size
+            except OSError as exc:
+                raise AuditError(f"cannot stat audit log {self.path}: {exc}") from exc
+            if current != self._size:
+                raise AuditError(
+                    f"{self.path} changed under this writer (size {current}, expected "
+                    f"{self._size}): another process is appending; refusing to fork the chain"
+                )
+            staged = record.redacted(self.redaction).model_copy(
+                update={"seq": self._seq + 1, "prev_hash": self._head, "hash": None}
+            )
+            body = staged.to_json_dict()
+            try:
+                body["hash"] = record_hash(body)
+            except (TypeError, ValueError) as exc:
+                raise AuditError(f"audit record cannot be serialized: {exc}") from exc
+            try:
+                self._logger.msg(**body)
+            except OSError as exc:
+                self._undo_partial_write(fd)
+                raise AuditError(f"cannot write audit log {self.path}: {exc}") from exc
+            self._seq += 1
+            self._head = body["hash"]
+            self._size = os.fstat(fd).st_size
+            return staged.model_copy(update={"hash": body["hash"]})
+
+    async def aappend(self, record: AuditRecord) -> AuditRecord:
+        """:meth:`append` in a worker thread, so the fsync does not block the event loop."""
+        return await asyncio.to_thread(self.append, record)
+
+    def _undo_partial_write(self, fd: int) -> None:
+        """Cut the file back to the last complete record; close it if even that fails."""
+        try:
+            os.ftruncate(fd, self._size)
+            os.fsync(fd)
+        except OSError:
+            os.close(fd)
+            self._writer.fd = None  # the next append re-reads the tail and refuses if torn
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Persist a newly created file's directory entry (POSIX only; a no-op elsewhere)."""
+    if os.name != "posix":  # pragma: no cover
+        return
+    dfd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)

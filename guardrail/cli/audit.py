@@ -1,0 +1,58 @@
+"""``guardrail audit verify PATH``: check an audit log's hash chain.
+
+Exit codes: 0 the chain is intact; 1 a record was altered, inserted, removed or reordered (the
+first bad line, its audit id and the reason are printed) or the ``--anchor`` record is gone;
+2 the file does not exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from guardrail.audit.chain import verify_log
+from guardrail.exceptions import ConfigError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    audit = sub.add_parser("audit", help="work with the hash-chained audit log")
+    audit_sub = audit.add_subparsers(dest="audit_command", metavar="ACTION")
+    audit_sub.required = True
+    verify = audit_sub.add_parser(
+        "verify",
+        help="check every record's hash and link; name the first bad line",
+        description="Exit 0 if the chain is intact, 1 if a record was altered, inserted, "
+        "removed or reordered, 2 if the file is missing.",
+    )
+    verify.add_argument("path", type=Path, metavar="PATH", help="the audit log (JSON Lines)")
+    verify.add_argument(
+        "--anchor",
+        metavar="HASH",
+        help="a head hash printed by an earlier verify; fail if that record is gone "
+        "(catches records cut off the end or a re-hashed tail)",
+    )
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(func=_verify)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    path: Path = args.path
+    if not path.is_file():
+        raise ConfigError(f"audit log not found: {path}")
+    report = verify_log(path, anchor=args.anchor)
+    if args.json:
+        print(report.model_dump_json())
+    elif report.ok:
+        print(f"OK: {report.records} records, chain intact")
+        print(f"head: {report.head_hash}")
+    else:
+        print(f"FAIL: {report.describe()}")
+        if report.first_bad_line is None:
+            print(f"{report.records} records checked, chain intact; head: {report.head_hash}")
+        else:
+            n = report.records
+            print(
+                f"{n} record{'' if n == 1 else 's'} intact before it; they end at byte "
+                f"{report.intact_bytes}"
+            )
+    return 0 if report.ok else 1

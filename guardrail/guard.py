@@ -1,0 +1,412 @@
+"""The middleware: wrap an answer function, score every answer, apply the policy, audit it.
+
+One turn, in order::
+
+    classify topics (query / context)  ->  strictest topic rule  ->  score (MetaRAG/RT4CHART)
+      -> decide (policy engine)  ->  regenerate? (re-score, up to N)  ->  highlight / cite
+      -> abstain / escalate  ->  audit record  ->  GuardResult
+
+Failures never lose a turn: a scoring failure (judge down, timeout, parse trouble beyond the
+fallbacks) becomes a decision by the topic's ``on_error`` rule (sensitive topics fail closed);
+an escalation sink failure falls back to the fallback sink; and every turn — including one that
+crashed half-way — gets an audit record carrying every judge call made.
+
+The core is async (:meth:`Guard.acheck`); :meth:`Guard.check` is the one blocking wrapper.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+from guardrail._sync import run_sync
+from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
+from guardrail.actions.cite import add_citations
+from guardrail.actions.escalate import Escalator
+from guardrail.actions.highlight import mark_spans
+from guardrail.audit import AuditLog, AuditRecord, TextRedaction
+from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.judges.base import Judge
+from guardrail.judges.registry import make_judge
+from guardrail.judges.runner import RetryPolicy
+from guardrail.models import (
+    ActionName,
+    Decision,
+    EscalationCase,
+    GuardResult,
+    JudgeCall,
+    ScoreReport,
+    TopicLabel,
+)
+from guardrail.policy import Policy, PolicyEngine, load_policy
+from guardrail.policy.engine import strongest
+from guardrail.policy.schema import TopicRule
+from guardrail.queues.base import EscalationSink
+from guardrail.scoring.base import Scorer
+from guardrail.scoring.metarag import MetaRAG, MetaRAGConfig
+from guardrail.topics import TopicClassifier
+
+#: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
+Regenerator = Callable[[str], Awaitable[Any]]
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_REVIEW_DB = "guardrail-review.sqlite3"
+DEFAULT_AUDIT_LOG = "guardrail-audit.jsonl"
+DEFAULT_FALLBACK = "guardrail-escalations.jsonl"
+
+
+def build_scorer(policy: Policy, judge: Judge | None = None) -> Scorer:
+    """The scorer the policy asks for; ``judge`` (if given) serves every stage."""
+    s = policy.scorer
+    retry = RetryPolicy(
+        timeout_s=s.timeout_s, max_attempts=s.max_attempts, max_concurrency=s.max_concurrency
+    )
+    cache: dict[str, Judge] = {}
+
+    def get(spec: str | None) -> Judge:
+        if judge is not None:
+            return judge
+        spec = spec or s.judge
+        if spec not in cache:
+            cache[spec] = make_judge(spec)
+        return cache[spec]
+
+    if s.method == "rt4chart":
+        try:
+            from guardrail.scoring.rt4chart import RT4Chart
+        except ImportError as exc:  # pragma: no cover - present once RT4CHART lands
+            raise ConfigError("scorer.method rt4chart is not available in this build") from exc
+        return RT4Chart(get(s.judge), retry=retry)  # type: ignore[no-any-return]
+    return MetaRAG(
+        decomposer=get(s.decomposer),
+        generator=get(s.generator),
+        verifiers=[get(v) for v in s.verifiers] or [get(s.judge)],
+        config=MetaRAGConfig(k=s.k, temperature=s.temperature, ensemble_rule=s.ensemble_rule),
+        retry=retry,
+    )
+
+
+class Guard:
+    """Policy-driven guardrail around a RAG answer function.
+
+    Build one with :meth:`from_yaml` for the usual wiring (SQLite review queue, JSON Lines
+    audit log, offline judge unless the policy names another), or pass every part explicitly.
+    """
+
+    def __init__(
+        self,
+        policy: Policy,
+        *,
+        judge: Judge | None = None,
+        scorer: Scorer | None = None,
+        classifier: TopicClassifier | None = None,
+        escalator: Escalator | None = None,
+        audit: AuditLog | None = None,
+        redaction: TextRedaction = "none",
+    ) -> None:
+        self.policy = policy
+        self.engine = PolicyEngine(policy)
+        self.scorer = scorer or build_scorer(policy, judge)
+        self.classifier = classifier or TopicClassifier.from_policy(policy)
+        self.escalator = escalator or Escalator()
+        self.audit = audit
+        self.redaction: TextRedaction = redaction
+
+    @classmethod
+    def from_yaml(
+        cls,
+        path: str | Path,
+        *,
+        judge: Judge | None = None,
+        audit_log: str | Path | None = DEFAULT_AUDIT_LOG,
+        review_db: str | Path = DEFAULT_REVIEW_DB,
+        fallback_log: str | Path = DEFAULT_FALLBACK,
+        sinks: Mapping[str, EscalationSink] | None = None,
+        redaction: TextRedaction = "none",
+    ) -> Guard:
+        """Load a policy file and wire the default parts (files are created on first use)."""
+        from guardrail.queues.jsonl import JSONLSink
+        from guardrail.queues.sqlite import SQLiteQueue
+
+        policy = load_policy(path)
+        escalator = Escalator(
+            sinks, default=SQLiteQueue(review_db), fallback=JSONLSink(fallback_log)
+        )
+        audit = AuditLog(audit_log, redaction=redaction) if audit_log is not None else None
+        return cls(policy, judge=judge, escalator=escalator, audit=audit, redaction=redaction)
+
+    # -- entry points -----------------------------------------------------------------------
+
+    async def acheck(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[Any] | str | None = None,
+        *,
+        regenerate: Regenerator | None = None,
+    ) -> GuardResult:
+        """Guard one turn. ``regenerate(instruction)`` may be called for a stricter answer."""
+        if not isinstance(question, str) or not isinstance(answer, str):
+            raise ConfigError("question and answer must be strings")
+        audit_id = uuid.uuid4().hex
+        passages = normalize_contexts(contexts)
+        calls: list[JudgeCall] = []
+        try:
+            result, error = await self._turn(
+                audit_id, question, answer, passages, regenerate, calls
+            )
+        except BaseException as exc:
+            await self._audit_crash(audit_id, question, answer, calls, exc)
+            raise
+        await self._audit_turn(result, error, calls)
+        return result
+
+    def check(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[Any] | str | None = None,
+        *,
+        regenerate: Callable[[str], Any] | None = None,
+    ) -> GuardResult:
+        """Blocking :meth:`acheck` (refuses to run inside an event loop)."""
+        regen = _async_regenerator(regenerate) if regenerate else None
+        return run_sync(self.acheck(question, answer, contexts, regenerate=regen))
+
+    def wrap(self, fn: F) -> Callable[..., Any]:
+        """Decorate an answer function (sync or async); it then returns a GuardResult.
+
+        The function is called as ``fn(question, *args, **kwargs)`` and must return an
+        answer-like value (see :mod:`guardrail.actions.answers`).
+        """
+        regenerable = accepts_instruction(fn)
+
+        if inspect.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def awrapped(question: str, *args: Any, **kwargs: Any) -> GuardResult:
+                answer, contexts = normalize_answer(await fn(question, *args, **kwargs))
+
+                async def regen(instruction: str) -> Any:
+                    return await fn(question, *args, guardrail_instruction=instruction, **kwargs)
+
+                return await self.acheck(
+                    question, answer, contexts, regenerate=regen if regenerable else None
+                )
+
+            return awrapped
+
+        @functools.wraps(fn)
+        def wrapped(question: str, *args: Any, **kwargs: Any) -> GuardResult:
+            answer, contexts = normalize_answer(fn(question, *args, **kwargs))
+
+            def regen(instruction: str) -> Any:
+                return fn(question, *args, guardrail_instruction=instruction, **kwargs)
+
+            return self.check(question, answer, contexts, regenerate=regen if regenerable else None)
+
+        return wrapped
+
+    # -- one turn ---------------------------------------------------------------------------
+
+    async def _score(
+        self,
+        question: str,
+        answer: str,
+        passages: list[str],
+        threshold: float,
+        calls: list[JudgeCall],
+    ) -> tuple[ScoreReport | None, str | None]:
+        try:
+            report = await self.scorer.score(question, answer, passages, threshold=threshold)
+        except ScoringError as exc:
+            calls.extend(exc.calls)
+            return None, str(exc)
+        except (asyncio.TimeoutError, OSError, ValueError, RuntimeError) as exc:
+            return None, f"{type(exc).__name__}: {exc}"
+        calls.extend(report.calls)
+        return report, None
+
+    async def _turn(
+        self,
+        audit_id: str,
+        question: str,
+        answer: str,
+        passages: list[str],
+        regenerate: Regenerator | None,
+        calls: list[JudgeCall],
+    ) -> tuple[GuardResult, str | None]:
+        topics = self.classifier.classify(question, passages)
+        rule = self.engine.rule_for(topics)
+        original = answer
+        attempt = 1
+        notes: list[str] = []
+        taken: list[ActionName] = []
+        while True:
+            report, error = await self._score(question, answer, passages, rule.threshold, calls)
+            decision = self.engine.decide(report, topics, error=error, attempt=attempt)
+            if "regenerate" not in decision.actions:
+                break
+            attempt += 1
+            if regenerate is None:
+                notes.append("regeneration skipped: no regenerate callback")
+                continue
+            instruction = rule.on_flag.regenerate.instruction if rule.on_flag.regenerate else ""
+            try:
+                answer, passages = normalize_answer(await regenerate(instruction))
+            except Exception as exc:  # a failing chatbot must not lose the turn
+                notes.append(f"regeneration failed: {type(exc).__name__}: {exc}")
+                regenerate = None
+                continue
+            if "regenerate" not in taken:
+                taken.append("regenerate")
+
+        final, citations, highlighted, escalation_error = await self._apply(
+            audit_id, question, answer, passages, topics, rule, decision, report
+        )
+        decision = self._final_decision(decision, taken, notes, escalation_error)
+        result = GuardResult(
+            audit_id=audit_id,
+            policy=self.policy.name,
+            question=question,
+            answer=final,
+            original_answer=original,
+            contexts=passages,
+            decision=decision,
+            topics=topics,
+            report=report,
+            citations=citations,
+            highlighted=highlighted,
+            attempts=attempt if taken else 1,
+            scored_answer=answer if answer != original else "",
+        )
+        return result, decision.error
+
+    async def _apply(
+        self,
+        audit_id: str,
+        question: str,
+        answer: str,
+        passages: list[str],
+        topics: list[TopicLabel],
+        rule: TopicRule,
+        decision: Decision,
+        report: ScoreReport | None,
+    ) -> tuple[str, list[Any], str | None, str | None]:
+        final = answer
+        citations: list[Any] = []
+        highlighted: str | None = None
+        escalation_error: str | None = None
+        actions = decision.actions
+        if "highlight" in actions and report is not None:
+            highlighted = mark_spans(answer, report.flagged_spans)
+        if "cite" in actions:
+            final, citations = add_citations(answer, passages, report)
+        if "abstain" in actions:
+            final = rule.abstain_message
+        if "escalate" in actions:
+            queue = decision.queue or (rule.on_flag.escalate.queue if rule.on_flag.escalate else "")
+            case = EscalationCase(
+                case_id=audit_id,
+                queue=queue,
+                created_at=datetime.now(timezone.utc).isoformat(),
+                policy=self.policy.name,
+                question=question,
+                answer=answer,
+                contexts=passages,
+                topics=topics,
+                decision=decision,
+                report=report,
+            )
+            outcome = await self.escalator.send(case)
+            if outcome.delivered_to is None:
+                escalation_error = "escalation not delivered: " + "; ".join(outcome.errors)
+            elif outcome.errors:
+                escalation_error = (
+                    f"escalation delivered to fallback {outcome.delivered_to}: "
+                    + "; ".join(outcome.errors)
+                )
+            if rule.on_flag.escalate is not None:
+                final = rule.on_flag.escalate.message
+        return final, citations, highlighted, escalation_error
+
+    @staticmethod
+    def _final_decision(
+        decision: Decision, taken: list[ActionName], notes: list[str], escalation_error: str | None
+    ) -> Decision:
+        actions = [*taken, *(a for a in decision.actions if a not in taken)]
+        reason = "; ".join([decision.reason, *notes]) if notes else decision.reason
+        errors = [e for e in (decision.error, escalation_error) if e]
+        return decision.model_copy(
+            update={
+                "actions": actions,
+                "action": strongest(actions),
+                "reason": reason,
+                "error": "; ".join(errors) if errors else None,
+            }
+        )
+
+    # -- audit ------------------------------------------------------------------------------
+
+    async def _audit_turn(
+        self, result: GuardResult, error: str | None, calls: list[JudgeCall]
+    ) -> None:
+        if self.audit is None:
+            return
+        record = AuditRecord.from_result(
+            result,
+            policy_hash=self.policy.content_hash,
+            redaction=self.redaction,
+            error=error,
+        )
+        if result.report is None and calls:
+            record = record.model_copy(update={"judge_calls": list(calls)})
+        await self.audit.aappend(record)
+
+    async def _audit_crash(
+        self,
+        audit_id: str,
+        question: str,
+        answer: str,
+        calls: list[JudgeCall],
+        exc: BaseException,
+    ) -> None:
+        if self.audit is None:
+            return
+        record = (
+            AuditRecord.event(
+                "turn_failed",
+                policy=self.policy.name,
+                policy_hash=self.policy.content_hash,
+                error=f"{type(exc).__name__}: {exc}",
+            )
+            .model_copy(
+                update={
+                    "audit_id": audit_id,
+                    "question": question,
+                    "answer": answer,
+                    "judge_calls": list(calls),
+                }
+            )
+            .redacted(self.redaction)
+        )
+        # The original error matters more: the caller re-raises it whatever happens here.
+        with contextlib.suppress(Exception):
+            await self.audit.aappend(record)
+
+
+def _async_regenerator(fn: Callable[[str], Any]) -> Regenerator:
+    async def regen(instruction: str) -> Any:
+        out = fn(instruction)
+        if inspect.isawaitable(out):
+            return await out
+        return out
+
+    return regen

@@ -1,0 +1,159 @@
+"""What the two official-SDK backends share: error translation and a per-event-loop client slot.
+
+Both SDKs raise the same three shapes of failure (``APITimeoutError``, ``APIConnectionError``,
+``APIStatusError`` with a ``status_code`` and a JSON ``body``), so one table maps them onto the
+retryable / not-retryable split of :mod:`guardrail.exceptions`:
+
+=====================================  =======================  =========
+failure                                guardrail error          retried
+=====================================  =======================  =========
+transport timeout, HTTP 408            ``JudgeTimeout``         yes
+HTTP 429, HTTP 529 (overloaded)        ``JudgeRateLimited``     yes
+HTTP >= 500, connection dropped        ``JudgeServerError``     yes
+body that is not JSON                  ``JudgeServerError``     yes
+other 4xx (auth, unknown model, ...)   ``JudgeRequestError``    no
+200 that is not the API's JSON shape   ``JudgeRequestError``    no
+=====================================  =======================  =========
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from guardrail.exceptions import (
+    ConfigError,
+    JudgeError,
+    JudgeRateLimited,
+    JudgeRequestError,
+    JudgeServerError,
+    JudgeTimeout,
+)
+
+_DETAIL_MAX = 300
+
+#: Short advice appended to the status line, for the statuses users hit while setting up.
+_STATUS_HINTS = {
+    401: "authentication failed; check {key_env}",
+    403: "permission denied for this key or model",
+    404: "model or endpoint not found; check the model name and the base URL",
+}
+
+
+def _one_line(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _DETAIL_MAX else flat[: _DETAIL_MAX - 1] + "…"
+
+
+def error_detail(body: object, fallback: str) -> str:
+    """The server's own error message (``{"error": {"message": ...}}`` or ``{"message": ...}``).
+
+    Servers put it in different places; the SDKs' ``str(exc)`` sometimes dumps the whole body.
+    """
+    candidates: list[object] = []
+    if isinstance(body, dict):
+        inner = body.get("error")
+        if isinstance(inner, dict):
+            candidates.append(inner.get("message"))
+        candidates.extend([inner, body.get("message")])
+    for candidate in candidates:
+        if isinstance(candidate, str) and candidate.strip():
+            return _one_line(candidate)
+    return _one_line(fallback)
+
+
+def status_error(judge: str, status: int, detail: str, *, key_env: str) -> JudgeError:
+    """Map an HTTP error status to the guardrail error the runner knows how to treat."""
+    hint = _STATUS_HINTS.get(status, "").format(key_env=key_env)
+    message = f"{judge}: HTTP {status}{f' ({hint})' if hint else ''}: {detail}"
+    cls: type[JudgeError]
+    if status == 408:
+        cls = JudgeTimeout
+    elif status in (429, 529):
+        cls = JudgeRateLimited
+    elif status >= 500:
+        cls = JudgeServerError
+    else:
+        cls = JudgeRequestError
+    return cls(message, status_code=status)
+
+
+def timeout_error(judge: str) -> JudgeTimeout:
+    """The transport gave up waiting (connect, read or write timeout)."""
+    return JudgeTimeout(f"{judge}: the HTTP request timed out")
+
+
+def connection_error(judge: str, cause: BaseException) -> JudgeServerError:
+    """The connection could not be made or was dropped; another try may reach the server."""
+    reason = cause.__cause__ or cause
+    return JudgeServerError(f"{judge}: connection failed: {_one_line(str(reason) or repr(reason))}")
+
+
+def invalid_json_error(judge: str, cause: ValueError) -> JudgeServerError:
+    """The server declared JSON but sent something else: a glitch worth another try."""
+    return JudgeServerError(f"{judge}: the server sent invalid JSON: {_one_line(str(cause))}")
+
+
+def wrong_shape_error(judge: str, what: str, base_url: str) -> JudgeRequestError:
+    """A 2xx answer that is not the API's response object: almost always a wrong base URL."""
+    return JudgeRequestError(
+        f"{judge}: the server at {base_url} did not answer with {what}; "
+        "is the base URL the API endpoint (OpenAI-compatible servers usually end in /v1)?"
+    )
+
+
+def check_base_url(base_url: str | None) -> str | None:
+    """Reject a base URL the SDK would only fail on at the first call, far from its source."""
+    if base_url is None:
+        return None
+    url = base_url.strip()
+    if not url.startswith(("http://", "https://")) or len(url.split("://", 1)[1]) == 0:
+        raise ConfigError(f"base_url {base_url!r}: expected an http:// or https:// URL")
+    return url
+
+
+_C = TypeVar("_C")
+
+
+class LoopClient(Generic[_C]):
+    """Holds one SDK client for the event loop that made it; builds a fresh one on a new loop.
+
+    An SDK client's connection pool belongs to the loop it first ran on: reusing it after
+    ``asyncio.run`` returned fails with "Event loop is closed". A sync entry point that calls
+    ``asyncio.run`` per answer would hit that on its second answer. Only one client is kept,
+    so memory stays bounded however many loops come and go.
+
+    Backends give the SDK a plain ``DefaultAsyncHttpxClient`` (the SDK's own defaults) rather
+    than letting it make its wrapper, whose ``__del__`` schedules ``aclose()`` on whatever loop
+    is running when it is dropped — here the *new* loop, where closing the old loop's sockets
+    fails with a logged "Event loop is closed". A dropped plain client is reclaimed silently.
+    """
+
+    def __init__(self, factory: Callable[[], _C]) -> None:
+        self._factory = factory
+        self._loop: weakref.ReferenceType[asyncio.AbstractEventLoop] | None = None
+        self._client: _C | None = None
+
+    def get(self) -> _C:
+        """The client for the running loop, built (by ``factory``) on first use in that loop."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is None or self._loop() is not loop:
+            self._client = self._factory()
+            self._loop = weakref.ref(loop)
+        return self._client
+
+    def take(self) -> _C | None:
+        """Forget the current client; return it for closing if it belongs to the running loop.
+
+        A client from another (usually closed) loop cannot be closed from this one; it is
+        dropped and left to the garbage collector.
+        """
+        client, loop = self._client, self._loop() if self._loop else None
+        self._client, self._loop = None, None
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        return client if loop is running else None

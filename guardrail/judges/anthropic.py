@@ -1,0 +1,146 @@
+"""A judge on the Anthropic Messages API, through the official ``anthropic`` SDK.
+
+The request carries no ``temperature``: SDK 2.x speaks API version 2026-10-21, which rejects
+sampling parameters (temperature, top_p, top_k) with HTTP 400 even at their defaults, and the
+SDK's ``messages.create`` no longer accepts them. ``JudgeRequest.temperature`` is therefore
+ignored here; the judge prompts ask for a fixed answer format instead.
+
+As in :mod:`guardrail.judges.openai`, the SDK client is built on the first call (it resolves
+credentials from the environment and the Anthropic config directory) with ``max_retries=0``,
+leaving retries and timeouts to :class:`~guardrail.judges.runner.JudgeRunner`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import anthropic
+from anthropic.types import Message, MessageParam, TextBlock
+
+from guardrail.exceptions import ConfigError, JudgeRequestError
+from guardrail.judges import _sdk
+from guardrail.judges.base import JudgeRequest, JudgeResponse
+
+if TYPE_CHECKING:  # pragma: no cover
+    import httpx2
+
+__all__ = ["AnthropicJudge"]
+
+_KEY_ENV = "ANTHROPIC_API_KEY"
+
+
+class AnthropicJudge:
+    """Answers judge requests with a Claude model.
+
+    ``client`` is an ``anthropic.AsyncAnthropic`` you built yourself (used as is; give it
+    ``max_retries=0``). Otherwise ``api_key``, ``base_url`` and ``http_client`` (an
+    ``httpx2.AsyncClient``) configure the client built on first use; unset values fall back to
+    the SDK's own resolution (``ANTHROPIC_API_KEY``, ``ANTHROPIC_AUTH_TOKEN``, profiles,
+    ``ANTHROPIC_BASE_URL``).
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: anthropic.AsyncAnthropic | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_tokens: int = 512,
+        name: str | None = None,
+        http_client: httpx2.AsyncClient | None = None,
+    ) -> None:
+        if not model or not model.strip():
+            raise ConfigError("AnthropicJudge: model must be a non-empty string")
+        if max_tokens < 1:
+            raise ConfigError(f"AnthropicJudge: max_tokens must be >= 1, got {max_tokens}")
+        if client is not None and (api_key or base_url or http_client):
+            raise ConfigError(
+                "AnthropicJudge: pass either client= or api_key/base_url/http_client, not both"
+            )
+        self.model = model.strip()
+        self.max_tokens = max_tokens
+        self._api_key = api_key
+        self._base_url = _sdk.check_base_url(base_url)
+        self._http_client = http_client
+        self._own_client = client is None
+        self._client: _sdk.LoopClient[anthropic.AsyncAnthropic] = _sdk.LoopClient(
+            (lambda: client) if client is not None else self._build_client
+        )
+        self._name = name or f"anthropic:{self.model}"
+
+    @property
+    def name(self) -> str:
+        """``anthropic:MODEL`` unless a name was given."""
+        return self._name
+
+    def _build_client(self) -> anthropic.AsyncAnthropic:
+        try:
+            client = anthropic.AsyncAnthropic(
+                api_key=self._api_key,
+                base_url=self._base_url,
+                max_retries=0,
+                http_client=self._http_client or anthropic.DefaultAsyncHttpxClient(),
+            )
+        except anthropic.AnthropicError as exc:  # e.g. a broken profile in the config dir
+            raise JudgeRequestError(f"{self.name}: cannot load credentials: {exc}") from exc
+        if client.api_key is None and client.auth_token is None and client.credentials is None:
+            # The SDK would only fail at send time, with a TypeError.
+            raise JudgeRequestError(f"{self.name}: no API key: set {_KEY_ENV} or use --judge local")
+        return client
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Send one message; translate SDK failures into guardrail errors."""
+        client = self._client.get()
+        messages: list[MessageParam] = [{"role": "user", "content": request.prompt}]
+        try:
+            message = await client.messages.create(
+                model=self.model,
+                max_tokens=request.max_tokens or self.max_tokens,
+                messages=messages,
+                system=request.system if request.system else anthropic.omit,
+            )
+        except anthropic.APITimeoutError as exc:
+            raise _sdk.timeout_error(self.name) from exc
+        except anthropic.APIConnectionError as exc:
+            raise _sdk.connection_error(self.name, exc) from exc
+        except anthropic.APIStatusError as exc:
+            detail = _sdk.error_detail(exc.body, exc.message)
+            raise _sdk.status_error(self.name, exc.status_code, detail, key_env=_KEY_ENV) from exc
+        except json.JSONDecodeError as exc:
+            raise _sdk.invalid_json_error(self.name, exc) from exc
+        return self._parse(message, str(client.base_url))
+
+    def _parse(self, message: object, base_url: str) -> JudgeResponse:
+        if not isinstance(message, Message) or message.content is None:
+            raise _sdk.wrong_shape_error(self.name, "a message", base_url)
+        # Thinking, tool-use and other non-text blocks are not part of the answer.
+        text = "".join(block.text for block in message.content if isinstance(block, TextBlock))
+        usage = message.usage
+        prompt_tokens = 0
+        if usage is not None:
+            # input_tokens excludes tokens written to or read from the prompt cache.
+            prompt_tokens = (
+                (usage.input_tokens or 0)
+                + (usage.cache_creation_input_tokens or 0)
+                + (usage.cache_read_input_tokens or 0)
+            )
+        return JudgeResponse(
+            text=text,
+            model=message.model or self.model,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=(usage.output_tokens or 0) if usage is not None else 0,
+        )
+
+    async def aclose(self) -> None:
+        """Close the SDK client this judge built for the running loop, and its HTTP client.
+
+        Call it from the loop that made the calls. A ``client=`` you passed in stays open.
+        """
+        client = self._client.take()
+        if client is not None and self._own_client:
+            await client.close()
+
+    def __repr__(self) -> str:
+        return f"AnthropicJudge(name={self.name!r})"

@@ -1,0 +1,155 @@
+"""A judge on the OpenAI Chat Completions API, through the official ``openai`` SDK.
+
+Chat Completions rather than the newer Responses API because every OpenAI-compatible server
+(vLLM, Ollama, LM Studio, llama.cpp) serves it, so one backend covers hosted and local models.
+
+The SDK client is built on the first call, not in the constructor: building it reads
+``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``, and a judge must be constructible (in a policy file,
+in a test) without credentials. It is built with ``max_retries=0`` because
+:class:`~guardrail.judges.runner.JudgeRunner` owns retries and timeouts; SDK retries underneath
+would multiply the attempts and hide them from the audit record.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import openai
+from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+
+from guardrail.exceptions import ConfigError, JudgeRequestError
+from guardrail.judges import _sdk
+from guardrail.judges.base import JudgeRequest, JudgeResponse
+
+if TYPE_CHECKING:  # pragma: no cover
+    import httpx2
+
+__all__ = ["OpenAIJudge"]
+
+_OPENAI_HOST = "api.openai.com"
+_KEY_ENV = "OPENAI_API_KEY"
+
+
+class OpenAIJudge:
+    """Answers judge requests with an OpenAI (or OpenAI-compatible) chat model.
+
+    ``client`` is an ``openai.AsyncOpenAI`` you built yourself (used as is, on whatever event
+    loop you call it from; give it ``max_retries=0``). Otherwise ``api_key``, ``base_url`` and
+    ``http_client`` (an ``httpx2.AsyncClient``: proxies, custom CA, a fake transport in tests)
+    configure the client built on first use; unset values fall back to the SDK's environment
+    variables. ``extra_body`` is merged into every request body (server-specific options such
+    as vLLM's ``guided_choice``).
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: openai.AsyncOpenAI | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        max_tokens: int = 512,
+        name: str | None = None,
+        extra_body: dict[str, Any] | None = None,
+        http_client: httpx2.AsyncClient | None = None,
+    ) -> None:
+        if not model or not model.strip():
+            raise ConfigError("OpenAIJudge: model must be a non-empty string")
+        if max_tokens < 1:
+            raise ConfigError(f"OpenAIJudge: max_tokens must be >= 1, got {max_tokens}")
+        if client is not None and (api_key or base_url or http_client):
+            raise ConfigError(
+                "OpenAIJudge: pass either client= or api_key/base_url/http_client, not both"
+            )
+        self.model = model.strip()
+        self.max_tokens = max_tokens
+        self.extra_body = dict(extra_body) if extra_body else None
+        self._api_key = api_key
+        self._base_url = _sdk.check_base_url(base_url)
+        self._http_client = http_client
+        self._own_client = client is None
+        self._client: _sdk.LoopClient[openai.AsyncOpenAI] = _sdk.LoopClient(
+            (lambda: client) if client is not None else self._build_client
+        )
+        compatible = self._base_url is not None or (
+            client is not None and client.base_url.host != _OPENAI_HOST
+        )
+        self._name = name or f"{'openai-compatible' if compatible else 'openai'}:{self.model}"
+
+    @property
+    def name(self) -> str:
+        """``openai:MODEL``, or ``openai-compatible:MODEL`` for a server given by URL."""
+        return self._name
+
+    def _build_client(self) -> openai.AsyncOpenAI:
+        try:
+            return openai.AsyncOpenAI(
+                api_key=self._api_key,
+                base_url=self._base_url,
+                max_retries=0,
+                http_client=self._http_client or openai.DefaultAsyncHttpxClient(),
+            )
+        except openai.OpenAIError as exc:
+            local = " (a local server accepts any value)" if self._base_url else ""
+            raise JudgeRequestError(
+                f"{self.name}: no API key: set {_KEY_ENV}{local} or use --judge local"
+            ) from exc
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Send one chat completion; translate SDK failures into guardrail errors."""
+        client = self._client.get()
+        messages: list[ChatCompletionMessageParam] = []
+        if request.system:
+            messages.append({"role": "system", "content": request.system})
+        messages.append({"role": "user", "content": request.prompt})
+        limit = request.max_tokens or self.max_tokens
+        # OpenAI deprecated max_tokens (reasoning models reject it); compatible servers may
+        # know only max_tokens. Decide by where the request actually goes.
+        hosted = client.base_url.host == _OPENAI_HOST
+        try:
+            completion = await client.chat.completions.create(
+                model=self.model,
+                messages=messages,
+                temperature=request.temperature,
+                max_completion_tokens=limit if hosted else openai.omit,
+                max_tokens=openai.omit if hosted else limit,
+                extra_body=self.extra_body,
+            )
+        except openai.APITimeoutError as exc:
+            raise _sdk.timeout_error(self.name) from exc
+        except openai.APIConnectionError as exc:
+            raise _sdk.connection_error(self.name, exc) from exc
+        except openai.APIStatusError as exc:
+            detail = _sdk.error_detail(exc.body, exc.message)
+            raise _sdk.status_error(self.name, exc.status_code, detail, key_env=_KEY_ENV) from exc
+        except json.JSONDecodeError as exc:
+            raise _sdk.invalid_json_error(self.name, exc) from exc
+        return self._parse(completion, str(client.base_url))
+
+    def _parse(self, completion: object, base_url: str) -> JudgeResponse:
+        if not isinstance(completion, ChatCompletion) or completion.choices is None:
+            raise _sdk.wrong_shape_error(self.name, "a chat completion", base_url)
+        text = ""
+        if completion.choices:
+            message = completion.choices[0].message
+            text = (message.content if message is not None else None) or ""
+        usage = completion.usage
+        return JudgeResponse(
+            text=text,
+            model=completion.model or self.model,
+            prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
+            completion_tokens=(usage.completion_tokens or 0) if usage else 0,
+        )
+
+    async def aclose(self) -> None:
+        """Close the SDK client this judge built for the running loop, and its HTTP client.
+
+        Call it from the loop that made the calls. A ``client=`` you passed in stays open.
+        """
+        client = self._client.take()
+        if client is not None and self._own_client:
+            await client.close()
+
+    def __repr__(self) -> str:
+        return f"OpenAIJudge(name={self.name!r})"

@@ -1,0 +1,73 @@
+"""Human-readable rendering of reports: terminal (rich) and plain-text span markers.
+
+Kept apart from the CLI so the demo, the guard's ``highlight`` action and the CLI share it.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from guardrail.models import Label, ScoreReport
+
+_LABEL_STYLE = {Label.YES: "green", Label.NO: "red", Label.NOT_SURE: "yellow"}
+
+
+def score_style(score: float) -> str:
+    if score >= 0.7:
+        return "bold red"
+    if score >= 0.3:
+        return "bold yellow"
+    return "green"
+
+
+def highlighted_text(answer: str, report: ScoreReport) -> Text:
+    """The answer as rich Text with flagged spans styled by their factoid's score."""
+    text = Text(answer)
+    for factoid in report.factoids:
+        if factoid.flagged:
+            for start, end in factoid.spans:
+                text.stylize(f"{score_style(factoid.score)} underline", start, end)
+    return text
+
+
+def print_report(report: ScoreReport, answer: str, console: Console | None = None) -> None:
+    """Print the response score, factoids with verdicts, and the highlighted answer."""
+    console = console or Console()
+    verdict = "FLAGGED" if report.flagged else "ok"
+    console.print(
+        Text.assemble(
+            ("Response score ", "bold"),
+            (f"{report.score:.2f}", score_style(report.score)),
+            f"  (threshold {report.threshold:.2f}, flagged when score >= threshold) ",
+            (verdict, "bold red" if report.flagged else "bold green"),
+        )
+    )
+    if report.status != "ok":
+        console.print(f"status: {report.status}")
+    if report.factoids:
+        table = Table(show_lines=False, expand=False)
+        table.add_column("#", justify="right")
+        table.add_column("factoid")
+        table.add_column("score", justify="right")
+        table.add_column("verdicts (synonyms | antonyms)")
+        for f in report.factoids:
+            cells = Text()
+            for relation in ("synonym", "antonym"):
+                if relation == "antonym":
+                    cells.append(" | ")
+                for i, v in enumerate(x for x in f.variants if x.relation.value == relation):
+                    cells.append((" " if i else "") + v.label.value, _LABEL_STYLE[v.label])
+            name = f.text if f.aligned else f"{f.text} (not located in the answer)"
+            table.add_row(
+                str(f.index + 1), name, Text(f"{f.score:.2f}", score_style(f.score)), cells
+            )
+        console.print(table)
+    console.print(Text("Answer (flagged spans underlined):", style="bold"))
+    console.print(highlighted_text(answer, report))
+    u = report.usage
+    console.print(
+        f"[dim]{u.judge_calls} judge calls, {u.prompt_tokens}+{u.completion_tokens} tokens, "
+        f"{u.parse_failures} parse failures, {u.wall_seconds:.2f}s[/dim]"
+    )

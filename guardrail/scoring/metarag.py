@@ -1,0 +1,430 @@
+"""MetaRAG (Sok, Luz, Haddam 2025): metamorphic testing for hallucination in RAG answers.
+
+Four stages, each one concurrent judge round trip (so one answer costs about three round
+trips whatever its number of factoids):
+
+1. **decompose** the answer into atomic factoids (one call);
+2. **mutate** every factoid into ``k`` synonym and ``k`` antonym variants (two calls a factoid,
+   all at once);
+3. **verify** every variant against the retrieved context: YES / NO / NOT SURE (one call per
+   variant and verifier, all at once);
+4. **aggregate**: penalties from :data:`PENALTY`, factoid score = mean over its ``2k``
+   variants, response score = max over factoids, flagged when ``score >= threshold``.
+
+Rules for the edges (each documented, none crashes, none yields NaN):
+
+* empty answer -> score 0.0, status ``empty_answer``, no calls;
+* the decomposer finds no factual statement -> score 0.0, status ``no_factoids``;
+* empty context -> nothing can be verified: every variant is labelled NOT SURE without a call
+  (penalty 0.5), status ``empty_context``;
+* unparseable decomposition -> the answer's sentences become the factoids;
+* fewer than ``k`` usable variants -> the gap is filled mechanically (synonym: the factoid
+  itself; antonym: "It is not true that ..."), the variant marked ``generated=False``;
+* unparseable verdict -> NOT SURE;
+* every fallback is recorded as ``parse_failure`` on its :class:`~guardrail.models.JudgeCall`;
+* a judge call that fails after the runner's retries -> :class:`~guardrail.exceptions.
+  ScoringError` carrying every call made, so the caller's policy decides (fail open/closed).
+
+Verifier ensemble (the paper's "multi"): with several verifiers, each variant gets one verdict
+per verifier, combined by ``ensemble_rule``:
+
+* ``majority`` (default): the most frequent label; a tie is NOT SURE (a split panel is unsure);
+  penalty from the table.
+* ``mean_penalty``: penalty = mean of the verifiers' penalties; the label shown is the majority.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from guardrail._sync import run_sync
+from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.judges.base import ANTONYM, DECOMPOSE, SYNONYM, VERIFY, Judge, JudgeRequest
+from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
+from guardrail.models import (
+    Factoid,
+    JudgeCall,
+    Label,
+    Relation,
+    ReportStatus,
+    ScoreReport,
+    Span,
+    StageTiming,
+    Usage,
+    Variant,
+    Verdict,
+    merge_spans,
+)
+from guardrail.scoring.parsing import parse_statements, parse_verdict
+from guardrail.scoring.spans import align, sentence_spans
+from guardrail.scoring.templates import PromptSet
+
+#: The paper's penalty table (Section 3.4): (relation, label) -> penalty.
+PENALTY: dict[tuple[Relation, Label], float] = {
+    (Relation.SYNONYM, Label.YES): 0.0,
+    (Relation.SYNONYM, Label.NOT_SURE): 0.5,
+    (Relation.SYNONYM, Label.NO): 1.0,
+    (Relation.ANTONYM, Label.YES): 1.0,
+    (Relation.ANTONYM, Label.NOT_SURE): 0.5,
+    (Relation.ANTONYM, Label.NO): 0.0,
+}
+
+EnsembleRule = Literal["majority", "mean_penalty"]
+_T = TypeVar("_T")
+
+
+class MetaRAGConfig(BaseModel):
+    """Scorer settings. Defaults are the paper's best configuration (k = 2, temperature 0)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    k: int = Field(default=2, ge=1, le=10, description="variants per relation")
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="mutation temperature")
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0, description="flag when score >= this")
+    ensemble_rule: EnsembleRule = "majority"
+    min_alignment: float = Field(default=0.5, ge=0.0, le=1.0)
+    max_tokens: int = Field(default=512, ge=16)
+
+
+def combine(
+    relation: Relation, verdicts: Sequence[Verdict], rule: EnsembleRule
+) -> tuple[Label, float]:
+    """Combine one variant's verdicts into a label and a penalty (see module docstring)."""
+    if not verdicts:
+        return Label.NOT_SURE, PENALTY[(relation, Label.NOT_SURE)]
+    counts = Counter(v.label for v in verdicts).most_common()
+    top = [label for label, n in counts if n == counts[0][1]]
+    label = top[0] if len(top) == 1 else Label.NOT_SURE
+    if rule == "mean_penalty":
+        penalty = sum(PENALTY[(relation, v.label)] for v in verdicts) / len(verdicts)
+    else:
+        penalty = PENALTY[(relation, label)]
+    return label, penalty
+
+
+def factoid_score(variants: Sequence[Variant]) -> float:
+    """Mean penalty over a factoid's variants (0.0 when it has none)."""
+    return sum(v.penalty for v in variants) / len(variants) if variants else 0.0
+
+
+def _negate(factoid: str) -> str:
+    core = factoid.strip().rstrip(".!?")
+    if core[:1].isupper() and not core[:2].isupper():
+        core = core[0].lower() + core[1:]
+    return f"It is not true that {core}."
+
+
+@dataclass
+class _Calls:
+    """Collects judge-call records and stage timings for one scoring run."""
+
+    calls: list[JudgeCall]
+    stages: list[StageTiming]
+
+    def add(self, call: JudgeCall, parse_failure: str | None = None) -> None:
+        if parse_failure:
+            call = call.model_copy(update={"parse_failure": parse_failure})
+        self.calls.append(call)
+
+
+class MetaRAG:
+    """The MetaRAG scorer.
+
+    ``judge`` serves every stage unless ``decomposer``, ``generator`` or ``verifiers`` name
+    others; several verifiers form an ensemble. Judges sharing one object share one runner
+    (and so one concurrency limit).
+    """
+
+    method = "metarag"
+
+    def __init__(
+        self,
+        judge: Judge | None = None,
+        *,
+        decomposer: Judge | None = None,
+        generator: Judge | None = None,
+        verifiers: Sequence[Judge] | None = None,
+        config: MetaRAGConfig | None = None,
+        prompts: PromptSet | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        chosen_decomposer = decomposer or judge
+        chosen_generator = generator or judge
+        chosen_verifiers = list(verifiers) if verifiers else ([judge] if judge else [])
+        if chosen_decomposer is None or chosen_generator is None or not chosen_verifiers:
+            raise ConfigError("MetaRAG needs a judge (or a decomposer, generator and verifiers)")
+        self.decomposer: Judge = chosen_decomposer
+        self.generator: Judge = chosen_generator
+        self.verifiers: list[Judge] = chosen_verifiers
+        self.config = config or MetaRAGConfig()
+        self.prompts = prompts or PromptSet.builtin("metarag_v1")
+        policy = retry or RetryPolicy()
+        self._runners: dict[int, JudgeRunner] = {}
+        for j in (self.decomposer, self.generator, *self.verifiers):
+            self._runners.setdefault(id(j), JudgeRunner(j, policy))
+
+    def _runner(self, judge: Judge) -> JudgeRunner:
+        return self._runners[id(judge)]
+
+    def settings(self) -> dict[str, object]:
+        return {
+            "method": self.method,
+            "k": self.config.k,
+            "temperature": self.config.temperature,
+            "ensemble_rule": self.config.ensemble_rule,
+            "prompts": f"{self.prompts.name}/{self.prompts.version}",
+            "decomposer": self.decomposer.name,
+            "generator": self.generator.name,
+            "verifiers": [v.name for v in self.verifiers],
+        }
+
+    # -- public API -------------------------------------------------------------------------
+
+    async def score(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[str],
+        *,
+        threshold: float | None = None,
+    ) -> ScoreReport:
+        """Score one answer against its retrieved contexts."""
+        threshold = self.config.threshold if threshold is None else threshold
+        if not 0.0 <= threshold <= 1.0:
+            raise ConfigError(f"threshold must be within [0, 1], got {threshold}")
+        if isinstance(contexts, str):
+            contexts = [contexts]
+        passages = [c for c in contexts if c and c.strip()]
+        started = time.perf_counter()
+        log = _Calls([], [])
+
+        if not answer or not answer.strip():
+            return self._report("empty_answer", [], threshold, log, started)
+
+        texts = await self._stage(log, DECOMPOSE, [self._decompose(question, answer, log)])
+        factoid_texts = texts[0]
+        if not factoid_texts:
+            return self._report("no_factoids", [], threshold, log, started)
+
+        mutate_jobs = [
+            self._mutate(question, f, relation, log)
+            for f in factoid_texts
+            for relation in (Relation.SYNONYM, Relation.ANTONYM)
+        ]
+        mutated = await self._stage(log, "mutate", mutate_jobs)
+        variant_texts = [(mutated[2 * i], mutated[2 * i + 1]) for i in range(len(factoid_texts))]
+
+        status: ReportStatus = "ok"
+        if passages:
+            verify_jobs = [
+                self._verify(text, relation, passages, log)
+                for syn, ant in variant_texts
+                for relation, batch in ((Relation.SYNONYM, syn), (Relation.ANTONYM, ant))
+                for text, _ in batch
+            ]
+            verified = iter(await self._stage(log, VERIFY, verify_jobs))
+        else:
+            status = "empty_context"
+            unsure = [
+                Verdict(judge="guardrail", label=Label.NOT_SURE, reason="no retrieved context")
+            ]
+            verified = iter([unsure] * sum(len(s) + len(a) for s, a in variant_texts))
+
+        factoids: list[Factoid] = []
+        for index, (text, (syn, ant)) in enumerate(zip(factoid_texts, variant_texts, strict=True)):
+            variants: list[Variant] = []
+            for relation, batch in ((Relation.SYNONYM, syn), (Relation.ANTONYM, ant)):
+                for variant_text, generated in batch:
+                    verdicts = next(verified)
+                    label, penalty = combine(relation, verdicts, self.config.ensemble_rule)
+                    variants.append(
+                        Variant(
+                            relation=relation,
+                            text=variant_text,
+                            verdicts=verdicts,
+                            label=label,
+                            penalty=penalty,
+                            generated=generated,
+                        )
+                    )
+            score = factoid_score(variants)
+            where = align(text, answer, min_alignment=self.config.min_alignment)
+            factoids.append(
+                Factoid(
+                    index=index,
+                    text=text,
+                    spans=where.spans,
+                    aligned=where.aligned,
+                    alignment=where.score,
+                    variants=variants,
+                    score=score,
+                    flagged=score >= threshold,
+                )
+            )
+        return self._report(status, factoids, threshold, log, started)
+
+    def score_sync(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[str],
+        *,
+        threshold: float | None = None,
+    ) -> ScoreReport:
+        """Blocking wrapper around :meth:`score`; refuses to run inside an event loop."""
+        return run_sync(self.score(question, answer, contexts, threshold=threshold))
+
+    # -- stages -----------------------------------------------------------------------------
+
+    async def _stage(self, log: _Calls, name: str, jobs: Sequence[Awaitable[_T]]) -> list[_T]:
+        """Run one stage's jobs concurrently; time it; turn any failure into ScoringError."""
+        before = len(log.calls)
+        t0 = time.perf_counter()
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        log.stages.append(
+            StageTiming(stage=name, seconds=time.perf_counter() - t0, calls=len(log.calls) - before)
+        )
+        failures = [r for r in results if isinstance(r, BaseException)]
+        for failure in failures:
+            if not isinstance(failure, JudgeCallError):
+                raise failure
+        if failures:
+            first = failures[0]
+            assert isinstance(first, JudgeCallError)
+            raise ScoringError(
+                f"{name} stage failed: {len(failures)} judge call(s) failed after retries; "
+                f"first: {first.call.error}",
+                calls=log.calls,
+                stage=name,
+            )
+        return [r for r in results if not isinstance(r, BaseException)]
+
+    async def _decompose(self, question: str, answer: str, log: _Calls) -> list[str]:
+        request = JudgeRequest(
+            task=DECOMPOSE,
+            prompt=self.prompts.render(DECOMPOSE, inputText=answer),
+            inputs={"text": answer, "question": question},
+            temperature=0.0,
+            max_tokens=max(self.config.max_tokens, 1024),
+        )
+        reply = await self._request(log, self.decomposer, DECOMPOSE, request)
+        items, failure = parse_statements(reply.text)
+        if failure and not items:
+            items = [answer[s:e] for s, e in sentence_spans(answer)]
+            failure = f"{failure}; used the answer's sentences as factoids"
+        log.add(reply.call, failure)
+        seen: set[str] = set()
+        unique = []
+        for item in items:
+            key = " ".join(item.lower().split())
+            if key not in seen:
+                seen.add(key)
+                unique.append(item)
+        return unique
+
+    async def _mutate(
+        self, question: str, factoid: str, relation: Relation, log: _Calls
+    ) -> list[tuple[str, bool]]:
+        task = SYNONYM if relation is Relation.SYNONYM else ANTONYM
+        k = self.config.k
+        request = JudgeRequest(
+            task=task,
+            prompt=self.prompts.render(task, count=k, question=question, factoid=factoid),
+            inputs={"question": question, "factoid": factoid, "count": k},
+            temperature=self.config.temperature,
+            max_tokens=self.config.max_tokens,
+        )
+        reply = await self._request(log, self.generator, task, request)
+        items, failure = parse_statements(reply.text)
+        own = " ".join(factoid.lower().split()).rstrip(".")
+        usable: list[str] = []
+        for item in items:
+            norm = " ".join(item.lower().split()).rstrip(".")
+            if relation is Relation.ANTONYM and norm == own:
+                continue  # an "antonym" identical to the claim is no mutation
+            if norm not in {" ".join(u.lower().split()).rstrip(".") for u in usable}:
+                usable.append(item)
+        variants = [(text, True) for text in usable[:k]]
+        if len(variants) < k:
+            filler = factoid if relation is Relation.SYNONYM else _negate(factoid)
+            note = f"{len(variants)} of {k} {task} variants usable; filled with mechanical {task}"
+            failure = f"{failure}; {note}" if failure else note
+            variants += [(filler, False)] * (k - len(variants))
+        log.add(reply.call, failure)
+        return variants
+
+    async def _verify(
+        self, statement: str, relation: Relation, passages: list[str], log: _Calls
+    ) -> list[Verdict]:
+        context = "\n\n".join(passages)
+        request = JudgeRequest(
+            task=VERIFY,
+            prompt=self.prompts.render(VERIFY, context=context, statement=statement),
+            inputs={"statement": statement, "context": context, "passages": passages},
+            temperature=0.0,
+            max_tokens=self.config.max_tokens,
+        )
+        replies = await asyncio.gather(
+            *(self._request(log, v, VERIFY, request) for v in self.verifiers),
+            return_exceptions=True,
+        )
+        verdicts: list[Verdict] = []
+        for verifier, reply in zip(self.verifiers, replies, strict=True):
+            if isinstance(reply, BaseException):
+                raise reply
+            label, reason, failure = parse_verdict(reply.text)
+            log.add(reply.call, failure)
+            verdicts.append(
+                Verdict(judge=verifier.name, label=label, reason=reason, parsed=failure is None)
+            )
+        return verdicts
+
+    async def _request(
+        self, log: _Calls, judge: Judge, stage: str, request: JudgeRequest
+    ) -> _Reply:
+        try:
+            response, call = await self._runner(judge).call(stage, request)
+        except JudgeCallError as exc:
+            log.add(exc.call)
+            raise
+        return _Reply(response.text, call)
+
+    # -- report -----------------------------------------------------------------------------
+
+    def _report(
+        self,
+        status: ReportStatus,
+        factoids: list[Factoid],
+        threshold: float,
+        log: _Calls,
+        started: float,
+    ) -> ScoreReport:
+        score = max((f.score for f in factoids), default=0.0)
+        flagged = [f for f in factoids if f.flagged]
+        spans: list[Span] = [s for f in flagged for s in f.spans]
+        return ScoreReport(
+            method=self.method,
+            score=score,
+            threshold=threshold,
+            flagged=bool(factoids) and score >= threshold,
+            status=status,
+            factoids=factoids,
+            flagged_spans=merge_spans(spans),
+            unaligned_flagged=[f.index for f in flagged if not f.aligned],
+            usage=Usage.from_calls(log.calls, log.stages, time.perf_counter() - started),
+            calls=log.calls,
+            settings=self.settings(),
+        )
+
+
+@dataclass(frozen=True)
+class _Reply:
+    text: str
+    call: JudgeCall
