@@ -62,6 +62,8 @@ class Lexicon:
     lead_ins: tuple[str, ...]
     framing_supportive: tuple[str, ...]
     framing_negating: tuple[str, ...]
+    #: generic words ("characterized", "used", "method") that weigh little when verifying
+    light_words: frozenset[str] = frozenset()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -120,6 +122,7 @@ class Lexicon:
             lead_ins=tuple(sorted(data.get("lead_ins", []), key=len, reverse=True)),
             framing_supportive=tuple(data.get("framing_supportive", [])),
             framing_negating=tuple(data.get("framing_negating", [])),
+            light_words=frozenset(stem(w) for w in data.get("light_words", [])),
         )
 
     def is_negation(self, word: str) -> bool:
@@ -131,6 +134,19 @@ class Lexicon:
         """A word that carries meaning: not a stopword, negation or punctuation."""
         w = word.lower()
         return bool(w) and w[0].isalnum() and w not in self.stopwords and not self.is_negation(w)
+
+    def is_known_word(self, word: str) -> bool:
+        """An ordinary English word the lexicon knows (so a capital is not a name)."""
+        w = word.lower()
+        return (
+            w in self.stopwords
+            or w in self.number_words
+            or self.morph.is_known_verb_form(w)
+            or w in self.antonym_forms
+            or w in self.synonym_forms
+            or stem(w) in self.light_words
+            or stem(w) in self.polar_keys
+        )
 
     def number_value(self, word: str) -> float | None:
         return self.number_words.get(word.lower())

@@ -183,6 +183,20 @@ def _add_trimmed(text: str, start: int, end: int, out: list[tuple[int, int]]) ->
     out.append((s, s + len(stripped)))
 
 
+_CITATION = re.compile(
+    r"\s*(?:\((?:see\s+)?(?:passages?|sources?|documents?|refs?\.?)\s*[\d\s,&and-]*\)"
+    r"|\[\d+(?:\s*[,-]\s*\d+)*\]"
+    r"|,?\s+(?:as\s+(?:described|stated|mentioned|noted)\s+)?(?:in|according\s+to)\s+"
+    r"(?:passages?|sources?|documents?)\s+\d+(?:\s*(?:,|and|&)\s*\d+)*)",
+    re.IGNORECASE,
+)
+
+
+def strip_citations(text: str) -> str:
+    """Drop "(Passage 2)", "[3]", "as described in passage 1" — pointers, not claims."""
+    return _CITATION.sub("", text)
+
+
 def strip_passage_label(sentence: str) -> str:
     """Drop a leading "passage 2:" label (RAG contexts often carry them)."""
     return _PASSAGE_LABEL.sub("", sentence, count=1)

@@ -33,6 +33,7 @@ from guardrail.judges.local.text import (
     parse_number,
     split_sentences,
     stem,
+    strip_citations,
     strip_passage_label,
     tokenize,
 )
@@ -44,7 +45,7 @@ _NEGATING_CLAIM = re.compile(
     r"^the\s+(?:claim|statement|idea|notion)\s+that\s+(.+?)\s+is\s+(?:false|incorrect|untrue|wrong)\W*$",
     re.IGNORECASE | re.DOTALL,
 )
-_NOT_NEGATION_AFTER = frozenset({"only", "just", "merely", "necessarily"})
+_NOT_NEGATION_AFTER = frozenset({"only", "just", "merely", "necessarily", "all", "every"})
 #: A capitalized word this common is not a named entity even at the start of a sentence.
 _MAX_QUOTE = 160
 
@@ -75,6 +76,7 @@ class Term:
     polar: tuple[tuple[str, int], ...]
     number: float | None
     entity: bool
+    light: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ def _negation_count(tokens: list[Token], lex: Lexicon) -> int:
     return count
 
 
-def _is_entity(tok: Token, lex: Lexicon, lower_vocab: frozenset[str]) -> bool:
+def _is_entity(tok: Token, lex: Lexicon, lower_vocab: frozenset[str], initial: bool) -> bool:
     if not tok.is_word or not tok.is_capitalized:
         return False
     low = tok.lower
@@ -132,12 +134,15 @@ def _is_entity(tok: Token, lex: Lexicon, lower_vocab: frozenset[str]) -> bool:
         return False
     if tok.text.isupper() and len(tok.text) >= 2:
         return True  # acronyms
+    if initial and lex.is_known_word(low):
+        return False  # "Transfer the potatoes ..." starts with a verb, not a name
     return low not in lower_vocab
 
 
 def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> list[Term]:
     out: list[Term] = []
-    for tok in tokens:
+    first_word = next((i for i, t in enumerate(tokens) if t.is_word), -1)
+    for i, tok in enumerate(tokens):
         if tok.is_number:
             value = parse_number(tok.text)
             out.append(Term(tok.text, tok.text.rstrip("%"), frozenset(), (), value, False))
@@ -156,7 +161,8 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
                 same=lex.same_keys.get(s, frozenset()),
                 polar=lex.polar_keys.get(s, ()),
                 number=number,
-                entity=_is_entity(tok, lex, lower_vocab),
+                entity=_is_entity(tok, lex, lower_vocab, initial=i == first_word),
+                light=s in lex.light_words,
             )
         )
     return out
@@ -198,7 +204,7 @@ def index_context(context: str, lex: Lexicon) -> ContextIndex:
     df: dict[str, int] = {}
     n_sentences = 0
     for start, end in split_sentences(context):
-        sentence = strip_passage_label(context[start:end]).strip()
+        sentence = strip_citations(strip_passage_label(context[start:end])).strip()
         if not sentence:
             continue
         whole = _unit(sentence, n_sentences, lex, lower_vocab)
@@ -338,7 +344,7 @@ def verify(
 ) -> Finding:
     """Decide whether ``index``'s context supports, contradicts or does not cover ``statement``."""
     th = thresholds or Thresholds()
-    core, framing_neg = _strip_framing(statement, lex)
+    core, framing_neg = _strip_framing(strip_citations(statement), lex)
     tokens = tokenize(core)
     terms = _terms(tokens, lex, index.lower_vocab)
     if not terms:
@@ -352,9 +358,11 @@ def verify(
     elsewhere: list[bool] = []
     for term in terms:
         df = max((index.df.get(k, 0) for k in _term_keys(term)), default=0)
-        weight = math.log((n + 1) / (df + 0.5)) + 1.0 if df else math.log(2 * (n + 1)) + 1.0
+        weight = math.log((n + 1) / (df + 0.5)) + 1.0 if df else math.log(n + 1) + 1.0
         if term.entity or term.number is not None:
             weight *= 1.5
+        elif term.light:
+            weight *= 0.25
         weights.append(weight)
         elsewhere.append(df > 0)
 
@@ -408,6 +416,7 @@ def verify(
     if best.coverage >= th.support and not key_missing:
         return Finding(Outcome.SUPPORTED, f"The context states: {_quote(unit.text)}")
     absent = [t for t in best.missing if not any(k in index.all_keys for k in _term_keys(t))]
+    absent = [t for t in absent if not t.light] or absent
     if absent:
         return Finding(Outcome.UNKNOWN, f"The context does not mention {_names(absent)}.")
     if key_missing:

@@ -77,3 +77,13 @@ def test_ensure_period_keeps_existing_terminal_punctuation():
     assert ensure_period("It rains!") == "It rains!"
     assert ensure_period("東京です。") == "東京です。"
     assert ensure_period("It rains,") == "It rains."
+
+
+def test_citation_markers_are_stripped():
+    """ "(Passages 1 & 2)", "[3]" and "as described in passage 2" are pointers, not claims."""
+    from guardrail.judges.local.text import strip_citations
+
+    assert strip_citations("A joint disorder (Passages 1 & 2).") == "A joint disorder."
+    assert strip_citations("Cut it as described in passage 3.") == "Cut it."
+    assert strip_citations("X is Y [2].") == "X is Y."
+    assert strip_citations("Paris is in France.") == "Paris is in France."

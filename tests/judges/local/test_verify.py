@@ -121,3 +121,19 @@ def test_verify_always_answers_a_label(statement, context):
     reply = _SHARED.answer("verify", {"statement": statement, "context": context})
     _, reason, failure = parse_verdict(reply)
     assert failure is None and reason and "\n" not in reply
+
+
+def test_sentence_initial_verb_is_not_a_named_entity(judge):
+    """An imperative's capital ("Transfer ...") is not a name, so no entity-swap NO."""
+    context = "Move the boiled potatoes to ice water, says Julia Child."
+    label, reason = verdict(judge, "Transfer the boiled potatoes to ice water.", context)
+    assert label != Label.NO, reason
+
+
+def test_citation_numbers_do_not_clash(judge):
+    """ "(Passage 3)" in a statement is not a number that conflicts with the evidence."""
+    context = "There are more than 100 types of arthritis."
+    label, reason = verdict(
+        judge, "There are more than 100 types of arthritis (Passage 3).", context
+    )
+    assert label == Label.YES, reason
