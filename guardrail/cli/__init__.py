@@ -19,6 +19,7 @@ from guardrail.exceptions import ConfigError, GuardrailError
 COMMANDS: list[str] = [
     "guardrail.cli.check",
     "guardrail.cli.audit",
+    "guardrail.cli.policy",
 ]
 
 
