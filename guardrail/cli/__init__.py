@@ -18,6 +18,8 @@ from guardrail.exceptions import ConfigError, GuardrailError
 #: Subcommand modules, registered in this order.
 COMMANDS: list[str] = [
     "guardrail.cli.check",
+    "guardrail.cli.review",
+    "guardrail.cli.serve",
 ]
 
 
