@@ -20,6 +20,8 @@ COMMANDS: list[str] = [
     "guardrail.cli.check",
     "guardrail.cli.audit",
     "guardrail.cli.policy",
+    "guardrail.cli.review",
+    "guardrail.cli.serve",
 ]
 
 
