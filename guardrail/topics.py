@@ -17,8 +17,9 @@ Two complementary signals:
 
 A topic is detected when a keyword hits or its probability is >= ``confidence_floor``. When
 any specific topic is detected the default topic is dropped (it means "nothing specific");
-when none is, the result is the default topic alone with ``source="default"``. Results are
-sorted by confidence and never empty. Everything is deterministic.
+when none is, the result is the default topic alone with ``source="default"`` and confidence
+``1 - (highest probability of any other topic)``. Results are sorted by confidence and never
+empty. Everything is deterministic.
 """
 
 from __future__ import annotations
