@@ -147,7 +147,7 @@ def _list(args: argparse.Namespace) -> int:
         width = max(len(col), *(len(r[i]) for r in rows))
         table.add_column(col, no_wrap=True, width=width)
         used += width + 3
-    room = max(16, console.width - used - 3)
+    room = max(8, console.width - used - 3)
     table.add_column("question", overflow="ellipsis", no_wrap=True, max_width=room)
     for row, c in zip(rows, cases, strict=True):
         table.add_row(*(escape(x) for x in row), escape(_short(c.case.question, 80)))
