@@ -124,24 +124,33 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         _print_json([c.model_dump(mode="json") for c in cases])
         return 0
-    console = _console()
     if not cases:
-        console.print(f"no {args.state if state else ''} cases".replace("  ", " "))
+        _console().print(f"no {args.state if state else ''} cases".replace("  ", " "))
         return 0
-    table = Table(title=f"{len(cases)} case(s)", title_justify="left")
-    for col in ("id", "queue", "state", "score", "topic", "reviewer", "question"):
-        table.add_column(col, overflow="fold" if col == "id" else "ellipsis")
+    rows = []
     for c in cases:
         score = c.case.decision.score
-        table.add_row(
-            escape(c.case_id),
-            escape(c.queue),
-            c.state,
-            "—" if score is None else f"{score:.2f}",
-            escape(c.case.decision.topic),
-            escape(c.reviewer or ""),
-            escape(_short(c.case.question, 50)),
+        rows.append(
+            (
+                c.case_id,
+                c.queue,
+                c.state,
+                "—" if score is None else f"{score:.2f}",
+                c.case.decision.topic,
+                c.reviewer or "",
+            )
         )
+    console = _console()
+    table = Table(title=f"{len(cases)} case(s)", title_justify="left")
+    used = 1
+    for i, col in enumerate(("id", "queue", "state", "score", "topic", "reviewer")):
+        width = max(len(col), *(len(r[i]) for r in rows))
+        table.add_column(col, no_wrap=True, width=width)
+        used += width + 3
+    room = max(8, console.width - used - 3)
+    table.add_column("question", overflow="ellipsis", no_wrap=True, max_width=room)
+    for row, c in zip(rows, cases, strict=True):
+        table.add_row(*(escape(x) for x in row), escape(_short(c.case.question, 80)))
     console.print(table)
     return 0
 
