@@ -117,7 +117,9 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
     )
     result = guard.check(question, answer, contexts)
     if args.json:
-        data = report_json(result.report) if result.report else {"score": None, "flagged": None}
+        data: dict[str, Any] = (
+            report_json(result.report) if result.report else {"score": None, "flagged": None}
+        )
         data.update(
             topics=[t.model_dump(mode="json") for t in result.topics],
             decision=result.decision.model_dump(mode="json"),
