@@ -31,7 +31,7 @@ class Relation(str, Enum):
 
 
 class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 class JudgeCall(_Value):

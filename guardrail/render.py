@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from guardrail.models import Label, ScoreReport
+from guardrail.models import GuardResult, Label, ScoreReport
 
 _LABEL_STYLE = {Label.YES: "green", Label.NO: "red", Label.NOT_SURE: "yellow"}
 
@@ -71,3 +71,25 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
         f"[dim]{u.judge_calls} judge calls, {u.prompt_tokens}+{u.completion_tokens} tokens, "
         f"{u.parse_failures} parse failures, {u.wall_seconds:.2f}s[/dim]"
     )
+
+
+def print_decision(result: GuardResult, console: Console | None = None) -> None:
+    """Print the topics, the policy decision and what the user would see."""
+    console = console or Console()
+    topics = ", ".join(f"{t.label} {t.confidence:.2f} ({t.source})" for t in result.topics)
+    d = result.decision
+    console.print(Text.assemble(("Topics ", "bold"), topics))
+    console.print(
+        Text.assemble(
+            ("Decision ", "bold"),
+            (" + ".join(d.actions) or "pass", "bold red" if d.flagged else "bold green"),
+            f" (topic {d.topic}, threshold {d.threshold:.2f}"
+            + (f", queue {d.queue}" if d.queue else "")
+            + ")",
+        )
+    )
+    console.print(f"[dim]{d.reason}[/dim]")
+    if d.error:
+        console.print(Text(f"error: {d.error}", style="red"))
+    console.print(Text.assemble(("User sees ", "bold"), result.answer))
+    console.print(f"[dim]audit id {result.audit_id}[/dim]")

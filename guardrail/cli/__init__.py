@@ -19,6 +19,9 @@ from guardrail.exceptions import ConfigError, GuardrailError
 COMMANDS: list[str] = [
     "guardrail.cli.check",
     "guardrail.cli.audit",
+    "guardrail.cli.policy",
+    "guardrail.cli.review",
+    "guardrail.cli.serve",
     "guardrail.cli.eval",
     "guardrail.cli.calibrate",
 ]

@@ -48,10 +48,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=[],
         help="a retrieved passage (or @FILE); repeat for several",
     )
-    p.add_argument("--judge", default="local", help=f"judge spec: {SPEC_HELP} (default: local)")
+    p.add_argument(
+        "--judge",
+        default=None,
+        help=f"judge spec: {SPEC_HELP} (default: the policy's judge, else local)",
+    )
     p.add_argument("--k", type=int, default=None, help="variants per relation (default 2)")
     p.add_argument("--threshold", type=float, default=None, help="flag when score >= this")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument(
+        "--policy",
+        default=None,
+        help="apply a YAML policy: topics, threshold, actions (escalations go to --review-db)",
+    )
+    p.add_argument("--audit-log", default=None, help="append the turn's audit record to this file")
+    p.add_argument(
+        "--review-db",
+        default="guardrail-review.sqlite3",
+        help="SQLite review queue for escalations with --policy (default: %(default)s)",
+    )
     p.set_defaults(func=run)
 
 
@@ -67,21 +82,58 @@ def _build_scorer(args: argparse.Namespace) -> MetaRAG:
         first = exc.errors()[0] if hasattr(exc, "errors") else {"msg": str(exc), "loc": ()}
         where = ".".join(str(x) for x in first.get("loc", ()))
         raise ConfigError(f"--{where}: {first['msg']}") from None
-    return MetaRAG(make_judge(args.judge), config=config)
+    return MetaRAG(make_judge(args.judge or "local"), config=config)
 
 
 def run(args: argparse.Namespace) -> int:
     question = read_text_arg(args.question)
     answer = read_text_arg(args.answer)
     contexts = [read_text_arg(c) for c in args.context]
-    scorer = _build_scorer(args)
-    report = scorer.score_sync(question, answer, contexts)
+    if args.policy:
+        return _run_policy(args, question, answer, contexts)
+    if args.audit_log:
+        raise ConfigError("--audit-log needs --policy (the audit record names the policy)")
+    report = _build_scorer(args).score_sync(question, answer, contexts)
     if args.json:
         print(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     else:
         from guardrail.render import print_report
 
         print_report(report, answer)
+    return 0
+
+
+def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: list[str]) -> int:
+    from guardrail.guard import Guard
+
+    if args.k is not None or args.threshold is not None:
+        raise ConfigError("--k and --threshold come from the policy when --policy is given")
+    guard = Guard.from_yaml(
+        args.policy,
+        judge=make_judge(args.judge) if args.judge else None,
+        audit_log=args.audit_log,
+        review_db=args.review_db,
+        fallback_log=Path(args.review_db).with_suffix(".fallback.jsonl"),
+    )
+    result = guard.check(question, answer, contexts)
+    if args.json:
+        data: dict[str, Any] = (
+            report_json(result.report) if result.report else {"score": None, "flagged": None}
+        )
+        data.update(
+            topics=[t.model_dump(mode="json") for t in result.topics],
+            decision=result.decision.model_dump(mode="json"),
+            audit_id=result.audit_id,
+            final_answer=result.answer,
+            citations=[c.model_dump(mode="json") for c in result.citations],
+        )
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    from guardrail.render import print_decision, print_report
+
+    if result.report is not None:
+        print_report(result.report, result.report_text)
+    print_decision(result)
     return 0
 
 

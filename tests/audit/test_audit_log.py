@@ -204,7 +204,12 @@ def test_a_second_writer_is_detected(tmp_path: Path):
 def test_unserializable_record_is_an_audit_error(tmp_path: Path):
     """A NaN score (not valid JSON) is refused with AuditError and nothing is written."""
     path = tmp_path / "audit.jsonl"
-    decision = Decision(action="pass", flagged=False, score=math.nan, threshold=0.5, topic="x")
+    with pytest.raises(ValueError, match="finite"):
+        Decision(action="pass", flagged=False, score=math.nan, threshold=0.5, topic="x")
+    # The models reject NaN; the writer still defends against one smuggled past validation.
+    decision = Decision.model_construct(
+        action="pass", actions=[], flagged=False, score=math.nan, threshold=0.5, topic="x"
+    )
     with AuditLog(path) as log, pytest.raises(AuditError, match="cannot be serialized"):
         log.append(AuditRecord(kind="turn", decision=decision))
     assert path.read_bytes() == b""

@@ -1,0 +1,116 @@
+"""Offline judge on RAGTruth: answers scored per second (one core) and answer-level quality.
+
+Scores RAGTruth dev rows with ``MetaRAG(LocalJudge())`` (k = 2), sequentially, and reports
+throughput and, for information, answer-level precision / recall / F1 of the hallucinated class
+at the scorer's threshold. The data is read from ../shared/data (never copied into the repo).
+
+    python benchmarks/local_judge_ragtruth.py [--rows 200] [--task qa] [--json-out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from guardrail.judges.local import LocalJudge
+from guardrail.scoring.metarag import MetaRAG, MetaRAGConfig
+
+DATA = Path(
+    os.environ.get("GUARDRAIL_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
+)
+
+
+def load(task: str, rows: int) -> list[dict[str, object]]:
+    path = DATA / "ragtruth" / "dev.jsonl"
+    out: list[dict[str, object]] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            if task in ("all", row["task"]):
+                out.append(row)
+            if len(out) >= rows:
+                break
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=200)
+    ap.add_argument("--task", default="qa", help="qa | summary | data2text | all")
+    ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--json-out", default="benchmarks/results/local_judge_ragtruth.json")
+    args = ap.parse_args()
+
+    rows = load(args.task, args.rows)
+    scorer = MetaRAG(LocalJudge(), config=MetaRAGConfig(k=2, threshold=args.threshold))
+    tp = fp = fn = tn = 0
+    calls = factoids = 0
+    ctx_chars = ans_chars = 0
+    started = time.perf_counter()
+    cpu0 = time.process_time()
+    for row in rows:
+        report = scorer.score_sync(str(row["question"]), str(row["answer"]), [str(row["context"])])
+        calls += report.usage.judge_calls
+        factoids += len(report.factoids)
+        ctx_chars += len(str(row["context"]))
+        ans_chars += len(str(row["answer"]))
+        gold, pred = bool(row["label"]), report.flagged
+        tp += gold and pred
+        fp += (not gold) and pred
+        fn += gold and not pred
+        tn += (not gold) and not pred
+    wall = time.perf_counter() - started
+    cpu = time.process_time() - cpu0
+    n = len(rows)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    result = {
+        "benchmark": "local_judge_ragtruth",
+        "task": args.task,
+        "rows": n,
+        "threshold": args.threshold,
+        "answers_per_s": n / wall if wall else 0.0,
+        "cpu_s_per_answer": cpu / n if n else 0.0,
+        "judge_calls_per_answer": calls / n if n else 0.0,
+        "factoids_per_answer": factoids / n if n else 0.0,
+        "mean_context_chars": ctx_chars / n if n else 0.0,
+        "mean_answer_chars": ans_chars / n if n else 0.0,
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "confusion": {"tp": tp, "fp": fp, "fn": fn, "tn": tn},
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    table = Table(title=f"LocalJudge on RAGTruth dev ({args.task}, {n} answers)")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key in (
+        "answers_per_s",
+        "cpu_s_per_answer",
+        "judge_calls_per_answer",
+        "factoids_per_answer",
+        "mean_context_chars",
+        "mean_answer_chars",
+        "precision",
+        "recall",
+        "f1",
+    ):
+        table.add_row(key, f"{result[key]:.3f}")
+    Console().print(table)
+    out = Path(args.json_out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""Measure the topic classifier on a labelled query set.
+
+    python benchmarks/topic_classifier.py [--policy policies/default.yaml]
+        [--eval tests/data/topic_eval.jsonl] [--out benchmarks/results/topic_classifier.json]
+
+Each eval line is ``{"id", "query", "topic", "also"?: [...], "hard"?: true}``: ``topic`` is the
+gold label, ``also`` lists other topics the query legitimately touches, ``hard`` marks hard
+negatives (general queries that share words with a sensitive topic, and the reverse).
+
+Reported: top-1 accuracy and macro-F1 against ``topic`` (strict); lenient accuracy (top-1 in
+``topic`` + ``also``); per-topic precision/recall/F1; the *protection* view that matters to the
+policy — how often the applied rule (the strictest detected topic) is looser than the gold
+topic's rule (under-protection) or stricter (over-protection); training time (median of
+``--repeat`` fits) and mean classify latency. Prints a table; writes JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from sklearn.metrics import f1_score, precision_recall_fscore_support  # noqa: E402
+
+from guardrail.policy import Policy, PolicyEngine, load_policy  # noqa: E402
+from guardrail.topics import TopicClassifier  # noqa: E402
+
+
+def cross_validate(policy: Policy, folds: int = 5) -> dict[str, float]:
+    """k-fold CV over the policy's own examples, linear model only (keywords switched off).
+
+    An estimate that does not touch the eval set — the one used to choose the default
+    policy's confidence floor.
+    """
+    names = [t.name for t in policy.topics]
+    gold: list[str] = []
+    pred: list[str] = []
+    for k in range(folds):
+        topics, held = [], []
+        for t in policy.topics:
+            keep = [e for i, e in enumerate(t.examples) if i % folds != k]
+            held += [(t.name, e) for i, e in enumerate(t.examples) if i % folds == k]
+            topics.append(t.model_copy(update={"examples": keep, "keywords": []}))
+        clf = TopicClassifier(
+            topics,
+            default_topic=policy.classifier.default_topic,
+            confidence_floor=policy.classifier.confidence_floor,
+            max_topics=policy.classifier.max_topics,
+        )
+        for name, query in held:
+            gold.append(name)
+            pred.append(clf.classify(query)[0].label)
+    return {
+        "folds": folds,
+        "accuracy": sum(g == q for g, q in zip(gold, pred, strict=True)) / len(gold),
+        "macro_f1": float(f1_score(gold, pred, labels=names, average="macro", zero_division=0)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--policy", default=str(ROOT / "policies" / "default.yaml"))
+    ap.add_argument("--eval", default=str(ROOT / "tests" / "data" / "topic_eval.jsonl"))
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "topic_classifier.json"))
+    ap.add_argument("--repeat", type=int, default=5, help="training runs to time")
+    ap.add_argument("--show-errors", action="store_true", help="list misclassified queries")
+    args = ap.parse_args(argv)
+
+    policy = load_policy(args.policy)
+    rows = [json.loads(line) for line in Path(args.eval).read_text().splitlines() if line.strip()]
+    engine = PolicyEngine(policy)
+    names = [t.name for t in policy.topics]
+
+    # Wall time is what a caller waits; CPU time is less sensitive to a busy machine.
+    train_times, train_cpu = [], []
+    for _ in range(args.repeat):
+        start, cpu = time.perf_counter(), time.process_time()
+        clf = TopicClassifier.from_policy(policy)
+        train_times.append(time.perf_counter() - start)
+        train_cpu.append(time.process_time() - cpu)
+    n_examples = sum(len(t.examples) + bool(t.description.strip()) for t in policy.topics)
+
+    gold, pred, errors = [], [], []
+    lenient = under = over = 0
+    hard_total = hard_ok = 0
+    start = time.perf_counter()
+    predictions = [clf.classify(r["query"]) for r in rows]
+    classify_s = (time.perf_counter() - start) / max(1, len(rows))
+    for row, labels in zip(rows, predictions, strict=True):
+        top = labels[0].label
+        gold.append(row["topic"])
+        pred.append(top)
+        lenient += top in {row["topic"], *row.get("also", [])}
+        applied = engine.rule_for(labels)
+        wanted = policy.topic(row["topic"])
+        under += applied.threshold > wanted.threshold
+        over += applied.threshold < wanted.threshold
+        if row.get("hard"):
+            hard_total += 1
+            hard_ok += top == row["topic"]
+        if top != row["topic"]:
+            errors.append(
+                {
+                    "id": row["id"],
+                    "query": row["query"],
+                    "gold": row["topic"],
+                    "predicted": [(x.label, x.source, round(x.confidence, 2)) for x in labels],
+                }
+            )
+
+    p, r, f, s = precision_recall_fscore_support(gold, pred, labels=names, zero_division=0)
+    per_topic = {
+        n: {
+            "precision": float(p[i]),
+            "recall": float(r[i]),
+            "f1": float(f[i]),
+            "support": int(s[i]),
+        }
+        for i, n in enumerate(names)
+    }
+    n = len(rows)
+    result = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "policy": policy.name,
+        "policy_sha256": policy.content_hash,
+        "eval_file": str(Path(args.eval).resolve().relative_to(ROOT))
+        if Path(args.eval).resolve().is_relative_to(ROOT)
+        else args.eval,
+        "n_queries": n,
+        "n_training_docs": n_examples,
+        "accuracy": sum(g == q for g, q in zip(gold, pred, strict=True)) / n,
+        "macro_f1": float(f1_score(gold, pred, labels=names, average="macro", zero_division=0)),
+        "lenient_accuracy": lenient / n,
+        "hard_case_accuracy": hard_ok / hard_total if hard_total else None,
+        "n_hard_cases": hard_total,
+        "under_protection_rate": under / n,
+        "over_protection_rate": over / n,
+        "per_topic": per_topic,
+        "training_seconds_median": statistics.median(train_times),
+        "training_seconds_min": min(train_times),
+        "training_seconds_all": train_times,
+        "training_cpu_seconds_median": statistics.median(train_cpu),
+        "classify_ms_mean": classify_s * 1000,
+        "cv_on_examples": cross_validate(policy),
+        "errors": errors,
+    }
+
+    print(
+        f"policy {policy.name} ({policy.content_hash[:12]}), {n} queries, "
+        f"{n_examples} training docs"
+    )
+    print(f"{'topic':<12} {'prec':>6} {'recall':>6} {'f1':>6} {'n':>5}")
+    for name, m in per_topic.items():
+        print(
+            f"{name:<12} {m['precision']:>6.3f} {m['recall']:>6.3f} {m['f1']:>6.3f} "
+            f"{m['support']:>5}"
+        )
+    print("-" * 40)
+    for key in (
+        "accuracy",
+        "macro_f1",
+        "lenient_accuracy",
+        "hard_case_accuracy",
+        "under_protection_rate",
+        "over_protection_rate",
+    ):
+        print(f"{key:<24} {result[key]:.3f}")
+    cv = result["cv_on_examples"]
+    print(f"{'5-fold CV on examples':<24} acc {cv['accuracy']:.3f}  macro-F1 {cv['macro_f1']:.3f}")
+    print(
+        f"{'training (median)':<24} {result['training_seconds_median'] * 1000:.1f} ms wall, "
+        f"{result['training_cpu_seconds_median'] * 1000:.1f} ms CPU"
+    )
+    print(f"{'classify (mean)':<24} {result['classify_ms_mean']:.2f} ms/query")
+    if args.show_errors:
+        for e in errors:
+            print(f"  {e['id']} gold={e['gold']:<10} pred={e['predicted']}  {e['query']}")
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""``guardrail policy validate PATH`` and ``guardrail schema [--out FILE]``.
+
+``validate`` is meant for CI and pre-commit hooks: exit 0 and a one-line summary with the
+content hash (the value audit records carry), or the one-line
+:class:`~guardrail.exceptions.PolicyError` and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from guardrail.exceptions import ConfigError
+from guardrail.policy import Policy, load_policy
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    policy = sub.add_parser("policy", help="work with policy files")
+    policy_sub = policy.add_subparsers(dest="policy_command", metavar="SUBCOMMAND")
+    policy_sub.required = True
+    validate = policy_sub.add_parser("validate", help="check a policy file; print its hash")
+    validate.add_argument("path", metavar="PATH", help="policy YAML file")
+    validate.set_defaults(func=_validate)
+
+    schema = sub.add_parser("schema", help="print the JSON Schema of policy files")
+    schema.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    schema.set_defaults(func=_schema)
+
+
+def schema_text() -> str:
+    """The schema exactly as ``policies/policy.schema.json`` stores it."""
+    return json.dumps(Policy.json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _validate(args: argparse.Namespace) -> int:
+    policy = load_policy(args.path)
+    print(f"OK: {policy.name} ({len(policy.topics)} topics) sha256={policy.content_hash}")
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    text = schema_text()
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0

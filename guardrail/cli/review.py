@@ -1,0 +1,259 @@
+"""``guardrail review``: work the escalation queue from a terminal.
+
+::
+
+    guardrail review list [--db PATH] [--queue Q] [--state open] [--json]
+    guardrail review show ID [--json]
+    guardrail review claim ID --reviewer NAME
+    guardrail review resolve ID (--approve | --reject | --edit FILE) [--reviewer NAME] [--note T]
+    guardrail review outbox [--json]                  webhook deliveries still pending
+    guardrail review redeliver --url URL --secret-env VAR
+
+The database defaults to ``guardrail-review.sqlite3`` in the working directory; no environment
+variable is read except the one ``--secret-env`` names. Every review error (unknown case, wrong
+state, missing database) is one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from guardrail.exceptions import ConfigError
+from guardrail.queues.outbox import SQLiteOutbox
+from guardrail.queues.sqlite import STATES, ReviewError, SQLiteQueue, StoredCase
+from guardrail.queues.webhook import WebhookSink
+
+DEFAULT_DB = "guardrail-review.sqlite3"
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("review", help="list, claim and resolve escalated cases")
+    rsub = p.add_subparsers(dest="review_command", metavar="ACTION", parser_class=type(p))
+    rsub.required = True
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--db", type=Path, default=Path(DEFAULT_DB), help=f"review database (default {DEFAULT_DB})"
+    )
+
+    ls = rsub.add_parser("list", parents=[common], help="list cases (open ones by default)")
+    ls.add_argument("--queue", help="only this named queue")
+    ls.add_argument("--state", default="open", choices=[*STATES, "all"])
+    ls.add_argument("--json", action="store_true", help="machine-readable output")
+    ls.set_defaults(func=_wrap(_list))
+
+    show = rsub.add_parser("show", parents=[common], help="show one case in full")
+    show.add_argument("case_id", metavar="ID")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=_wrap(_show))
+
+    claim = rsub.add_parser("claim", parents=[common], help="take an open case")
+    claim.add_argument("case_id", metavar="ID")
+    claim.add_argument("--reviewer", required=True, metavar="NAME")
+    claim.set_defaults(func=_wrap(_claim))
+
+    res = rsub.add_parser("resolve", parents=[common], help="close a claimed case")
+    res.add_argument("case_id", metavar="ID")
+    how = res.add_mutually_exclusive_group(required=True)
+    how.add_argument("--approve", action="store_true", help="keep the original answer")
+    how.add_argument("--reject", action="store_true", help="the answer must not be shown")
+    how.add_argument("--edit", metavar="FILE", help="use FILE's text as the answer (- = stdin)")
+    res.add_argument("--reviewer", metavar="NAME", help="must match the claimer when given")
+    res.add_argument("--note", metavar="TEXT")
+    res.set_defaults(func=_wrap(_resolve))
+
+    out = rsub.add_parser("outbox", parents=[common], help="webhook deliveries still pending")
+    out.add_argument("--json", action="store_true")
+    out.set_defaults(func=_wrap(_outbox))
+
+    red = rsub.add_parser("redeliver", parents=[common], help="retry pending webhook deliveries")
+    red.add_argument("--url", required=True, help="the webhook URL the cases were meant for")
+    red.add_argument(
+        "--secret-env", required=True, metavar="VAR", help="environment variable holding the secret"
+    )
+    red.set_defaults(func=_wrap(_redeliver))
+
+
+def _wrap(fn: Handler) -> Handler:
+    """Review errors are user errors: turn them into ConfigError (one line, exit 2)."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return fn(args)
+        except ReviewError as exc:
+            raise ConfigError(str(exc)) from exc
+
+    return run
+
+
+def _queue(args: argparse.Namespace) -> SQLiteQueue:
+    db: Path = args.db
+    if not db.is_file():
+        raise ConfigError(f"no review database at {db} (pass --db PATH)")
+    return SQLiteQueue(db)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _print_json(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+def _short(text: str, n: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _list(args: argparse.Namespace) -> int:
+    state = None if args.state == "all" else args.state
+    cases = _queue(args).list(queue=args.queue, state=state)
+    if args.json:
+        _print_json([c.model_dump(mode="json") for c in cases])
+        return 0
+    if not cases:
+        _console().print(f"no {args.state if state else ''} cases".replace("  ", " "))
+        return 0
+    rows = []
+    for c in cases:
+        score = c.case.decision.score
+        rows.append(
+            (
+                c.case_id,
+                c.queue,
+                c.state,
+                "—" if score is None else f"{score:.2f}",
+                c.case.decision.topic,
+                c.reviewer or "",
+            )
+        )
+    console = _console()
+    table = Table(title=f"{len(cases)} case(s)", title_justify="left")
+    used = 1
+    for i, col in enumerate(("id", "queue", "state", "score", "topic", "reviewer")):
+        width = max(len(col), *(len(r[i]) for r in rows))
+        table.add_column(col, no_wrap=True, width=width)
+        used += width + 3
+    room = max(8, console.width - used - 3)
+    table.add_column("question", overflow="ellipsis", no_wrap=True, max_width=room)
+    for row, c in zip(rows, cases, strict=True):
+        table.add_row(*(escape(x) for x in row), escape(_short(c.case.question, 80)))
+    console.print(table)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    stored = _queue(args).get(args.case_id)
+    if args.json:
+        _print_json(stored.model_dump(mode="json"))
+        return 0
+    _render_case(_console(), stored)
+    return 0
+
+
+def _render_case(console: Console, stored: StoredCase) -> None:
+    case, d = stored.case, stored.case.decision
+    console.print(f"[bold]case {escape(case.case_id)}[/]  queue={escape(case.queue)}")
+    who = f" by {escape(stored.reviewer)}" if stored.reviewer else ""
+    outcome = f" ({stored.outcome})" if stored.outcome else ""
+    console.print(f"state: [bold]{stored.state}[/]{outcome}{who}   created {case.created_at}")
+    score = "—" if d.score is None else f"{d.score:.2f}"
+    console.print(
+        f"decision: {d.action}  score {score} {d.comparison} {d.threshold:.2f}"
+        f"  topic {escape(d.topic)}  {escape(d.reason)}"
+    )
+    console.print(f"\n[bold]question[/]\n{escape(case.question)}")
+    console.print(f"\n[bold]answer[/]\n{escape(case.answer)}")
+    if case.report and case.report.factoids:
+        table = Table(title="factoids", title_justify="left")
+        for col in ("#", "score", "flag", "claim"):
+            table.add_column(col)
+        for f in case.report.factoids:
+            table.add_row(str(f.index), f"{f.score:.2f}", "⚑" if f.flagged else "", escape(f.text))
+        console.print(table)
+    for i, ctx in enumerate(case.contexts):
+        console.print(f"\n[bold]passage [{i + 1}][/]\n{escape(_short(ctx, 400))}")
+    if stored.state == "resolved":
+        console.print(f"\n[bold]final answer[/]\n{escape(stored.final_answer or '(none)')}")
+        if stored.note:
+            console.print(f"note: {escape(stored.note)}")
+
+
+def _claim(args: argparse.Namespace) -> int:
+    stored = _queue(args).claim(args.case_id, args.reviewer)
+    _console().print(f"claimed {escape(stored.case_id)} for {escape(stored.reviewer or '')}")
+    return 0
+
+
+def _read_edit(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read edited answer from {path}: {exc.strerror}") from exc
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    queue = _queue(args)
+    if args.approve:
+        res = queue.resolve(args.case_id, "approved", note=args.note, reviewer=args.reviewer)
+    elif args.reject:
+        res = queue.resolve(args.case_id, "rejected", note=args.note, reviewer=args.reviewer)
+    else:
+        text = _read_edit(args.edit).strip()
+        res = queue.resolve(args.case_id, "edited", text, note=args.note, reviewer=args.reviewer)
+    _console().print(f"resolved {escape(res.case_id)}: {res.outcome} by {escape(res.reviewer)}")
+    return 0
+
+
+def _outbox(args: argparse.Namespace) -> int:
+    if not args.db.is_file():
+        raise ConfigError(f"no database at {args.db} (pass --db PATH)")
+    entries = SQLiteOutbox(args.db).pending()
+    if args.json:
+        _print_json([e.model_dump(mode="json") for e in entries])
+        return 0
+    console = _console()
+    if not entries:
+        console.print("outbox empty: every case was delivered")
+        return 0
+    table = Table(title=f"{len(entries)} undelivered case(s)", title_justify="left")
+    for col in ("id", "destination", "attempts", "last error", "since"):
+        table.add_column(col)
+    for e in entries:
+        table.add_row(
+            escape(e.case.case_id),
+            escape(e.destination),
+            str(e.attempts),
+            escape(e.last_error or ""),
+            e.created_at,
+        )
+    console.print(table)
+    return 0
+
+
+def _redeliver(args: argparse.Namespace) -> int:
+    if not args.db.is_file():
+        raise ConfigError(f"no database at {args.db} (pass --db PATH)")
+    secret = os.environ.get(args.secret_env, "")
+    if not secret:
+        raise ConfigError(f"environment variable {args.secret_env} is not set or empty")
+    sink = WebhookSink(args.url, secret, outbox=SQLiteOutbox(args.db))
+    report = asyncio.run(sink.redeliver())
+    _console().print(f"delivered {len(report.delivered)}, still pending {len(report.pending)}")
+    return 0 if not report.pending else 1

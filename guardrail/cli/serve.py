@@ -1,0 +1,168 @@
+"""``guardrail serve``: the HTTP API (``POST /v1/check``), metrics and the review web page.
+
+::
+
+    guardrail serve --policy policies/default.yaml --tokens-file reviewers.txt \\
+        [--host 127.0.0.1] [--port 8000] [--db guardrail-review.sqlite3] \\
+        [--api-key-env GUARDRAIL_API_KEY] [--tokens-env VAR] [--session-secret-env VAR]
+
+Secrets never appear on the command line: the API key, reviewer tokens and session secret are
+read from a file or from environment variables *named* by options. Reviewer tokens are
+``reviewer:token`` entries, one per line (``#`` comments allowed) or comma-separated in an
+environment variable. The review UI does not start without at least one token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from guardrail.cli.review import DEFAULT_DB
+from guardrail.exceptions import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from fastapi import FastAPI
+
+    from guardrail.server.app import Checker
+
+MIN_TOKEN_LENGTH = 16
+_TOKEN_HELP = (
+    "configure reviewers with --tokens-file PATH (lines 'reviewer:token') or --tokens-env VAR"
+    " (entries 'reviewer:token' separated by commas); make a token with"
+    ' python -c "import secrets; print(secrets.token_urlsafe(24))"'
+    " — or pass --no-review-ui to serve only the API"
+)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="run the HTTP API and the review web page")
+    p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--policy", type=Path, metavar="PATH", help="policy YAML for the guard")
+    p.add_argument(
+        "--db", type=Path, default=Path(DEFAULT_DB), help=f"review database (default {DEFAULT_DB})"
+    )
+    p.add_argument("--api-key-env", metavar="VAR", help="env var holding the API key for /v1/*")
+    p.add_argument("--tokens-file", type=Path, metavar="PATH", help="reviewer tokens file")
+    p.add_argument("--tokens-env", metavar="VAR", help="env var holding reviewer tokens")
+    p.add_argument(
+        "--session-secret-env",
+        metavar="VAR",
+        help="env var with the cookie-signing secret (default: random, sessions end on restart)",
+    )
+    p.add_argument("--secure-cookies", action="store_true", help="HTTPS-only session cookie")
+    p.add_argument("--no-review-ui", action="store_true", help="serve only the API and metrics")
+    p.set_defaults(func=_serve)
+
+
+def parse_tokens(text: str, source: str) -> dict[str, str]:
+    """``reviewer:token`` entries -> ``{token: reviewer}``; errors name the entry, not the
+    token, so a secret never ends up in a log."""
+    tokens: dict[str, str] = {}
+    entries = [e for line in text.splitlines() for e in line.split(",")]
+    for n, raw in enumerate(entries, start=1):
+        entry = raw.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        name, sep, token = entry.partition(":")
+        name, token = name.strip(), token.strip()
+        if not sep or not name or not token:
+            raise ConfigError(f"{source}: entry {n} is not 'reviewer:token'")
+        if len(token) < MIN_TOKEN_LENGTH:
+            raise ConfigError(
+                f"{source}: token of reviewer {name!r} is shorter than"
+                f" {MIN_TOKEN_LENGTH} characters"
+            )
+        if token in tokens:
+            raise ConfigError(f"{source}: reviewer {name!r} reuses another reviewer's token")
+        tokens[token] = name
+    return tokens
+
+
+def _env(var: str, what: str) -> str:
+    value = os.environ.get(var, "")
+    if not value.strip():
+        raise ConfigError(f"{what}: environment variable {var} is not set or empty")
+    return value.strip()
+
+
+def load_tokens(args: argparse.Namespace) -> dict[str, str]:
+    """Reviewer tokens from ``--tokens-file`` and/or ``--tokens-env``."""
+    tokens: dict[str, str] = {}
+    if args.tokens_file is not None:
+        try:
+            text = args.tokens_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            msg = f"cannot read tokens file {args.tokens_file}: {exc.strerror}"
+            raise ConfigError(msg) from exc
+        tokens.update(parse_tokens(text, str(args.tokens_file)))
+    if args.tokens_env:
+        tokens.update(parse_tokens(_env(args.tokens_env, "--tokens-env"), f"${args.tokens_env}"))
+    return tokens
+
+
+def build_checker(policy_path: Path | None) -> Checker:
+    """The guard that answers ``POST /v1/check`` (imported lazily: ``guardrail.guard.Guard``)."""
+    if policy_path is None:
+        raise ConfigError("pass --policy PATH (a policy YAML file) to build the guard")
+    try:
+        guard_module = importlib.import_module("guardrail.guard")
+    except ImportError as exc:
+        raise ConfigError(f"the guard is not available in this installation: {exc}") from exc
+    checker: Checker = guard_module.Guard.from_yaml(policy_path)
+    return checker
+
+
+def _server_module() -> Any:
+    try:
+        return importlib.import_module("guardrail.server")
+    except ImportError as exc:
+        raise ConfigError(
+            f"guardrail serve needs the server extra ({exc.name} is missing):"
+            " pip install 'guardrail[server]'"
+        ) from exc
+
+
+def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastAPI:
+    """Everything ``serve`` does before uvicorn starts: validate options, then ``create_app``."""
+    server = _server_module()
+    review_ui = not args.no_review_ui
+    tokens = load_tokens(args) if review_ui else {}
+    if review_ui and not tokens:
+        raise ConfigError(f"the review UI needs at least one reviewer token: {_TOKEN_HELP}")
+    api_key = _env(args.api_key_env, "--api-key-env") if args.api_key_env else None
+    secret = (
+        _env(args.session_secret_env, "--session-secret-env") if args.session_secret_env else None
+    )
+    from guardrail.queues.sqlite import SQLiteQueue
+
+    app: FastAPI = server.create_app(
+        checker=checker if checker is not None else build_checker(args.policy),
+        queue=SQLiteQueue(args.db),
+        api_key=api_key,
+        reviewer_tokens=tokens,
+        session_secret=secret,
+        secure_cookies=args.secure_cookies,
+        review_ui=review_ui,
+    )
+    return app
+
+
+def _serve(args: argparse.Namespace) -> int:
+    app = build_app(args)
+    import uvicorn
+
+    if args.api_key_env is None:
+        print(
+            "guardrail: warning: POST /v1/check is open to anyone who can reach"
+            f" {args.host}:{args.port} (set --api-key-env VAR to require a key)",
+            file=sys.stderr,
+        )
+    if not args.no_review_ui:
+        print(f"guardrail: review page at http://{args.host}:{args.port}/review", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    return 0

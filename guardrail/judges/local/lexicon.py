@@ -1,0 +1,156 @@
+"""The offline judge's word lists (``lexicon.json``) as lookup tables.
+
+The data lives in JSON beside this module so it can be read and extended without touching code.
+Three relations matter:
+
+* antonym pairs ("safe"/"unsafe") — antonym mutations swap them; the verifier treats them as
+  opposites;
+* synonym groups ("safe"/"harmless") — synonym mutations swap them; the verifier treats them as
+  the same word;
+* polarity scales — looser families, used only when verifying: any positive word of a scale
+  ("safe", "recommended") opposes any negative one ("contraindicated", "avoid").
+
+Lookups for verification are keyed by :func:`~guardrail.judges.local.text.stem`, so inflected
+forms ("increases", "increased") find their entry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from guardrail.judges.local.morph import Form, Morphology
+from guardrail.judges.local.text import stem
+
+_FORMS: tuple[Form, ...] = ("", "s", "ed", "ing")
+
+
+def _surface_map(morph: Morphology, entries: Iterable[str]) -> dict[str, tuple[str, Form]]:
+    """Every inflected form of every entry -> (entry, form); exact entries win."""
+    out: dict[str, tuple[str, Form]] = {}
+    entries = list(entries)
+    for entry in entries:
+        for form in _FORMS[1:]:
+            out.setdefault(morph.inflect(entry, form), (entry, form))
+    for entry in entries:
+        out[entry] = (entry, "")
+    return out
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Immutable lookup tables built from ``lexicon.json``."""
+
+    negations: frozenset[str]
+    stopwords: frozenset[str]
+    auxiliaries: frozenset[str]
+    contractions: dict[str, str]
+    number_words: dict[str, float]
+    morph: Morphology
+    antonyms: dict[str, list[str]]
+    synonyms: dict[str, list[str]]
+    antonym_forms: dict[str, tuple[str, Form]]
+    synonym_forms: dict[str, tuple[str, Form]]
+    #: stem -> keys shared by words of the same meaning ("syn:3", "stem:saf")
+    same_keys: dict[str, frozenset[str]]
+    #: stem -> (scale key, polarity) pairs; polarity +1 / -1
+    polar_keys: dict[str, tuple[tuple[str, int], ...]]
+    drop_sentences: tuple[str, ...]
+    lead_ins: tuple[str, ...]
+    framing_supportive: tuple[str, ...]
+    framing_negating: tuple[str, ...]
+    #: generic words ("characterized", "used", "method") that weigh little when verifying
+    light_words: frozenset[str] = frozenset()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls) -> Lexicon:
+        """Read the packaged ``lexicon.json``."""
+        raw = resources.files(__package__).joinpath("lexicon.json").read_text(encoding="utf-8")
+        return cls.from_dict(json.loads(raw))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Lexicon:
+        morph = Morphology(data.get("irregular_verbs", {}), data.get("regular_verbs", []))
+        antonyms: dict[str, list[str]] = {}
+        for a, b in data.get("antonym_pairs", []):
+            antonyms.setdefault(a, []).append(b)
+            antonyms.setdefault(b, []).append(a)
+        synonyms: dict[str, list[str]] = {}
+        for group in data.get("synonym_groups", []):
+            for word in group:
+                bucket = synonyms.setdefault(word, [])
+                bucket.extend(w for w in group if w != word and w not in bucket)
+
+        same: dict[str, set[str]] = {}
+        for i, group in enumerate(data.get("synonym_groups", [])):
+            for word in group:
+                for surface in _inflections(morph, word):
+                    same.setdefault(stem(surface), set()).add(f"syn:{i}")
+
+        polar: dict[str, set[tuple[str, int]]] = {}
+        for i, (a, b) in enumerate(data.get("antonym_pairs", [])):
+            for word, sign in ((a, 1), (b, -1)):
+                for surface in _inflections(morph, word):
+                    polar.setdefault(stem(surface), set()).add((f"pair:{i}", sign))
+        for scale in data.get("polarity_scales", []):
+            name = f"scale:{scale['name']}"
+            for word in scale.get("positive", []):
+                for surface in _inflections(morph, word):
+                    polar.setdefault(stem(surface), set()).add((name, 1))
+            for word in scale.get("negative", []):
+                for surface in _inflections(morph, word):
+                    polar.setdefault(stem(surface), set()).add((name, -1))
+
+        return cls(
+            negations=frozenset(data.get("negations", [])),
+            stopwords=frozenset(data.get("stopwords", [])),
+            auxiliaries=frozenset(data.get("auxiliaries", [])),
+            contractions=dict(data.get("contractions", {})),
+            number_words={k: float(v) for k, v in data.get("number_words", {}).items()},
+            morph=morph,
+            antonyms=antonyms,
+            synonyms=synonyms,
+            antonym_forms=_surface_map(morph, antonyms),
+            synonym_forms=_surface_map(morph, synonyms),
+            same_keys={k: frozenset(v) for k, v in same.items()},
+            polar_keys={k: tuple(sorted(v)) for k, v in polar.items()},
+            drop_sentences=tuple(data.get("drop_sentences", [])),
+            lead_ins=tuple(sorted(data.get("lead_ins", []), key=len, reverse=True)),
+            framing_supportive=tuple(data.get("framing_supportive", [])),
+            framing_negating=tuple(data.get("framing_negating", [])),
+            light_words=frozenset(stem(w) for w in data.get("light_words", [])),
+        )
+
+    def is_negation(self, word: str) -> bool:
+        """``not``, ``never``, ``cannot``, any ``n't`` contraction ..."""
+        w = word.lower().replace("’", "'")
+        return w in self.negations or w.endswith("n't")
+
+    def is_content(self, word: str) -> bool:
+        """A word that carries meaning: not a stopword, negation or punctuation."""
+        w = word.lower()
+        return bool(w) and w[0].isalnum() and w not in self.stopwords and not self.is_negation(w)
+
+    def is_known_word(self, word: str) -> bool:
+        """An ordinary English word the lexicon knows (so a capital is not a name)."""
+        w = word.lower()
+        return (
+            w in self.stopwords
+            or w in self.number_words
+            or self.morph.is_known_verb_form(w)
+            or w in self.antonym_forms
+            or w in self.synonym_forms
+            or stem(w) in self.light_words
+            or stem(w) in self.polar_keys
+        )
+
+    def number_value(self, word: str) -> float | None:
+        return self.number_words.get(word.lower())
+
+
+def _inflections(morph: Morphology, word: str) -> set[str]:
+    return {word, *(morph.inflect(word, f) for f in _FORMS[1:])}

@@ -1,0 +1,453 @@
+"""A lexical verifier: is a statement supported, contradicted, or not covered by the context?
+
+How it decides (deterministic, no model):
+
+1. The context is split into sentences, and sentences into clauses (at ";", ", but", ...).
+   Each unit is reduced to stems, synonym keys, polarity-scale keys, negation count, numbers
+   and named entities. This preprocessing is done once per context (the judge caches it).
+2. The statement's content words are weighted by an IDF over the context sentences; words
+   the context never uses weigh most, so an unsupported key word drags coverage down.
+3. The best unit is the one covering most of that weight (a word counts when its stem, a
+   synonym, or a polar opposite appears; a word found only elsewhere in the context counts half).
+4. Polarity: negations in the statement + negations in the unit + opposite-word matches
+   ("safe" vs "contraindicated") — odd means the unit says the opposite -> ``NO``.
+   A number or a named entity in the statement, missing from a well-matched unit that names a
+   different one -> ``NO``. Enough coverage with nothing conflicting -> ``YES``. Otherwise
+   ``NOT SURE``, naming what the context does not mention.
+
+What it cannot do: paraphrases beyond its word lists, reasoning across sentences, arithmetic,
+coreference ("it" is not resolved), scope ("throughout" vs "in the third trimester").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.text import (
+    Token,
+    parse_number,
+    split_sentences,
+    stem,
+    strip_citations,
+    strip_passage_label,
+    tokenize,
+)
+
+_CLAUSE_BREAK = re.compile(
+    r";\s+|,\s+(?=(?:but|whereas|while|although|though|however|yet|except)\b)", re.IGNORECASE
+)
+_NEGATING_CLAIM = re.compile(
+    r"^the\s+(?:claim|statement|idea|notion)\s+that\s+(.+?)\s+is\s+(?:false|incorrect|untrue|wrong)\W*$",
+    re.IGNORECASE | re.DOTALL,
+)
+_NOT_NEGATION_AFTER = frozenset({"only", "just", "merely", "necessarily", "all", "every"})
+#: A capitalized word this common is not a named entity even at the start of a sentence.
+_MAX_QUOTE = 160
+
+
+class Outcome(str, Enum):
+    """The verifier's three answers (mapped to YES/NO/NOT SURE or RT4CHART labels)."""
+
+    SUPPORTED = "supported"
+    CONTRADICTED = "contradicted"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """An outcome and a one-line reason that names the evidence or the missing item."""
+
+    outcome: Outcome
+    reason: str
+
+
+@dataclass(frozen=True)
+class Term:
+    """One content word of a text, with everything needed to match it."""
+
+    surface: str
+    stem: str
+    same: frozenset[str]
+    polar: tuple[tuple[str, int], ...]
+    number: float | None
+    entity: bool
+    light: bool = False
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A context sentence or clause, preprocessed for matching."""
+
+    text: str
+    sentence: int
+    stems: frozenset[str]
+    same: frozenset[str]
+    polar: dict[str, frozenset[int]]
+    negations: int
+    numbers: frozenset[float]
+    entities: frozenset[str]
+    size: int
+
+
+@dataclass(frozen=True)
+class ContextIndex:
+    """Everything about one context that does not depend on the statement."""
+
+    units: tuple[Unit, ...]
+    df: dict[str, int]
+    sentences: int
+    postings: dict[str, tuple[int, ...]]
+    all_keys: frozenset[str]
+    lower_vocab: frozenset[str]
+
+
+@dataclass
+class _Analysis:
+    terms: list[Term] = field(default_factory=list)
+    negations: int = 0
+
+
+def _negation_count(tokens: list[Token], lex: Lexicon) -> int:
+    count = 0
+    for i, tok in enumerate(tokens):
+        if not tok.is_word or not lex.is_negation(tok.lower):
+            continue
+        nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+        if tok.lower == "not" and nxt in _NOT_NEGATION_AFTER:
+            continue
+        if tok.lower == "no" and nxt in ("doubt",):
+            continue
+        count += 1
+    return count
+
+
+def _is_entity(tok: Token, lex: Lexicon, lower_vocab: frozenset[str], initial: bool) -> bool:
+    if not tok.is_word or not tok.is_capitalized:
+        return False
+    low = tok.lower
+    if low in lex.stopwords or lex.is_negation(low) or low in lex.number_words:
+        return False
+    if tok.text.isupper() and len(tok.text) >= 2:
+        return True  # acronyms
+    if initial and lex.is_known_word(low):
+        return False  # "Transfer the potatoes ..." starts with a verb, not a name
+    return low not in lower_vocab
+
+
+def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> list[Term]:
+    out: list[Term] = []
+    first_word = next((i for i, t in enumerate(tokens) if t.is_word), -1)
+    for i, tok in enumerate(tokens):
+        if tok.is_number:
+            value = parse_number(tok.text)
+            out.append(Term(tok.text, tok.text.rstrip("%"), frozenset(), (), value, False))
+            continue
+        if not tok.is_word or not lex.is_content(tok.lower):
+            continue
+        low = tok.lower
+        s = stem(low)
+        number = lex.number_value(low)
+        if low in ("one", "first", "once"):
+            number = None  # too often a pronoun or an idiom to compare as a number
+        out.append(
+            Term(
+                surface=tok.text,
+                stem=s,
+                same=lex.same_keys.get(s, frozenset()),
+                polar=lex.polar_keys.get(s, ()),
+                number=number,
+                entity=_is_entity(tok, lex, lower_vocab, initial=i == first_word),
+                light=s in lex.light_words,
+            )
+        )
+    return out
+
+
+def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -> Unit:
+    tokens = tokenize(text)
+    terms = _terms(tokens, lex, lower_vocab)
+    polar: dict[str, set[int]] = {}
+    for t in terms:
+        for key, sign in t.polar:
+            polar.setdefault(key, set()).add(sign)
+    return Unit(
+        text=text,
+        sentence=sentence,
+        stems=frozenset(t.stem for t in terms),
+        same=frozenset(k for t in terms for k in t.same),
+        polar={k: frozenset(v) for k, v in polar.items()},
+        negations=_negation_count(tokens, lex),
+        numbers=frozenset(t.number for t in terms if t.number is not None),
+        entities=frozenset(t.stem for t in terms if t.entity),
+        size=len(terms),
+    )
+
+
+def _keys(unit: Unit) -> Iterable[str]:
+    yield from unit.stems
+    yield from unit.same
+    yield from unit.polar
+    yield from (f"num:{n:g}" for n in unit.numbers)
+
+
+def index_context(context: str, lex: Lexicon) -> ContextIndex:
+    """Preprocess a context once; every verify call for the same answer reuses it."""
+    lower_vocab = frozenset(
+        t.lower for t in tokenize(context) if t.is_word and not t.is_capitalized
+    )
+    units: list[Unit] = []
+    df: dict[str, int] = {}
+    n_sentences = 0
+    for start, end in split_sentences(context):
+        sentence = strip_citations(strip_passage_label(context[start:end])).strip()
+        if not sentence:
+            continue
+        whole = _unit(sentence, n_sentences, lex, lower_vocab)
+        if whole.size == 0:
+            continue
+        units.append(whole)
+        for key in set(_keys(whole)):
+            df[key] = df.get(key, 0) + 1
+        clauses = [c.strip() for c in _CLAUSE_BREAK.split(sentence) if c and c.strip()]
+        if len(clauses) > 1:
+            for clause in clauses:
+                part = _unit(clause, n_sentences, lex, lower_vocab)
+                if part.size:
+                    units.append(part)
+        n_sentences += 1
+    postings: dict[str, list[int]] = {}
+    for i, unit in enumerate(units):
+        for key in set(_keys(unit)):
+            postings.setdefault(key, []).append(i)
+    return ContextIndex(
+        units=tuple(units),
+        df=df,
+        sentences=n_sentences,
+        postings={k: tuple(v) for k, v in postings.items()},
+        all_keys=frozenset(postings),
+        lower_vocab=lower_vocab,
+    )
+
+
+def _strip_framing(statement: str, lex: Lexicon) -> tuple[str, int]:
+    """Remove "It is true that" / "It is not true that" wrappers; return extra negations."""
+    text = statement.strip().strip("\"'“”")
+    extra = 0
+    for _ in range(3):
+        low = text.lower()
+        m = _NEGATING_CLAIM.match(text)
+        if m:
+            text, extra = m.group(1), extra + 1
+            continue
+        for prefix in lex.framing_negating:
+            if low.startswith(prefix + " ") or low.startswith(prefix + ","):
+                text, extra = text[len(prefix) :].lstrip(" ,"), extra + 1
+                break
+        else:
+            for prefix in lex.framing_supportive:
+                if low.startswith(prefix):
+                    text = text[len(prefix) :].lstrip(" ,")
+                    break
+            else:
+                break
+    return text, extra
+
+
+def _term_keys(term: Term) -> Iterable[str]:
+    yield term.stem
+    yield from term.same
+    yield from (k for k, _ in term.polar)
+    if term.number is not None:
+        yield f"num:{term.number:g}"
+
+
+@dataclass
+class _Match:
+    unit: Unit
+    coverage: float
+    opposed: list[Term]
+    missing: list[Term]
+
+
+def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[bool]) -> _Match:
+    got = 0.0
+    total = sum(weights) or 1.0
+    opposed: list[Term] = []
+    missing: list[Term] = []
+    for i, (term, weight) in enumerate(zip(terms, weights, strict=True)):
+        if term.stem in unit.stems or (term.number is not None and term.number in unit.numbers):
+            got += weight
+            continue
+        if term.same & unit.same:
+            got += weight
+            continue
+        relation = 0
+        for key, sign in term.polar:
+            signs = unit.polar.get(key)
+            if signs:
+                relation = 1 if sign in signs else -1
+                if relation == 1:
+                    break
+        if relation == 0 and len(term.stem) > 4:
+            for prefix in ("un", "non", "in", "im", "ir", "il", "dis"):
+                if term.stem.startswith(prefix) and term.stem[len(prefix) :] in unit.stems:
+                    relation = -1
+                    break
+                if prefix + term.stem in unit.stems:
+                    relation = -1
+                    break
+        if relation == 1:
+            got += weight
+        elif relation == -1:
+            got += weight
+            opposed.append(term)
+        else:
+            missing.append(term)
+            if elsewhere[i]:
+                got += 0.5 * weight
+    return _Match(unit, min(1.0, got / total), opposed, missing)
+
+
+def _quote(text: str) -> str:
+    one_line = " ".join(text.split())
+    if len(one_line) > _MAX_QUOTE:
+        one_line = one_line[: _MAX_QUOTE - 3].rstrip() + "..."
+    return f'"{one_line}"'
+
+
+def _names(terms: Iterable[Term], limit: int = 4) -> str:
+    seen: list[str] = []
+    for t in terms:
+        if t.surface.lower() not in (s.lower() for s in seen):
+            seen.append(t.surface)
+    return ", ".join(seen[:limit])
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Coverage needed to answer YES, and to call a polarity or value clash a NO."""
+
+    support: float = 0.72
+    conflict: float = 0.6
+
+
+def verify(
+    statement: str,
+    index: ContextIndex,
+    lex: Lexicon,
+    thresholds: Thresholds | None = None,
+) -> Finding:
+    """Decide whether ``index``'s context supports, contradicts or does not cover ``statement``."""
+    th = thresholds or Thresholds()
+    core, framing_neg = _strip_framing(strip_citations(statement), lex)
+    tokens = tokenize(core)
+    terms = _terms(tokens, lex, index.lower_vocab)
+    if not terms:
+        return Finding(Outcome.UNKNOWN, "The statement has no content words to check.")
+    if not index.units:
+        return Finding(Outcome.UNKNOWN, "The context is empty.")
+    negations = _negation_count(tokens, lex) + framing_neg
+
+    n = index.sentences
+    weights: list[float] = []
+    elsewhere: list[bool] = []
+    for term in terms:
+        df = max((index.df.get(k, 0) for k in _term_keys(term)), default=0)
+        weight = math.log((n + 1) / (df + 0.5)) + 1.0 if df else math.log(n + 1) + 1.0
+        if term.entity or term.number is not None:
+            weight *= 1.5
+        elif term.light:
+            weight *= 0.25
+        weights.append(weight)
+        elsewhere.append(df > 0)
+
+    candidates: set[int] = set()
+    for term in terms:
+        for key in _term_keys(term):
+            candidates.update(index.postings.get(key, ()))
+    if not candidates:
+        return Finding(Outcome.UNKNOWN, f"The context does not mention {_names(terms)}.")
+    best: _Match | None = None
+    best_rank = (-1.0, 0)
+    for i in sorted(candidates):
+        m = _match(index.units[i], terms, weights, elsewhere)
+        rank = (round(m.coverage, 6), -m.unit.size)
+        if rank > best_rank:
+            best, best_rank = m, rank
+    assert best is not None
+    unit = best.unit
+
+    parity = (negations + unit.negations + len(best.opposed)) % 2
+    if best.coverage >= th.conflict and parity == 1:
+        clash = _names(best.opposed) if best.opposed else "negation"
+        return Finding(
+            Outcome.CONTRADICTED,
+            f"The context says the opposite ({clash}): {_quote(unit.text)}",
+        )
+
+    stmt_numbers = [t for t in terms if t.number is not None]
+    missing_numbers = [t for t in stmt_numbers if t.number not in unit.numbers]
+    rest = _coverage_without(best, terms, weights, lambda t: t.number is not None)
+    if missing_numbers and unit.numbers and rest >= th.conflict:
+        other = ", ".join(f"{v:g}" for v in sorted(unit.numbers))
+        return Finding(
+            Outcome.CONTRADICTED,
+            f"The context gives {other}, not {_names(missing_numbers)}: {_quote(unit.text)}",
+        )
+
+    stmt_entities = {t.stem: t for t in terms if t.entity}
+    missing_entities = [t for s, t in stmt_entities.items() if s not in unit.stems]
+    extra_entities = unit.entities - set(stmt_entities) - {t.stem for t in terms}
+    rest = _coverage_without(best, terms, weights, lambda t: t.entity)
+    if missing_entities and extra_entities and rest >= th.conflict:
+        named = [t for t in tokenize(unit.text) if stem(t.lower) in extra_entities]
+        return Finding(
+            Outcome.CONTRADICTED,
+            f"The context names {_names_tokens(named)}, not {_names(missing_entities)}: "
+            f"{_quote(unit.text)}",
+        )
+
+    key_missing = [t for t in best.missing if t.entity or t.number is not None]
+    if best.coverage >= th.support and not key_missing:
+        return Finding(Outcome.SUPPORTED, f"The context states: {_quote(unit.text)}")
+    absent = [t for t in best.missing if not any(k in index.all_keys for k in _term_keys(t))]
+    absent = [t for t in absent if not t.light] or absent
+    if absent:
+        return Finding(Outcome.UNKNOWN, f"The context does not mention {_names(absent)}.")
+    if key_missing:
+        return Finding(
+            Outcome.UNKNOWN,
+            f"No context sentence links {_names(key_missing)} to the rest of the statement.",
+        )
+    return Finding(
+        Outcome.UNKNOWN,
+        f"The closest context sentence only partly matches: {_quote(unit.text)}",
+    )
+
+
+def _coverage_without(
+    match: _Match, terms: list[Term], weights: list[float], excluded: Callable[[Term], bool]
+) -> float:
+    """Coverage of the statement's other words, so a swapped value is judged on its frame."""
+    missing = {id(t) for t in match.missing}
+    total = got = 0.0
+    for term, weight in zip(terms, weights, strict=True):
+        if excluded(term):
+            continue
+        total += weight
+        if id(term) not in missing:
+            got += weight
+    return got / total if total else 0.0
+
+
+def _names_tokens(tokens: list[Token], limit: int = 3) -> str:
+    seen: list[str] = []
+    for t in tokens:
+        if t.text not in seen:
+            seen.append(t.text)
+    return ", ".join(seen[:limit])

@@ -1,0 +1,157 @@
+"""Turn a score and the turn's topics into a :class:`~guardrail.models.Decision`.
+
+The engine is a pure function of (policy, report, topics, attempt): no I/O, no clock, no
+randomness, so the same inputs always give the same decision and the audit log can replay it.
+
+Rules, in the order they apply:
+
+1. **Strictest topic wins.** Among the detected topics the policy knows, the rule with the
+   lowest threshold applies (ties: sensitive before normal, then policy order). No known topic
+   means the default topic's rule. Unknown labels are ignored.
+2. **Flagged when score >= threshold** — the comparison the MetaRAG paper uses, so a score of
+   exactly 0.5 under a 0.5 threshold is flagged.
+3. **The plan.** A flagged turn gets ``on_flag``'s actions in this order: highlight, cite,
+   regenerate, abstain, escalate. Regeneration comes first and *defers* abstain/escalate:
+   while a regeneration is left (``attempt <= regenerate.max_attempts``) the plan ends with
+   regenerate, and the guard scores the new answer and asks again with ``attempt + 1``. Only
+   when regeneration is exhausted (or not configured) do abstain and escalate join the plan —
+   "if hallucinations persist above threshold, escalate".
+4. **Scoring failed** (``report is None``): the rule's ``on_error`` decides — pass, abstain,
+   or escalate to ``on_flag.escalate.queue``. Sensitive topics default to failing closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel
+from guardrail.policy.schema import Policy, TopicRule
+
+#: Action strength: ``Decision.action`` is the strongest action of the plan.
+ACTION_ORDER: tuple[ActionName, ...] = (
+    "pass",
+    "highlight",
+    "cite",
+    "regenerate",
+    "abstain",
+    "escalate",
+)
+_RANK = {name: i for i, name in enumerate(ACTION_ORDER)}
+
+
+def strongest(actions: Sequence[ActionName]) -> ActionName:
+    """The strongest of ``actions`` by :data:`ACTION_ORDER`; ``"pass"`` when empty."""
+    return max(actions, key=_RANK.__getitem__, default="pass")
+
+
+class PolicyEngine:
+    """Applies one :class:`~guardrail.policy.schema.Policy`. Cheap to build; holds no state."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self._order = {rule.name: i for i, rule in enumerate(policy.topics)}
+
+    def rule_for(self, topics: Sequence[TopicLabel]) -> TopicRule:
+        """The strictest rule among ``topics``; the default topic's rule when none is known."""
+        known = [self.policy.topic(t.label) for t in topics if t.label in self._order]
+        if not known:
+            return self.policy.default_rule
+        return min(known, key=lambda r: (r.threshold, 0 if r.sensitive else 1, self._order[r.name]))
+
+    def decide(
+        self,
+        report: ScoreReport | None,
+        topics: Sequence[TopicLabel],
+        *,
+        error: str | None = None,
+        attempt: int = 1,
+    ) -> Decision:
+        """Decide what to do with one scored answer (``attempt`` 1 is the original answer)."""
+        if attempt < 1:
+            raise ValueError(f"attempt must be >= 1, got {attempt}")
+        rule = self.rule_for(topics)
+        if report is None:
+            return self._on_error(rule, error or "scoring failed")
+
+        flagged = report.score >= rule.threshold
+        comparison = ">=" if flagged else "<"
+        head = (
+            f"score {report.score:.2f} {comparison} threshold {rule.threshold:.2f} "
+            f"for topic {rule.name!r} ({rule.sensitivity})"
+        )
+        if not flagged:
+            return Decision(
+                action="pass",
+                actions=[],
+                flagged=False,
+                score=report.score,
+                threshold=rule.threshold,
+                topic=rule.name,
+                reason=f"{head}: not flagged",
+                error=error,
+            )
+
+        actions, note = self._plan(rule, attempt)
+        queue = (
+            rule.on_flag.escalate.queue if "escalate" in actions and rule.on_flag.escalate else None
+        )
+        return Decision(
+            action=strongest(actions),
+            actions=actions,
+            flagged=True,
+            score=report.score,
+            threshold=rule.threshold,
+            topic=rule.name,
+            queue=queue,
+            reason=f"{head}: flagged; {_describe(actions, queue)}{note}",
+            error=error,
+        )
+
+    def _plan(self, rule: TopicRule, attempt: int) -> tuple[list[ActionName], str]:
+        on_flag = rule.on_flag
+        actions: list[ActionName] = []
+        if on_flag.highlight:
+            actions.append("highlight")
+        if on_flag.cite:
+            actions.append("cite")
+        note = ""
+        regen = on_flag.regenerate
+        if regen is not None:
+            if attempt <= regen.max_attempts:
+                actions.append("regenerate")
+                return actions, f" (regeneration {attempt} of {regen.max_attempts})"
+            note = f" (regeneration exhausted after {regen.max_attempts})"
+        if on_flag.abstain is not None:
+            actions.append("abstain")
+        if on_flag.escalate is not None:
+            actions.append("escalate")
+        return actions, note
+
+    def _on_error(self, rule: TopicRule, error: str) -> Decision:
+        action: ActionName = rule.on_error
+        queue = None
+        if action == "escalate" and rule.on_flag.escalate is not None:
+            queue = rule.on_flag.escalate.queue
+        what = {
+            "pass": "passed through unscored",
+            "abstain": "abstained (fail closed)",
+            "escalate": f"escalated to queue {queue!r} (fail closed)",
+        }[action]
+        return Decision(
+            action=action,
+            actions=[] if action == "pass" else [action],
+            flagged=False,
+            score=None,
+            threshold=rule.threshold,
+            topic=rule.name,
+            queue=queue,
+            reason=f"scoring failed for topic {rule.name!r} ({rule.sensitivity}): {what}",
+            error=error,
+        )
+
+
+def _describe(actions: Sequence[ActionName], queue: str | None) -> str:
+    if not actions:
+        return "no action configured"
+    parts = [f"escalate to queue {queue!r}" if a == "escalate" else a for a in actions]
+    return ", ".join(parts)

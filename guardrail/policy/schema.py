@@ -1,0 +1,294 @@
+"""The policy file's shape, as pydantic v2 models.
+
+A policy is configuration a compliance reviewer signs off, so the models are strict: unknown
+keys are errors (a misspelt ``treshold`` must not silently fall back to a default), YAML
+strings are not coerced into numbers, and cross-field rules (unique topic names, a defined
+default topic, an escalation queue to fail closed into) are checked here rather than at the
+first request. Cross-field failures carry their own key path in the error context so the
+loader can report ``topics[2].on_error`` instead of "the policy".
+
+The same models generate ``policies/policy.schema.json`` (``guardrail schema``), which editors
+use to autocomplete and check policy files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from guardrail.models import Sensitivity
+
+ScorerMethod = Literal["metarag", "rt4chart"]
+EnsembleRule = Literal["majority", "mean_penalty"]
+Reads = Literal["query", "context", "both"]
+OnError = Literal["pass", "abstain", "escalate"]
+
+#: Error type used for cross-field checks; ``ctx["path"]`` is the key path of the culprit.
+RULE_ERROR = "policy_rule"
+
+DEFAULT_ABSTAIN_MESSAGE = (
+    "I can't give a reliable answer to this question. Please check with a qualified expert."
+)
+DEFAULT_HOLDING_MESSAGE = (
+    "This answer needs review by a specialist before it can be shared. We will get back to you."
+)
+DEFAULT_REGENERATE_INSTRUCTION = (
+    "Answer again using only statements that the retrieved context supports, "
+    "and cite the passage for each statement."
+)
+
+_NAME_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
+_NAME_HELP = "lower-case letters, digits, '_', '-' and '.', starting with a letter or digit"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+
+
+def _rule_error(path: str, problem: str) -> PydanticCustomError:
+    """A validation error whose key path is ``path`` (relative to the policy root)."""
+    return PydanticCustomError(RULE_ERROR, "{problem}", {"path": path, "problem": problem})
+
+
+def check_judge_spec(spec: str) -> str:
+    """Reject judge specs that :func:`guardrail.judges.registry.make_judge` cannot build.
+
+    The grammar is repeated here (not imported) so validating a policy never imports an SDK.
+    """
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    model, at, url = rest.rpartition("@")
+    ok = (
+        (kind in ("local", "offline") and not rest)
+        or (kind in ("openai", "anthropic") and bool(rest))
+        or (kind == "openai-compatible" and bool(at and model and url))
+    )
+    if not ok:
+        raise ValueError(
+            f"unknown judge spec {spec!r}; expected local | openai:MODEL | "
+            "openai-compatible:MODEL@URL | anthropic:MODEL"
+        )
+    return spec.strip()
+
+
+def _non_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+JudgeSpec = Annotated[str, AfterValidator(check_judge_spec)]
+NonBlank = Annotated[str, AfterValidator(_non_blank)]
+
+
+class ScorerSettings(_Strict):
+    """How answers are scored. Judge specs use the same grammar as ``--judge`` on the CLI."""
+
+    method: ScorerMethod = Field(default="metarag", description="metarag | rt4chart")
+    k: int = Field(default=2, ge=1, le=10, description="variants per metamorphic relation")
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="mutation temperature")
+    judge: JudgeSpec = Field(
+        default="local",
+        description="judge for every stage: local | openai:MODEL | anthropic:MODEL | "
+        "openai-compatible:MODEL@URL",
+    )
+    decomposer: JudgeSpec | None = Field(default=None, description="judge for decomposition")
+    generator: JudgeSpec | None = Field(default=None, description="judge for mutation generation")
+    verifiers: list[JudgeSpec] = Field(
+        default_factory=list, description="verifier ensemble; empty means [judge]"
+    )
+    ensemble_rule: EnsembleRule = Field(
+        default="majority", description="how an ensemble's labels combine"
+    )
+    timeout_s: float = Field(default=60.0, gt=0.0, description="per judge call")
+    max_attempts: int = Field(default=4, ge=1, description="tries per judge call")
+    max_concurrency: int = Field(default=64, ge=1, description="judge calls in flight")
+
+
+class ClassifierSettings(_Strict):
+    """How queries are mapped to topics (see guardrail.topics)."""
+
+    confidence_floor: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="a topic is detected when its probability is >= this; when no topic is, "
+        "the turn gets the default topic",
+    )
+    default_topic: str = Field(default="general", description="must name a topic below")
+    max_topics: int = Field(default=3, ge=1, description="most topics reported per turn")
+
+
+class RegenerateAction(_Strict):
+    """Ask the answer function for a new answer with a stricter instruction."""
+
+    max_attempts: int = Field(default=1, ge=1, le=5, description="regenerations allowed")
+    instruction: str = Field(default=DEFAULT_REGENERATE_INSTRUCTION, min_length=1)
+
+
+class AbstainAction(_Strict):
+    """Replace the answer with a message."""
+
+    message: str = Field(default=DEFAULT_ABSTAIN_MESSAGE, min_length=1)
+
+
+class EscalateAction(_Strict):
+    """Send the turn to a human review queue; the user sees the holding message."""
+
+    queue: str = Field(pattern=_NAME_PATTERN, description="review queue name")
+    message: str = Field(default=DEFAULT_HOLDING_MESSAGE, min_length=1)
+
+
+class OnFlag(_Strict):
+    """What happens when a response is flagged. Null or false switches an action off."""
+
+    highlight: bool = Field(default=True, description="mark unsupported spans")
+    cite: bool = Field(default=False, description="add inline citations to the context")
+    regenerate: RegenerateAction | None = None
+    abstain: AbstainAction | None = None
+    escalate: EscalateAction | None = None
+
+
+class TopicRule(_Strict):
+    """One topic: how to recognise it and how strictly to treat answers about it."""
+
+    name: str = Field(pattern=_NAME_PATTERN)
+    description: str = ""
+    sensitivity: Sensitivity = "normal"
+    threshold: float = Field(
+        ge=0.0, le=1.0, description="flagged when the response score is >= threshold"
+    )
+    reads: Reads = Field(
+        default="query", description="which text the classifier reads: query | context | both"
+    )
+    keywords: list[NonBlank] = Field(
+        default_factory=list,
+        description="whole-word, case-insensitive phrases; a hit detects the topic",
+    )
+    examples: list[NonBlank] = Field(
+        default_factory=list, description="classifier training queries"
+    )
+    on_flag: OnFlag = Field(default_factory=OnFlag)
+    on_error: OnError = Field(
+        default="pass",
+        description="when scoring fails. Default: escalate for sensitive topics with "
+        "on_flag.escalate, abstain for other sensitive topics (fail closed), pass otherwise",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_on_error(cls, data: Any) -> Any:
+        """Fill ``on_error`` so sensitive topics fail closed unless the author says otherwise."""
+        if not isinstance(data, dict) or "on_error" in data:
+            return data
+        on_flag = data.get("on_flag")
+        escalate = (
+            on_flag.get("escalate")
+            if isinstance(on_flag, dict)
+            else getattr(on_flag, "escalate", None)
+        )
+        if data.get("sensitivity") == "sensitive":
+            return {**data, "on_error": "escalate" if escalate is not None else "abstain"}
+        return data
+
+    @property
+    def sensitive(self) -> bool:
+        return self.sensitivity == "sensitive"
+
+    @property
+    def abstain_message(self) -> str:
+        """The message shown when this topic abstains (also on a fail-closed error)."""
+        return self.on_flag.abstain.message if self.on_flag.abstain else DEFAULT_ABSTAIN_MESSAGE
+
+
+class Policy(_Strict):
+    """A guardrail policy: scorer settings, classifier settings and topic rules."""
+
+    model_config = ConfigDict(
+        title="guardrail policy",
+        json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
+    )
+
+    name: str = Field(pattern=_NAME_PATTERN)
+    version: int = Field(default=1, ge=1)
+    description: str = ""
+    scorer: ScorerSettings = Field(default_factory=ScorerSettings)
+    classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
+    topics: list[TopicRule] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> Policy:
+        seen: dict[str, int] = {}
+        for i, rule in enumerate(self.topics):
+            if rule.name in seen:
+                raise _rule_error(
+                    f"topics[{i}].name",
+                    f"duplicate topic name {rule.name!r} "
+                    f"(first defined at topics[{seen[rule.name]}])",
+                )
+            seen[rule.name] = i
+            if rule.on_error == "escalate" and rule.on_flag.escalate is None:
+                raise _rule_error(
+                    f"topics[{i}].on_error",
+                    "on_error is 'escalate' but on_flag.escalate names no queue",
+                )
+        if self.classifier.default_topic not in seen:
+            raise _rule_error(
+                "classifier.default_topic",
+                f"default topic {self.classifier.default_topic!r} is not defined under topics "
+                f"(defined: {', '.join(seen)})",
+            )
+        return self
+
+    # -- derived values ---------------------------------------------------------------------
+
+    def canonical_json(self) -> str:
+        """The validated policy as sorted, compact JSON: what ``content_hash`` hashes."""
+        return json.dumps(
+            self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+
+    @cached_property
+    def content_hash(self) -> str:
+        """sha256 of :meth:`canonical_json`; identical for files that differ only in layout."""
+        return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()
+
+    def topic(self, name: str) -> TopicRule:
+        """The rule named ``name``; ``KeyError`` when the policy has none."""
+        for rule in self.topics:
+            if rule.name == name:
+                return rule
+        raise KeyError(f"policy {self.name!r} has no topic {name!r}")
+
+    def has_topic(self, name: str) -> bool:
+        return any(rule.name == name for rule in self.topics)
+
+    @property
+    def default_rule(self) -> TopicRule:
+        return self.topic(self.classifier.default_topic)
+
+    # -- constructors and schema ------------------------------------------------------------
+
+    @classmethod
+    def from_yaml_text(cls, text: str, source: str = "<string>") -> Policy:
+        """Parse and validate YAML; errors are :class:`~guardrail.exceptions.PolicyError`."""
+        from guardrail.policy.loader import parse_policy
+
+        return parse_policy(text, source)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Policy:
+        from guardrail.policy.loader import load_policy
+
+        return load_policy(path)
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of policy files (``guardrail schema`` prints it)."""
+        return cls.model_json_schema()

@@ -1,0 +1,161 @@
+"""A durable outbox for at-least-once delivery of cases to remote sinks.
+
+A case is written here *before* the first delivery attempt and marked delivered only after the
+receiver acknowledged it, so a crash, a timeout or a dead receiver leaves it ``pending`` —
+visible (``pending()``, ``guardrail review outbox``) and redeliverable, never dropped.
+It lives in an SQLite file (it may be the review queue's file: the table names differ).
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from guardrail.exceptions import EscalationError
+from guardrail.models import EscalationCase
+from guardrail.queues.sqlite import connect, transaction, utc_now
+
+__all__ = ["Outbox", "OutboxEntry", "SQLiteOutbox"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    destination  TEXT NOT NULL,
+    case_id      TEXT NOT NULL,
+    queue        TEXT NOT NULL,
+    state        TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered')),
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    last_error   TEXT,
+    created_at   TEXT NOT NULL,
+    last_try_at  TEXT,
+    delivered_at TEXT,
+    payload      TEXT NOT NULL,
+    PRIMARY KEY (destination, case_id)
+);
+CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (state, destination, created_at);
+"""
+
+
+class OutboxEntry(BaseModel):
+    """One case on its way to one destination."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    destination: str
+    case: EscalationCase
+    state: Literal["pending", "delivered"]
+    attempts: int
+    last_error: str | None = None
+    created_at: str
+    last_try_at: str | None = None
+    delivered_at: str | None = None
+
+
+class Outbox(Protocol):
+    """What :class:`~guardrail.queues.webhook.WebhookSink` needs from durable storage."""
+
+    def put(self, destination: str, case: EscalationCase) -> OutboxEntry: ...
+
+    def record_attempt(self, destination: str, case_id: str, error: str | None) -> None: ...
+
+    def pending(self, destination: str | None = None) -> builtins.list[OutboxEntry]: ...
+
+
+class SQLiteOutbox:
+    """The outbox in an SQLite file (WAL, ``synchronous=FULL``, a connection per operation)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._ready = False
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"SQLiteOutbox({str(self.path)!r})"
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            conn = connect(self.path)
+        except sqlite3.Error as exc:
+            raise EscalationError(f"{self.path}: cannot open outbox: {exc}") from exc
+        try:
+            if not self._ready:
+                with self._lock:
+                    conn.executescript(_SCHEMA)
+                    self._ready = True
+            yield conn
+        except sqlite3.Error as exc:
+            raise EscalationError(f"{self.path}: outbox error: {exc}") from exc
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _entry(row: sqlite3.Row) -> OutboxEntry:
+        return OutboxEntry(
+            destination=row["destination"],
+            case=EscalationCase.model_validate_json(row["payload"]),
+            state=row["state"],
+            attempts=row["attempts"],
+            last_error=row["last_error"],
+            created_at=row["created_at"],
+            last_try_at=row["last_try_at"],
+            delivered_at=row["delivered_at"],
+        )
+
+    def put(self, destination: str, case: EscalationCase) -> OutboxEntry:
+        """Store the case for ``destination`` unless already there; return the stored entry."""
+        with self._connect() as conn, transaction(conn):
+            conn.execute(
+                "INSERT OR IGNORE INTO outbox (destination, case_id, queue, created_at, payload)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (destination, case.case_id, case.queue, utc_now(), case.model_dump_json()),
+            )
+            row = conn.execute(
+                "SELECT * FROM outbox WHERE destination = ? AND case_id = ?",
+                (destination, case.case_id),
+            ).fetchone()
+            return self._entry(row)
+
+    def record_attempt(self, destination: str, case_id: str, error: str | None) -> None:
+        """Count one delivery attempt; ``error=None`` means it was acknowledged (delivered)."""
+        now = utc_now()
+        with self._connect() as conn, transaction(conn):
+            if error is None:
+                conn.execute(
+                    "UPDATE outbox SET attempts = attempts + 1, last_try_at = ?,"
+                    " state = 'delivered', delivered_at = ?, last_error = NULL"
+                    " WHERE destination = ? AND case_id = ?",
+                    (now, now, destination, case_id),
+                )
+            else:
+                conn.execute(
+                    "UPDATE outbox SET attempts = attempts + 1, last_try_at = ?, last_error = ?"
+                    " WHERE destination = ? AND case_id = ?",
+                    (now, error, destination, case_id),
+                )
+
+    def pending(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
+        """Undelivered entries, oldest first (all destinations unless one is named)."""
+        sql = "SELECT * FROM outbox WHERE state = 'pending'"
+        params: tuple[str, ...] = ()
+        if destination is not None:
+            sql += " AND destination = ?"
+            params = (destination,)
+        with self._connect() as conn:
+            return [self._entry(r) for r in conn.execute(sql + " ORDER BY created_at", params)]
+
+    def list(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
+        """Every entry, delivered or not, oldest first."""
+        sql = "SELECT * FROM outbox"
+        params: tuple[str, ...] = ()
+        if destination is not None:
+            sql += " WHERE destination = ?"
+            params = (destination,)
+        with self._connect() as conn:
+            return [self._entry(r) for r in conn.execute(sql + " ORDER BY created_at", params)]

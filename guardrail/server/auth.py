@@ -1,0 +1,115 @@
+"""Who may call what: the API key for ``/v1/*``, reviewer logins and CSRF for the review UI.
+
+* API: ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``, compared in constant time.
+* Reviewers log in with a personal token; the signed, HttpOnly session cookie (Starlette's
+  ``SessionMiddleware``, itsdangerous) then holds their name and a fingerprint of the token,
+  which is checked against the current token set on every request, so removing a token from
+  the configuration ends its sessions.
+* Every POST form carries a per-session CSRF token (synchronizer-token pattern), on top of the
+  cookie's ``SameSite=strict``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fastapi import HTTPException, Request, status
+
+__all__ = ["ReviewerTokens", "check_csrf", "csrf_token", "require_api_key"]
+
+_SESSION_REVIEWER = "reviewer"
+_SESSION_FINGERPRINT = "token_fp"
+_SESSION_CSRF = "csrf"
+
+
+def _fingerprint(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class ReviewerTokens:
+    """The configured ``token -> reviewer name`` map, kept only as fingerprints."""
+
+    by_fingerprint: Mapping[str, str]
+
+    @classmethod
+    def from_mapping(cls, tokens: Mapping[str, str]) -> ReviewerTokens:
+        return cls({_fingerprint(t): name for t, name in tokens.items()})
+
+    def __bool__(self) -> bool:
+        return bool(self.by_fingerprint)
+
+    def match(self, token: str) -> tuple[str, str] | None:
+        """``(reviewer, fingerprint)`` for a valid token, else None (constant-time compare)."""
+        fp = _fingerprint(token)
+        found: tuple[str, str] | None = None
+        for known, name in self.by_fingerprint.items():
+            if hmac.compare_digest(known, fp):
+                found = (name, known)
+        return found
+
+    # --- sessions ----------------------------------------------------------------------------
+
+    def login(self, request: Request, token: str) -> str | None:
+        """Start a session for the token's reviewer; return their name, or None if invalid."""
+        hit = self.match(token.strip())
+        if hit is None:
+            return None
+        name, fp = hit
+        request.session.clear()
+        request.session.update({_SESSION_REVIEWER: name, _SESSION_FINGERPRINT: fp})
+        csrf_token(request)  # a fresh CSRF token for the new session
+        return name
+
+    def current(self, request: Request) -> str | None:
+        """The logged-in reviewer, if the session's token is still configured."""
+        name = request.session.get(_SESSION_REVIEWER)
+        fp = request.session.get(_SESSION_FINGERPRINT)
+        if not isinstance(name, str) or not isinstance(fp, str):
+            return None
+        return name if self.by_fingerprint.get(fp) == name else None
+
+
+def logout(request: Request) -> None:
+    request.session.clear()
+
+
+def csrf_token(request: Request) -> str:
+    """This session's CSRF token, created on first use."""
+    token = request.session.get(_SESSION_CSRF)
+    if not isinstance(token, str) or len(token) < 32:
+        token = secrets.token_urlsafe(32)
+        request.session[_SESSION_CSRF] = token
+    return token
+
+
+def check_csrf(request: Request, submitted: str | None) -> None:
+    """Reject a form POST whose CSRF field does not match the session's token (403)."""
+    expected = request.session.get(_SESSION_CSRF)
+    if (
+        not isinstance(expected, str)
+        or not submitted
+        or not hmac.compare_digest(expected, submitted)
+    ):
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "CSRF token missing or invalid")
+
+
+def require_api_key(request: Request) -> None:
+    """FastAPI dependency: 401 unless the request carries the configured API key."""
+    expected: str | None = request.app.state.guardrail.api_key
+    if expected is None:
+        return
+    given = request.headers.get("x-api-key")
+    if given is None:
+        scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
+        given = credentials.strip() if scheme.lower() == "bearer" else None
+    if not given or not hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "missing or invalid API key (send 'Authorization: Bearer <key>' or 'X-API-Key')",
+            headers={"WWW-Authenticate": "Bearer"},
+        )

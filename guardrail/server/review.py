@@ -1,0 +1,186 @@
+"""The review web page: log in with a reviewer token, pick a case, claim it, resolve it.
+
+Server-rendered (Jinja2), no JavaScript needed. Every state change is a POST form with a CSRF
+token, answered with a 303 redirect (post/redirect/get) so reloading never resubmits. Errors
+from the queue (someone else claimed it first, ...) come back as a one-line flash message.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, HTTPException, Request, status
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from guardrail.queues.sqlite import CaseNotFoundError, Outcome, ReviewError, StoredCase
+from guardrail.server import render
+from guardrail.server.auth import check_csrf, csrf_token, logout
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/review", include_in_schema=False)
+
+_OUTCOMES: dict[str, Outcome] = {"approve": "approved", "edit": "edited", "reject": "rejected"}
+
+
+def _state(request: Request) -> Any:
+    return request.app.state.guardrail
+
+
+def _page(request: Request, name: str, context: dict[str, Any], code: int = 200) -> Response:
+    state = _state(request)
+    base = {
+        "reviewer": state.tokens.current(request),
+        "csrf_token": csrf_token(request),
+        "flash": request.session.pop("flash", None),
+    }
+    response: Response = state.templates.TemplateResponse(
+        request, name, {**base, **context}, status_code=code
+    )
+    return response
+
+
+def _redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=status.HTTP_303_SEE_OTHER)
+
+
+def _case_url(case_id: str) -> str:
+    return f"/review/cases/{quote(case_id, safe='')}"
+
+
+def _login_redirect(request: Request) -> RedirectResponse:
+    return _redirect("/review/login")
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(request: Request) -> Response:
+    if _state(request).tokens.current(request):
+        return _redirect("/review")
+    return _page(request, "login.html", {})
+
+
+@router.post("/login", response_class=HTMLResponse)
+def login(
+    request: Request,
+    token: Annotated[str, Form()] = "",
+    csrf: Annotated[str, Form(alias="csrf_token")] = "",
+) -> Response:
+    check_csrf(request, csrf)
+    if _state(request).tokens.login(request, token) is None:
+        return _page(
+            request,
+            "login.html",
+            {"error": "That reviewer token is not valid."},
+            status.HTTP_401_UNAUTHORIZED,
+        )
+    return _redirect("/review")
+
+
+@router.post("/logout")
+def do_logout(request: Request, csrf: Annotated[str, Form(alias="csrf_token")] = "") -> Response:
+    check_csrf(request, csrf)
+    logout(request)
+    return _redirect("/review/login")
+
+
+@router.get("", response_class=HTMLResponse)
+def queue_page(request: Request, queue: str | None = None) -> Response:
+    state = _state(request)
+    reviewer = state.tokens.current(request)
+    if reviewer is None:
+        return _login_redirect(request)
+    open_cases: list[StoredCase] = state.queue.list(queue=queue, state="open")
+    mine = [c for c in state.queue.list(queue=queue, state="claimed") if c.reviewer == reviewer]
+    by_queue: dict[str, list[StoredCase]] = {}
+    for c in open_cases:
+        by_queue.setdefault(c.queue, []).append(c)
+    return _page(
+        request,
+        "queue.html",
+        {
+            "by_queue": dict(sorted(by_queue.items())),
+            "mine": mine,
+            "counts": state.queue.counts(),
+            "selected": queue,
+            "case_url": _case_url,
+        },
+    )
+
+
+@router.get("/cases/{case_id}", response_class=HTMLResponse)
+def case_page(request: Request, case_id: str) -> Response:
+    state = _state(request)
+    if state.tokens.current(request) is None:
+        return _login_redirect(request)
+    try:
+        stored: StoredCase = state.queue.get(case_id)
+    except CaseNotFoundError as exc:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from exc
+    case = stored.case
+    return _page(
+        request,
+        "case.html",
+        {
+            "stored": stored,
+            "case": case,
+            "segments": render.answer_segments(case.answer, case.report),
+            "factoids": render.factoid_views(case.answer, case.report),
+            "passages": render.passage_views(case.contexts, case.report),
+            "buckets": [(b, b / render.BUCKETS) for b in range(render.BUCKETS)],
+            "case_url": _case_url,
+        },
+    )
+
+
+def _act(request: Request, case_id: str, csrf: str) -> tuple[Any, str]:
+    check_csrf(request, csrf)
+    state = _state(request)
+    reviewer = state.tokens.current(request)
+    if reviewer is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "log in first")
+    return state, reviewer
+
+
+@router.post("/cases/{case_id}/claim")
+def claim(
+    request: Request, case_id: str, csrf: Annotated[str, Form(alias="csrf_token")] = ""
+) -> Response:
+    state, reviewer = _act(request, case_id, csrf)
+    try:
+        state.queue.claim(case_id, reviewer)
+    except CaseNotFoundError as exc:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from exc
+    except ReviewError as exc:
+        request.session["flash"] = str(exc)
+    return _redirect(_case_url(case_id))
+
+
+@router.post("/cases/{case_id}/resolve")
+def resolve(
+    request: Request,
+    case_id: str,
+    outcome: Annotated[str, Form()],
+    final_answer: Annotated[str, Form()] = "",
+    note: Annotated[str, Form()] = "",
+    csrf: Annotated[str, Form(alias="csrf_token")] = "",
+) -> Response:
+    state, reviewer = _act(request, case_id, csrf)
+    chosen = _OUTCOMES.get(outcome)
+    if chosen is None:
+        raise HTTPException(422, f"unknown outcome {outcome!r}")
+    try:
+        text: str | None = None
+        if chosen == "edited":
+            text = final_answer.replace("\r\n", "\n").strip()
+            if text == state.queue.get(case_id).case.answer.strip():
+                raise ReviewError("the edited answer is unchanged: approve it instead")
+        res = state.queue.resolve(case_id, chosen, text, note.strip() or None, reviewer=reviewer)
+    except CaseNotFoundError as exc:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from exc
+    except ReviewError as exc:
+        request.session["flash"] = str(exc)
+        return _redirect(_case_url(case_id))
+    state.metrics.resolutions.labels(res.queue, res.outcome).inc()
+    request.session["flash"] = f"Case {case_id} {res.outcome}."
+    return _redirect("/review")

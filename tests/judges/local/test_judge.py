@@ -1,0 +1,118 @@
+"""The LocalJudge protocol surface: name, dispatch, token counts, caching, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from guardrail.exceptions import JudgeRequestError
+from guardrail.judges.base import Judge, JudgeRequest
+from guardrail.judges.local import MODEL, LocalJudge
+from guardrail.judges.registry import make_judge
+
+from .conftest import CURIE_CONTEXT
+
+
+def test_is_a_judge_named_local():
+    """LocalJudge satisfies the Judge protocol and the registry builds it from "local"."""
+    judge = LocalJudge()
+    assert isinstance(judge, Judge) and judge.name == "local"
+    assert isinstance(make_judge("local"), LocalJudge)
+
+
+def test_constructor_does_no_io():
+    """The lexicon is read on first use, not in the constructor."""
+    judge = LocalJudge()
+    assert judge._lexicon is None
+    judge.answer("decompose", {"text": "Paris is a city."})
+    assert judge._lexicon is not None
+
+
+def test_constructor_validates_settings():
+    """Out-of-range thresholds or cache size are rejected."""
+    with pytest.raises(ValueError):
+        LocalJudge(support_threshold=1.5)
+    with pytest.raises(ValueError):
+        LocalJudge(cache_size=0)
+
+
+async def test_complete_reports_model_and_whitespace_token_counts():
+    """The response names the rules model and counts whitespace tokens of prompt and reply."""
+    judge = LocalJudge()
+    request = JudgeRequest(
+        task="verify",
+        prompt="four words of prompt",
+        inputs={"statement": "Curie discovered radium.", "context": CURIE_CONTEXT},
+    )
+    response = await judge.complete(request)
+    assert response.model == MODEL == "local-rules-v1"
+    assert response.prompt_tokens == 4
+    assert response.completion_tokens == len(response.text.split()) > 0
+    assert response.text.startswith("YES.")
+
+
+@pytest.mark.parametrize(
+    ("task", "first_word"),
+    [("local_verify", "ENTAILED."), ("global_verify", "ENTAILED.")],
+)
+def test_rt4chart_verify_labels(task, first_word):
+    """RT4CHART verification maps YES/NO/NOT SURE to ENTAILED/CONTRADICTED/BASELESS."""
+    judge = LocalJudge()
+    answer = lambda claim: judge.answer(  # noqa: E731
+        task, {"claim": claim, "context": CURIE_CONTEXT, "hint": ""}
+    )
+    assert answer("Curie discovered radium.").startswith(first_word)
+    assert answer("Marie Curie was born in 1868.").startswith("CONTRADICTED.")
+    assert answer("The moon is made of cheese.").startswith("BASELESS.")
+
+
+def test_claims_task_matches_decompose():
+    """RT4CHART's ``claims`` task returns the same JSON array as ``decompose``."""
+    judge = LocalJudge()
+    text = "Ibuprofen is safe and effective."
+    assert judge.answer("claims", {"text": text}) == judge.answer("decompose", {"text": text})
+    assert json.loads(judge.answer("claims", {"text": text})) == [
+        "Ibuprofen is safe.",
+        "Ibuprofen is effective.",
+    ]
+
+
+async def test_unknown_task_is_a_request_error():
+    """A task the judge does not know raises JudgeRequestError (not retryable)."""
+    with pytest.raises(JudgeRequestError) as info:
+        await LocalJudge().complete(JudgeRequest(task="translate", prompt="p"))
+    assert not info.value.retryable
+
+
+def test_missing_or_odd_inputs_do_not_raise():
+    """Missing keys and non-string values are treated as text, not errors."""
+    judge = LocalJudge()
+    assert judge.answer("decompose", {}) == "[]"
+    assert judge.answer("verify", {}).startswith("NOT SURE.")
+    assert judge.answer("decompose", {"text": 12345}) == "[]"
+    assert len(judge.answer("antonym", {"factoid": None, "count": 2}).split("\n")) == 2
+
+
+def test_context_cache_is_bounded_lru_and_reused():
+    """The same context is preprocessed once; old contexts are evicted beyond cache_size."""
+    judge = LocalJudge(cache_size=2)
+    first = judge._index("Alpha is a letter.")
+    assert judge._index("Alpha is a letter.") is first
+    judge._index("Beta is a letter.")
+    judge._index("Alpha is a letter.")  # refresh Alpha: Beta is now the oldest
+    judge._index("Gamma is a letter.")
+    assert len(judge._cache) == 2
+    assert judge._index("Alpha is a letter.") is first
+
+
+def test_deterministic_across_instances():
+    """Two judges give byte-identical replies for every task."""
+    a, b = LocalJudge(), LocalJudge()
+    for task, inputs in [
+        ("decompose", {"text": "Curie was born in Warsaw and moved to Paris."}),
+        ("synonym", {"factoid": "Ibuprofen is safe.", "count": 3}),
+        ("antonym", {"factoid": "Ibuprofen is safe.", "count": 3}),
+        ("verify", {"statement": "Curie discovered radium.", "context": CURIE_CONTEXT}),
+    ]:
+        assert a.answer(task, inputs) == b.answer(task, inputs)

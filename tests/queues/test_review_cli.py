@@ -1,0 +1,116 @@
+"""``guardrail review``: list, show, claim, resolve, outbox — and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from guardrail.cli import main
+from guardrail.queues import SQLiteOutbox, SQLiteQueue, WebhookDeliveryError, WebhookSink
+
+
+@pytest.fixture
+def db(tmp_path, make_case):
+    path = tmp_path / "review.sqlite3"
+    q = SQLiteQueue(path)
+    q.add(make_case("m-1", queue="medical"))
+    q.add(make_case("l-1", queue="legal"))
+    return path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_shows_open_cases_in_a_table(capsys, db):
+    """The human listing names every open case with its queue."""
+    code, out, _ = run(capsys, "review", "list", "--db", str(db))
+    assert code == 0
+    assert "m-1" in out and "l-1" in out and "medical" in out and "2 case(s)" in out
+
+
+def test_list_json_filters_by_queue_and_state(capsys, db):
+    """--json with --queue gives machine-readable stored cases of that queue only."""
+    code, out, _ = run(capsys, "review", "list", "--db", str(db), "--queue", "legal", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["case"]["case_id"] for r in rows] == ["l-1"] and rows[0]["state"] == "open"
+    code, out, _ = run(capsys, "review", "list", "--db", str(db), "--state", "claimed", "--json")
+    assert json.loads(out) == []
+
+
+def test_claim_then_approve(capsys, db):
+    """claim then resolve --approve stores the original answer as final."""
+    assert run(capsys, "review", "claim", "m-1", "--db", str(db), "--reviewer", "alice")[0] == 0
+    code, out, _ = run(capsys, "review", "resolve", "m-1", "--db", str(db), "--approve")
+    assert code == 0 and "approved by alice" in out
+    stored = SQLiteQueue(db).get("m-1")
+    assert stored.outcome == "approved" and stored.final_answer == "Take 2 g."
+
+
+def test_resolve_with_edit_file_and_note(capsys, db, tmp_path):
+    """--edit FILE uses the file's text as the final answer; --note is kept."""
+    edit = tmp_path / "answer.txt"
+    edit.write_text("Adults: at most 4 g per day.\n")
+    run(capsys, "review", "claim", "l-1", "--db", str(db), "--reviewer", "bob")
+    code, _, _ = run(
+        capsys, "review", "resolve", "l-1", "--db", str(db), "--edit", str(edit),
+        "--reviewer", "bob", "--note", "dose corrected",
+    )  # fmt: skip
+    assert code == 0
+    stored = SQLiteQueue(db).get("l-1")
+    assert stored.final_answer == "Adults: at most 4 g per day." and stored.note == "dose corrected"
+    code, out, _ = run(capsys, "review", "show", "l-1", "--db", str(db))
+    assert "resolved" in out and "dose corrected" in out and "at most 4 g" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["review", "resolve", "m-1", "--approve"], "is open: claim it first"),
+        (["review", "claim", "zzz", "--reviewer", "a"], "no case 'zzz'"),
+        (["review", "show", "zzz"], "no case 'zzz'"),
+        (["review", "resolve", "m-1", "--edit", "/nonexistent/file"], "cannot read edited answer"),
+    ],
+)
+def test_errors_are_one_line_exit_2(capsys, db, argv, message):
+    """Review mistakes print one line on stderr and exit 2, no traceback."""
+    code, _, err = run(capsys, *argv, "--db", str(db))
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_database_is_a_clear_error(capsys, tmp_path):
+    """Pointing at a file that does not exist says so rather than creating an empty queue."""
+    code, _, err = run(capsys, "review", "list", "--db", str(tmp_path / "nope.sqlite3"))
+    assert code == 2 and "no review database at" in err
+    assert not (tmp_path / "nope.sqlite3").exists()
+
+
+def test_resolve_needs_exactly_one_outcome(capsys, db):
+    """--approve and --reject together is a usage error (exit 2)."""
+    with pytest.raises(SystemExit) as info:
+        main(["review", "resolve", "m-1", "--db", str(db), "--approve", "--reject"])
+    assert info.value.code == 2
+
+
+async def test_outbox_lists_undelivered_webhook_cases(capsys, tmp_path, make_case):
+    """A case the webhook could not deliver shows in `review outbox`."""
+    path = tmp_path / "review.sqlite3"
+    client = httpx.AsyncClient(transport=httpx.MockTransport(lambda r: httpx.Response(500)))
+    sink = WebhookSink(
+        "https://hooks.example.test/x", "k", outbox=SQLiteOutbox(path), client=client,
+        max_attempts=1,
+    )  # fmt: skip
+    with pytest.raises(WebhookDeliveryError):
+        await sink.send(make_case("stuck"))
+    code, out, _ = run(capsys, "review", "outbox", "--db", str(path), "--json")
+    assert code == 0
+    (entry,) = json.loads(out)
+    assert entry["case"]["case_id"] == "stuck" and entry["last_error"] == "HTTP 500"
+    code, out, _ = run(capsys, "review", "outbox", "--db", str(path))
+    assert "stuck" in out and "1 undelivered" in out

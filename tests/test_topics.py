@@ -1,0 +1,293 @@
+"""The topic classifier: keyword rules, the confidence floor, several topics, `reads`,
+determinism, and the evaluation set's hygiene (no overlap with training examples)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from guardrail.policy import Policy, TopicRule, load_policy
+from guardrail.topics import TopicClassifier, keyword_pattern
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_POLICY = ROOT / "policies" / "default.yaml"
+EVAL_SET = ROOT / "tests" / "data" / "topic_eval.jsonl"
+
+TOY = """\
+name: toy
+classifier: {confidence_floor: 0.5, default_topic: general, max_topics: 3}
+topics:
+  - name: general
+    threshold: 0.5
+    examples:
+      - how do I reset my password
+      - where is the printer
+      - how do I book a meeting room
+      - what time does the office open
+  - name: cooking
+    threshold: 0.5
+    keywords: [recipe]
+    examples:
+      - how long do I bake a chocolate cake
+      - what temperature to roast a chicken
+      - how do I make pasta dough
+      - can I freeze cooked rice
+  - name: pets
+    sensitivity: sensitive
+    threshold: 0.3
+    reads: both
+    keywords: [vet, dog food]
+    examples:
+      - how often should I walk my dog
+      - why does my cat scratch the sofa
+      - what should I feed a puppy
+      - how do I stop my dog barking
+  - name: legal
+    threshold: 0.4
+    reads: context
+    keywords: [statute]
+"""
+
+
+@pytest.fixture(scope="module")
+def toy() -> TopicClassifier:
+    return TopicClassifier.from_policy(Policy.from_yaml_text(TOY))
+
+
+@pytest.fixture(scope="module")
+def default() -> TopicClassifier:
+    return TopicClassifier.from_policy(load_policy(DEFAULT_POLICY))
+
+
+def _names(labels: list) -> list[str]:
+    return [t.label for t in labels]
+
+
+# -- keywords ----------------------------------------------------------------------------------
+
+
+def test_keyword_hit_detects_topic_with_full_confidence(toy: TopicClassifier):
+    """A keyword match yields the topic with source='keyword' and confidence 1.0."""
+    labels = toy.classify("Any good RECIPE for a lazy Sunday?")
+    assert labels[0].label == "cooking"
+    assert (labels[0].source, labels[0].confidence) == ("keyword", 1.0)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "text", "hit"),
+    [
+        ("visa", "Do I need a VISA?", True),
+        ("visa", "I hold two visas", False),
+        ("visa", "is this advisable", False),
+        ("right to work", "my right  to\nwork check", True),
+        ("right to work", "the right to workplace safety", False),
+        ("LGBTQ+", "support for LGBTQ+ people", True),
+        ("breast-feeding", "while Breast-Feeding my son", True),
+    ],
+)
+def test_keywords_match_whole_words_case_insensitively(keyword: str, text: str, hit: bool):
+    """Keywords need word boundaries, ignore case, and let spaces match any whitespace."""
+    assert bool(keyword_pattern(keyword).search(text)) is hit
+
+
+def test_keyword_that_is_a_regex_is_taken_literally():
+    """Keywords are escaped: 'a.b' does not match 'axb'."""
+    assert keyword_pattern("a.b").search("axb") is None
+    assert keyword_pattern("a.b").search("see a.b now") is not None
+
+
+# -- floor, default, several topics ------------------------------------------------------------
+
+
+def test_classifier_learns_from_examples(toy: TopicClassifier):
+    """An unseen query about baking is tagged cooking by the model (no keyword involved)."""
+    labels = toy.classify("what oven temperature for baking bread")
+    assert labels[0].label == "cooking"
+    assert labels[0].source == "classifier"
+
+
+def test_below_floor_falls_back_to_default_topic():
+    """With a floor nothing can reach, every non-keyword query gets the default topic."""
+    policy = Policy.from_yaml_text(TOY.replace("confidence_floor: 0.5", "confidence_floor: 1.0"))
+    labels = TopicClassifier.from_policy(policy).classify("how long do I bake a chocolate cake")
+    assert len(labels) == 1
+    assert (labels[0].label, labels[0].source) == ("general", "default")
+    assert 0.0 <= labels[0].confidence <= 1.0
+
+
+def test_keywords_bypass_the_floor():
+    """A keyword still detects its topic when the model's floor is unreachable."""
+    policy = Policy.from_yaml_text(TOY.replace("confidence_floor: 0.5", "confidence_floor: 1.0"))
+    labels = TopicClassifier.from_policy(policy).classify("ask the vet")
+    assert _names(labels) == ["pets"]
+
+
+def test_several_topics_sorted_by_confidence(toy: TopicClassifier):
+    """Keyword hits for two topics give both, strongest first, ties broken by the model."""
+    labels = toy.classify("is this recipe for homemade dog food safe, asks my vet")
+    assert set(_names(labels)) == {"cooking", "pets"}
+    confidences = [t.confidence for t in labels]
+    assert confidences == sorted(confidences, reverse=True)
+
+
+def test_max_topics_truncates():
+    """No more than max_topics labels come back."""
+    policy = Policy.from_yaml_text(TOY.replace("max_topics: 3", "max_topics: 1"))
+    labels = TopicClassifier.from_policy(policy).classify("recipe for dog food from the vet")
+    assert len(labels) == 1
+
+
+def test_floor_zero_reports_every_specific_topic_and_drops_default():
+    """At floor 0 every trained topic is detected; the default topic is dropped beside them."""
+    policy = Policy.from_yaml_text(TOY.replace("confidence_floor: 0.5", "confidence_floor: 0.0"))
+    labels = TopicClassifier.from_policy(policy).classify("hello")
+    assert set(_names(labels)) == {"cooking", "pets"}  # legal has no examples, only keywords
+
+
+def test_default_topic_detected_by_the_model_is_labelled_classifier(toy: TopicClassifier):
+    """A clearly general query is the default topic, found by the model itself."""
+    labels = toy.classify("where is the printer on this floor")
+    assert _names(labels) == ["general"]
+    assert labels[0].source == "classifier"
+
+
+def test_sensitivity_is_copied_from_the_rule(toy: TopicClassifier):
+    """Labels carry their rule's sensitivity so audit records show it."""
+    assert toy.classify("call the vet")[0].sensitivity == "sensitive"
+
+
+def test_never_empty(toy: TopicClassifier):
+    """Empty, whitespace and odd input still yield exactly one label (the default)."""
+    for text in ["", "   ", "%%%", "ß" * 500]:
+        labels = toy.classify(text)
+        assert len(labels) >= 1
+
+
+# -- reads ------------------------------------------------------------------------------------
+
+
+def test_reads_context_only_sees_contexts(toy: TopicClassifier):
+    """A reads=context topic fires from a passage, not from the query."""
+    assert "legal" not in _names(toy.classify("what does the statute say"))
+    labels = toy.classify("what does it say", ["Under the statute, tenants must..."])
+    assert "legal" in _names(labels)
+
+
+def test_reads_query_ignores_contexts(toy: TopicClassifier):
+    """A reads=query topic is not triggered by words in the passages."""
+    labels = toy.classify("what does it say", ["A classic recipe for bread."])
+    assert "cooking" not in _names(labels)
+
+
+def test_reads_both_sees_either(toy: TopicClassifier):
+    """A reads=both topic fires from the query or from a passage."""
+    assert "pets" in _names(toy.classify("take him to the vet"))
+    assert "pets" in _names(toy.classify("is this normal?", ["Ask your vet about it."]))
+
+
+def test_paper_pregnancy_vignette_is_detected_from_context(default: TopicClassifier):
+    """Query without a pregnancy word + context about the third trimester -> pregnancy."""
+    labels = default.classify(
+        "Is ibuprofen fine for back pain?",
+        ["Ibuprofen is contraindicated in the third trimester of pregnancy."],
+    )
+    assert "pregnancy" in _names(labels)
+
+
+def test_default_policy_tags_the_paper_queries(default: TopicClassifier):
+    """The two MetaRAG vignettes land on their sensitive topics."""
+    assert default.classify("Can pregnant women take ibuprofen for back pain?")[0].label == (
+        "pregnancy"
+    )
+    asylum = default.classify("Do LGBTQ+ refugees automatically receive protection in country X?")
+    assert asylum[0].label == "asylum"
+
+
+# -- construction and determinism --------------------------------------------------------------
+
+
+def test_deterministic_across_instances():
+    """Two classifiers built from the same policy give identical labels and probabilities."""
+    policy = load_policy(DEFAULT_POLICY)
+    a, b = TopicClassifier.from_policy(policy), TopicClassifier.from_policy(policy)
+    queries = ["Can I work on a student visa?", "How do I reset my password?", "fever at night"]
+    assert [a.classify(q) for q in queries] == [b.classify(q) for q in queries]
+    assert a.probabilities(queries) == b.probabilities(queries)
+
+
+def test_keyword_only_mode_without_enough_training_data():
+    """With fewer than two topics that have examples, only keywords and the default work."""
+    rules = [
+        TopicRule(name="general", threshold=0.5),
+        TopicRule(name="pets", threshold=0.3, keywords=["vet"]),
+    ]
+    clf = TopicClassifier(rules, default_topic="general")
+    assert clf.trained_topics == ()
+    assert _names(clf.classify("see the vet")) == ["pets"]
+    assert clf.classify("anything")[0].source == "default"
+
+
+def test_constructor_rejects_bad_arguments():
+    """The default topic must exist; floor and max_topics must be in range."""
+    rules = [TopicRule(name="general", threshold=0.5)]
+    with pytest.raises(ValueError, match="default topic"):
+        TopicClassifier(rules, default_topic="other")
+    with pytest.raises(ValueError, match="confidence_floor"):
+        TopicClassifier(rules, default_topic="general", confidence_floor=1.5)
+    with pytest.raises(ValueError, match="max_topics"):
+        TopicClassifier(rules, default_topic="general", max_topics=0)
+
+
+# -- the evaluation set ------------------------------------------------------------------------
+
+
+def _normalise(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def _eval_rows() -> list[dict]:
+    return [json.loads(line) for line in EVAL_SET.read_text().splitlines() if line.strip()]
+
+
+def test_eval_set_is_large_and_covers_every_default_topic():
+    """>= 200 queries, unique ids and queries, gold labels from the default policy."""
+    rows = _eval_rows()
+    policy = load_policy(DEFAULT_POLICY)
+    names = {t.name for t in policy.topics}
+    assert len(rows) >= 200
+    assert len({r["id"] for r in rows}) == len(rows)
+    assert len({_normalise(r["query"]) for r in rows}) == len(rows)
+    counts = Counter(r["topic"] for r in rows)
+    assert set(counts) == names
+    assert counts["general"] >= 80 and min(counts.values()) >= 25
+    assert sum(1 for r in rows if r.get("hard")) >= 30
+    assert all(set(r.get("also", [])) <= names for r in rows)
+
+
+def test_eval_queries_are_not_training_examples():
+    """No eval query appears among the policy's examples (compared case- and punctuation-free)."""
+    policy = load_policy(DEFAULT_POLICY)
+    examples = {_normalise(e) for t in policy.topics for e in t.examples}
+    overlap = [r["query"] for r in _eval_rows() if _normalise(r["query"]) in examples]
+    assert overlap == []
+
+
+def test_eval_queries_are_not_near_duplicates_of_examples():
+    """No eval query shares 80% or more of its words with a training example (Jaccard)."""
+    policy = load_policy(DEFAULT_POLICY)
+    examples = [set(_normalise(e).split()) for t in policy.topics for e in t.examples]
+    for row in _eval_rows():
+        words = set(_normalise(row["query"]).split())
+        worst = max(len(words & ex) / len(words | ex) for ex in examples)
+        assert worst < 0.8, row["query"]
+
+
+def test_default_classifier_accuracy_regression_guard(default: TopicClassifier):
+    """A loose floor against regressions; the measured figure comes from the benchmark."""
+    rows = _eval_rows()
+    correct = sum(default.classify(r["query"])[0].label == r["topic"] for r in rows)
+    assert correct / len(rows) >= 0.75
