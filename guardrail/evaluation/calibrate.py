@@ -8,7 +8,8 @@ an honest figure, tune on one part of the data and report on another
 The policy is edited as plain YAML: ``topics`` is a list of mappings with a ``name`` (or a
 mapping from topic name to its settings) and each chosen topic's ``threshold`` is set. Other
 keys and their order are kept; comments are not (PyYAML does not keep them), so the output
-starts with a comment saying where the threshold came from.
+starts with a comment saying where the threshold came from. The result is validated with the
+policy loader before it is written: an input that is not a valid policy writes nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from guardrail.evaluation.datasets import EvalRow
 from guardrail.evaluation.metrics import SweepPoint, best_threshold
 from guardrail.evaluation.runner import RowOutcome
 from guardrail.exceptions import ConfigError, PolicyError
+from guardrail.policy.loader import parse_policy
 
 ALL_TOPICS = "*"
 
@@ -72,6 +74,8 @@ def write_policy_threshold(
     ``topic=None`` is allowed only when the policy has exactly one topic; ``"*"`` sets all.
     """
     src, dst = Path(policy), Path(out)
+    if src.resolve() == dst.resolve():
+        raise ConfigError("--out must differ from --policy (the input is never overwritten)")
     try:
         doc = yaml.safe_load(src.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -96,9 +100,8 @@ def write_policy_threshold(
     for _, item in chosen:
         item["threshold"] = round(float(threshold), 6)
     header = "".join(f"# {line}\n" for line in note.splitlines() if line.strip())
-    body = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
-    if src.resolve() == dst.resolve():
-        raise ConfigError("--out must differ from --policy (the input is never overwritten)")
+    text = header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    parse_policy(text, source=str(dst))  # the copy must load as a policy, or nothing is written
     dst.parent.mkdir(parents=True, exist_ok=True)
-    dst.write_text(header + body, encoding="utf-8")
+    dst.write_text(text, encoding="utf-8")
     return [n for n, _ in chosen]

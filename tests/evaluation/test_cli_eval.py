@@ -155,7 +155,7 @@ def test_calibrate_writes_the_threshold_into_a_policy_copy(tmp_path, fake, capsy
     original = yaml.safe_load(POLICY.read_text())
     assert tuned["topics"][0] == original["topics"][0]
     assert tuned["topics"][1]["threshold"] == 0.5  # F1 2/3 ties with 0.0; higher wins
-    assert tuned["topics"][1]["actions"] == ["escalate"]
+    assert tuned["topics"][1]["on_flag"] == {"cite": True}
     assert out.read_text().startswith("# threshold 0.5 set by `guardrail calibrate`")
     data = json.loads(report.read_text())
     assert data["tuned_on_same_rows"] is True and data["topics"] == ["medical"]
@@ -192,6 +192,17 @@ def test_calibrate_topic_errors(tmp_path, fake, capsys, extra, message):
     assert main([*argv, *extra]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "o.yaml").exists()
+
+
+def test_calibrate_rejects_an_invalid_policy_and_writes_nothing(tmp_path, fake, capsys):
+    """A policy the loader rejects is a PolicyError (exit 2) naming the key; no output file."""
+    policy = tmp_path / "p.yaml"
+    policy.write_text("name: p\nversion: 1\ntopics:\n  - name: general\n    threshhold: 0.4\n")
+    out = tmp_path / "o.yaml"
+    argv = ["calibrate", str(TINY), "--policy", str(policy), "--out", str(out)]
+    assert main(argv) == 2
+    assert "topics[0].threshhold" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_calibrate_refuses_to_overwrite_its_input(tmp_path, fake, capsys):
