@@ -212,3 +212,24 @@ def test_calibrate_refuses_to_overwrite_its_input(tmp_path, fake, capsys):
     argv = ["calibrate", str(TINY), "--policy", str(policy), "--out", str(policy), "--topic", "*"]
     assert main(argv) == 2
     assert policy.read_text() == POLICY.read_text()
+
+
+def test_eval_reports_the_reference_metric_for_rows_with_a_target(tmp_path, scripted):
+    """Rows with ``target`` get the reference metric, judged on the scorer's own claims."""
+    rows = [json.loads(x) for x in TINY.read_text().splitlines()[:2]]
+    rows[1]["target"] = "The trial lasts 30 days."
+    data_file = tmp_path / "targets.jsonl"
+    data_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "e.json"
+    assert main(["eval", str(data_file), "--method", "rt4chart", "--json-out", str(out)]) == 0
+    ref = json.loads(out.read_text())["reference"]
+    # Claims: "The trial lasts 30 days." is in the target only (self-knowledge); "Support is by
+    # chat only." is in the references but not the target (faithful, and noise): none is both
+    # unsupported and incorrect, so hallucination is 0.
+    assert ref == {
+        "rows": 1,
+        "hallucination": 0.0,
+        "faithfulness": 0.5,
+        "noise_sensitivity": 0.5,
+        "self_knowledge": 0.5,
+    }
