@@ -102,11 +102,16 @@ def show(console: Console, result: GuardResult) -> None:
     body = Text()
     body.append_text(head)
     body.append("\nanswer   ")
-    answer = Text(result.report_text)
-    for f in result.report.factoids if result.report else []:
-        if f.flagged:
-            for s, e in f.spans:
-                answer.stylize(f"{score_style(f.score)} underline", s, e)
+    # Flagged spans: [[marked]] (readable without colour) and underlined in the factoid's colour.
+    flagged = result.report.flagged_spans if result.report else []
+    answer = Text()
+    cursor = 0
+    text = result.report_text
+    for start, end in flagged:
+        answer.append(text[cursor:start])
+        answer.append(f"[[{text[start:end]}]]", style=f"{score_style(d.score or 0)} underline")
+        cursor = end
+    answer.append(text[cursor:])
     body.append_text(answer)
     if result.attempts > 1:
         body.append(f"\n(regenerated; first answer: {result.original_answer})", style="dim")

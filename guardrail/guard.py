@@ -45,6 +45,7 @@ from guardrail.models import (
     ScoreReport,
     TopicLabel,
 )
+from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB
 from guardrail.policy import Policy, PolicyEngine, load_policy
 from guardrail.policy.engine import strongest
 from guardrail.policy.schema import TopicRule
@@ -56,10 +57,6 @@ from guardrail.topics import TopicClassifier
 #: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
 Regenerator = Callable[[str], Awaitable[Any]]
 F = TypeVar("F", bound=Callable[..., Any])
-
-DEFAULT_REVIEW_DB = "guardrail-review.sqlite3"
-DEFAULT_AUDIT_LOG = "guardrail-audit.jsonl"
-DEFAULT_FALLBACK = "guardrail-escalations.jsonl"
 
 
 def build_scorer(policy: Policy, judge: Judge | None = None) -> Scorer:

@@ -23,12 +23,16 @@ def score_style(score: float) -> str:
 
 
 def highlighted_text(answer: str, report: ScoreReport) -> Text:
-    """The answer as rich Text with flagged spans styled by their factoid's score."""
-    text = Text(answer)
-    for factoid in report.factoids:
-        if factoid.flagged:
-            for start, end in factoid.spans:
-                text.stylize(f"{score_style(factoid.score)} underline", start, end)
+    """The answer with flagged spans in ``[[ ]]`` (readable without colour) and coloured."""
+    by_span = {span: f.score for f in report.factoids if f.flagged for span in f.spans}
+    text = Text()
+    cursor = 0
+    for start, end in report.flagged_spans:
+        score = max((v for (s, e), v in by_span.items() if s < end and start < e), default=1.0)
+        text.append(answer[cursor:start])
+        text.append(f"[[{answer[start:end]}]]", style=f"{score_style(score)} underline")
+        cursor = end
+    text.append(answer[cursor:])
     return text
 
 
@@ -64,7 +68,7 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
                 str(f.index + 1), name, Text(f"{f.score:.2f}", score_style(f.score)), cells
             )
         console.print(table)
-    console.print(Text("Answer (flagged spans underlined):", style="bold"))
+    console.print(Text("Answer (flagged spans in [[ ]]):", style="bold"))
     console.print(highlighted_text(answer, report))
     u = report.usage
     console.print(

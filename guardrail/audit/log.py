@@ -14,17 +14,21 @@ Recovery is an operator's decision, not a silent repair: run ``guardrail audit v
 which prints the byte offset where the intact records end, keep a copy of the file, and
 truncate it there (``truncate -s OFFSET FILE``).
 
-One writing process per file. Threads in that process may share an :class:`AuditLog` (a lock
-serializes appends); a second process appending to the same file is detected — the file's
-size is no longer what this writer left — and refused, rather than forking the chain.
+Several writers per file. Threads share an :class:`AuditLog` (a lock serializes appends), and
+several processes — say a server writing turns and the reviewer CLI writing resolutions — may
+append to the same file: each append holds an exclusive ``flock`` on it, and a writer that
+finds the file grown since its last append continues the chain from the new last record.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import cast
 
 import structlog
@@ -39,6 +43,12 @@ from guardrail.audit.chain import (
 )
 from guardrail.audit.record import AuditRecord, TextRedaction
 from guardrail.exceptions import AuditError
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
 
 _OPEN_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0)
 _TAIL_CHUNK = 64 * 1024
@@ -178,17 +188,19 @@ class AuditLog:
         Raises :class:`AuditError` when the line cannot be written; in that case any partial
         bytes are cut off again, so the chain stays intact and the next append can succeed.
         """
-        with self._lock:
-            fd = self._open()
+        with self._lock, self._file_lock(self._open()) as fd:
             try:
                 current = os.fstat(fd).st_size
             except OSError as exc:
                 raise AuditError(f"cannot stat audit log {self.path}: {exc}") from exc
             if current != self._size:
-                raise AuditError(
-                    f"{self.path} changed under this writer (size {current}, expected "
-                    f"{self._size}): another process is appending; refusing to fork the chain"
+                # Another writer (e.g. the reviewer CLI next to a running server) appended:
+                # continue from its last record. The file lock makes this read-then-append
+                # atomic across processes, so the chain never forks.
+                self._seq, self._head = (
+                    _read_tail(self.path, current) if current else (0, GENESIS_HASH)
                 )
+                self._size = current
             staged = record.redacted(self.redaction).model_copy(
                 update={"seq": self._seq + 1, "prev_hash": self._head, "hash": None}
             )
@@ -206,6 +218,18 @@ class AuditLog:
             self._head = body["hash"]
             self._size = os.fstat(fd).st_size
             return staged.model_copy(update={"hash": body["hash"]})
+
+    @contextlib.contextmanager
+    def _file_lock(self, fd: int) -> Iterator[int]:
+        """Hold an exclusive advisory lock on the log for one append (POSIX ``flock``)."""
+        if fcntl is None:  # pragma: no cover - non-POSIX: one writing process per file
+            yield fd
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield fd
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     async def aappend(self, record: AuditRecord) -> AuditRecord:
         """:meth:`append` in a worker thread, so the fsync does not block the event loop."""

@@ -28,12 +28,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from guardrail.audit.log import AuditLog
+from guardrail.audit.review import record_resolutions
 from guardrail.exceptions import ConfigError
+from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
 from guardrail.queues.outbox import SQLiteOutbox
 from guardrail.queues.sqlite import STATES, ReviewError, SQLiteQueue, StoredCase
 from guardrail.queues.webhook import WebhookSink
 
-DEFAULT_DB = "guardrail-review.sqlite3"
+DEFAULT_DB = DEFAULT_REVIEW_DB
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -46,6 +49,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--db", type=Path, default=Path(DEFAULT_DB), help=f"review database (default {DEFAULT_DB})"
+    )
+    common.add_argument(
+        "--audit-log",
+        type=Path,
+        default=Path(DEFAULT_AUDIT_LOG),
+        help=f"resolutions are appended here (default {DEFAULT_AUDIT_LOG})",
     )
 
     ls = rsub.add_parser("list", parents=[common], help="list cases (open ones by default)")
@@ -102,7 +111,7 @@ def _queue(args: argparse.Namespace) -> SQLiteQueue:
     db: Path = args.db
     if not db.is_file():
         raise ConfigError(f"no review database at {db} (pass --db PATH)")
-    return SQLiteQueue(db)
+    return SQLiteQueue(db, on_resolve=record_resolutions(AuditLog(args.audit_log)))
 
 
 def _console() -> Console:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from guardrail.cli.review import DEFAULT_DB
 from guardrail.exceptions import ConfigError
+from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
 
 if TYPE_CHECKING:  # pragma: no cover
     from fastapi import FastAPI
@@ -45,6 +46,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--policy", type=Path, metavar="PATH", help="policy YAML for the guard")
     p.add_argument(
         "--db", type=Path, default=Path(DEFAULT_DB), help=f"review database (default {DEFAULT_DB})"
+    )
+    p.add_argument(
+        "--audit-log",
+        type=Path,
+        default=Path(DEFAULT_AUDIT_LOG),
+        help=f"turns and resolutions are appended here (default {DEFAULT_AUDIT_LOG})",
     )
     p.add_argument("--api-key-env", metavar="VAR", help="env var holding the API key for /v1/*")
     p.add_argument("--tokens-file", type=Path, metavar="PATH", help="reviewer tokens file")
@@ -105,7 +112,12 @@ def load_tokens(args: argparse.Namespace) -> dict[str, str]:
     return tokens
 
 
-def build_checker(policy_path: Path | None) -> Checker:
+def build_checker(
+    policy_path: Path | None,
+    *,
+    db: Path = Path(DEFAULT_REVIEW_DB),
+    audit_log: Path = Path(DEFAULT_AUDIT_LOG),
+) -> Checker:
     """The guard that answers ``POST /v1/check`` (imported lazily: ``guardrail.guard.Guard``)."""
     if policy_path is None:
         raise ConfigError("pass --policy PATH (a policy YAML file) to build the guard")
@@ -113,7 +125,13 @@ def build_checker(policy_path: Path | None) -> Checker:
         guard_module = importlib.import_module("guardrail.guard")
     except ImportError as exc:
         raise ConfigError(f"the guard is not available in this installation: {exc}") from exc
-    checker: Checker = guard_module.Guard.from_yaml(policy_path)
+    # The guard's escalations must land in the same database the review page reads.
+    checker: Checker = guard_module.Guard.from_yaml(
+        policy_path,
+        review_db=db,
+        audit_log=audit_log,
+        fallback_log=db.with_suffix(".fallback.jsonl"),
+    )
     return checker
 
 
@@ -138,11 +156,16 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
     secret = (
         _env(args.session_secret_env, "--session-secret-env") if args.session_secret_env else None
     )
+    from guardrail.audit.log import AuditLog
+    from guardrail.audit.review import record_resolutions
     from guardrail.queues.sqlite import SQLiteQueue
 
+    audit_log = getattr(args, "audit_log", Path(DEFAULT_AUDIT_LOG))
     app: FastAPI = server.create_app(
-        checker=checker if checker is not None else build_checker(args.policy),
-        queue=SQLiteQueue(args.db),
+        checker=checker
+        if checker is not None
+        else build_checker(args.policy, db=args.db, audit_log=audit_log),
+        queue=SQLiteQueue(args.db, on_resolve=record_resolutions(AuditLog(audit_log))),
         api_key=api_key,
         reviewer_tokens=tokens,
         session_secret=secret,

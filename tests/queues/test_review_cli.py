@@ -52,6 +52,26 @@ def test_claim_then_approve(capsys, db):
     assert stored.outcome == "approved" and stored.final_answer == "Take 2 g."
 
 
+def test_resolutions_are_appended_to_the_audit_log(capsys, db, tmp_path):
+    """Every resolution becomes a hash-chained 'resolution' record in the audit log."""
+    from guardrail.audit import verify_log
+
+    log = tmp_path / "audit.jsonl"
+    run(capsys, "review", "claim", "m-1", "--db", str(db), "--reviewer", "alice")
+    code, _, _ = run(
+        capsys, "review", "resolve", "m-1", "--db", str(db), "--reject",
+        "--note", "unsafe dose", "--audit-log", str(log),
+    )  # fmt: skip
+    assert code == 0
+    [record] = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["kind"] == "resolution"
+    assert (
+        record["resolution"]["case_id"] == "m-1" and record["resolution"]["outcome"] == "rejected"
+    )
+    assert record["resolution"]["reviewer"] == "alice"
+    assert verify_log(log).ok
+
+
 def test_resolve_with_edit_file_and_note(capsys, db, tmp_path):
     """--edit FILE uses the file's text as the final answer; --note is kept."""
     edit = tmp_path / "answer.txt"
