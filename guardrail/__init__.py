@@ -18,6 +18,7 @@ from guardrail.exceptions import (
     PolicyError,
     ScoringError,
 )
+from guardrail.guard import Guard
 from guardrail.judges import Judge, JudgeRequest, JudgeResponse, RetryPolicy, ScriptedJudge
 from guardrail.judges.registry import make_judge
 from guardrail.models import (
@@ -35,7 +36,9 @@ from guardrail.models import (
     Variant,
     Verdict,
 )
-from guardrail.scoring import MetaRAG, MetaRAGConfig, PromptSet, Scorer
+from guardrail.policy import Policy, PolicyEngine, load_policy
+from guardrail.scoring import MetaRAG, MetaRAGConfig, PromptSet, ReferenceMetric, RT4Chart, Scorer
+from guardrail.topics import TopicClassifier
 
 __version__ = "0.1.0"
 
@@ -48,6 +51,7 @@ __all__ = [
     "EscalationCase",
     "EscalationError",
     "Factoid",
+    "Guard",
     "GuardResult",
     "GuardrailError",
     "Judge",
@@ -62,18 +66,24 @@ __all__ = [
     "Label",
     "MetaRAG",
     "MetaRAGConfig",
+    "Policy",
+    "PolicyEngine",
     "PolicyError",
     "PromptSet",
+    "RT4Chart",
+    "ReferenceMetric",
     "Relation",
     "RetryPolicy",
     "ScoreReport",
     "Scorer",
     "ScoringError",
     "ScriptedJudge",
+    "TopicClassifier",
     "TopicLabel",
     "Usage",
     "Variant",
     "Verdict",
     "__version__",
+    "load_policy",
     "make_judge",
 ]

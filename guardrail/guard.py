@@ -76,13 +76,9 @@ def build_scorer(policy: Policy, judge: Judge | None = None) -> Scorer:
         return cache[spec]
 
     if s.method == "rt4chart":
-        try:
-            from guardrail.scoring.rt4chart import (  # type: ignore[import-not-found,unused-ignore]
-                RT4Chart,
-            )
-        except ImportError as exc:  # pragma: no cover - present once RT4CHART lands
-            raise ConfigError("scorer.method rt4chart is not available in this build") from exc
-        return RT4Chart(get(s.judge), retry=retry)  # type: ignore[no-any-return]
+        from guardrail.scoring.rt4chart import RT4Chart
+
+        return RT4Chart(get(s.judge), retry=retry)
     return MetaRAG(
         decomposer=get(s.decomposer),
         generator=get(s.generator),

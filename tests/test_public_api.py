@@ -11,6 +11,8 @@ EXPECTED = {
     "JudgeServerError", "JudgeTimeout", "Label", "MetaRAG", "MetaRAGConfig", "PolicyError",
     "PromptSet", "Relation", "RetryPolicy", "ScoreReport", "Scorer", "ScoringError",
     "ScriptedJudge", "TopicLabel", "Usage", "Variant", "Verdict", "__version__", "make_judge",
+    "Guard", "Policy", "PolicyEngine", "load_policy", "RT4Chart", "ReferenceMetric",
+    "TopicClassifier",
 }  # fmt: skip
 
 
