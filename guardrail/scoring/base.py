@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from guardrail._sync import run_sync
 from guardrail.models import ScoreReport
 
 
@@ -20,3 +22,30 @@ class Scorer(Protocol):
         *,
         threshold: float | None = None,
     ) -> ScoreReport: ...
+
+
+class ScorerBase(ABC):
+    """Shared base of the built-in scorers: implement :meth:`score`, get :meth:`score_sync`."""
+
+    method: str
+
+    @abstractmethod
+    async def score(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[str],
+        *,
+        threshold: float | None = None,
+    ) -> ScoreReport: ...
+
+    def score_sync(
+        self,
+        question: str,
+        answer: str,
+        contexts: Sequence[str],
+        *,
+        threshold: float | None = None,
+    ) -> ScoreReport:
+        """Blocking wrapper around :meth:`score`; refuses to run inside an event loop."""
+        return run_sync(self.score(question, answer, contexts, threshold=threshold))

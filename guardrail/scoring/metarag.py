@@ -44,7 +44,6 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from guardrail._sync import run_sync
 from guardrail.exceptions import ConfigError, ScoringError
 from guardrail.judges.base import ANTONYM, DECOMPOSE, SYNONYM, VERIFY, Judge, JudgeRequest
 from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
@@ -62,6 +61,7 @@ from guardrail.models import (
     Verdict,
     merge_spans,
 )
+from guardrail.scoring.base import ScorerBase
 from guardrail.scoring.parsing import parse_statements, parse_verdict
 from guardrail.scoring.spans import align, sentence_spans
 from guardrail.scoring.templates import PromptSet
@@ -134,7 +134,7 @@ class _Calls:
         self.calls.append(call)
 
 
-class MetaRAG:
+class MetaRAG(ScorerBase):
     """The MetaRAG scorer.
 
     ``judge`` serves every stage unless ``decomposer``, ``generator`` or ``verifiers`` name
@@ -269,17 +269,6 @@ class MetaRAG:
                 )
             )
         return self._report(status, factoids, threshold, log, started)
-
-    def score_sync(
-        self,
-        question: str,
-        answer: str,
-        contexts: Sequence[str],
-        *,
-        threshold: float | None = None,
-    ) -> ScoreReport:
-        """Blocking wrapper around :meth:`score`; refuses to run inside an event loop."""
-        return run_sync(self.score(question, answer, contexts, threshold=threshold))
 
     # -- stages -----------------------------------------------------------------------------
 

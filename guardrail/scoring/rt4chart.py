@@ -48,7 +48,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from guardrail._sync import run_sync
 from guardrail.exceptions import ConfigError, ScoringError
 from guardrail.judges.base import Judge, JudgeRequest
 from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
@@ -62,6 +61,7 @@ from guardrail.models import (
     Usage,
     merge_spans,
 )
+from guardrail.scoring.base import ScorerBase
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.templates import PromptSet
@@ -318,7 +318,7 @@ class _Calls:
         )
 
 
-class RT4Chart:
+class RT4Chart(ScorerBase):
     """The RT4CHART scorer. ``await RT4Chart(judge).score(question, answer, contexts)``.
 
     ``window``/``overlap`` are in context sentences (the paper's default (25, 10));
@@ -432,17 +432,6 @@ class RT4Chart:
         return self._finish(
             tau, "ok", answer, answer_sents, claims, finals, trace, context_sents, calls, started
         )
-
-    def score_sync(
-        self,
-        question: str,
-        answer: str,
-        contexts: Sequence[str],
-        *,
-        threshold: float | None = None,
-    ) -> ScoreReport:
-        """Blocking :meth:`score`; refuses to run inside an event loop."""
-        return run_sync(self.score(question, answer, contexts, threshold=threshold))
 
     # -- stage 1 --------------------------------------------------------------------------------
 
