@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,10 +57,34 @@ DENSE_NAMES: tuple[str, ...] = (
     "no_match",
     "framing_negated",
     "trusted_parity",
+    "context_passages",
 )
-HASH_BUCKETS = 1024
+#: Features whose weight may differ by context kind (structured record / labelled passages).
+_INTERACT = (
+    "coverage",
+    "strict_coverage",
+    "absent_weight_frac",
+    "absent_count_frac",
+    "absent_count_log",
+    "terms_log",
+    "unigram_cov",
+    "bigram_cov",
+    "trigram_cov",
+    "longest_run_frac",
+    "elsewhere_frac",
+    "rule_supported",
+)
+DENSE_NAMES = (
+    *DENSE_NAMES,
+    *(f"json*{n}" for n in _INTERACT),
+    *(f"passages*{n}" for n in _INTERACT),
+)
+#: Two hashed namespaces: stems absent from the context, then every stem of the statement.
+NAMESPACE = 1024
+HASH_BUCKETS = 2 * NAMESPACE
 #: Coverage of the best unit above which its polarity is trusted (the rule verifier's default).
 TRUSTED_COVERAGE = 0.6
+_PASSAGE = re.compile(r"^\s*(?:passage|document|source)\s*\d+\s*[:.]", re.I | re.M)
 _HEDGES = frozenset(
     "may might could possibly perhaps likely unlikely probably suggest suggests suggested "
     "appear appears seem seems generally typically often usually some".split()
@@ -74,6 +99,7 @@ class ContextNgrams:
     bigrams: frozenset[str]
     trigrams: frozenset[str]
     json_like: bool
+    passages: bool = False
 
 
 def _words(text: str) -> list[str]:
@@ -89,6 +115,7 @@ def context_ngrams(context: str) -> ContextNgrams:
         bigrams=frozenset(f"{a} {b}" for a, b in itertools.pairwise(w)),
         trigrams=frozenset(f"{a} {b} {c}" for a, b, c in zip(w, w[1:], w[2:], strict=False)),
         json_like=head in ("{", "[") or context.count('": ') >= 3,
+        passages=_PASSAGE.search(context) is not None,
     )
 
 
@@ -102,7 +129,7 @@ class Features:
 
 def bucket(stem_text: str) -> int:
     """A stable hash bucket for a stem (CRC-32, so it is the same in every process)."""
-    return zlib.crc32(stem_text.encode("utf-8")) % HASH_BUCKETS
+    return zlib.crc32(stem_text.encode("utf-8")) % NAMESPACE
 
 
 def _in_context(term: Term, index: ContextIndex) -> bool:
@@ -153,7 +180,7 @@ def extract(
     run = _longest_run(tri_flags)
     outcome = assessment.finding.outcome
     coverage = best.coverage if best else 0.0
-    dense = (
+    dense: tuple[float, ...] = (
         float(outcome is Outcome.SUPPORTED),
         float(outcome is Outcome.CONTRADICTED),
         coverage,
@@ -184,6 +211,13 @@ def extract(
         float(best is None),
         float(assessment.framing % 2),
         float(assessment.parity if coverage >= TRUSTED_COVERAGE else 0),
+        float(ngrams.passages),
+    )
+    named = dict(zip(DENSE_NAMES, dense, strict=False))
+    dense = (
+        *dense,
+        *(named[n] * ngrams.json_like for n in _INTERACT),
+        *(named[n] * ngrams.passages for n in _INTERACT),
     )
     hashed = tuple(
         sorted(

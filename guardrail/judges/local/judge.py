@@ -146,7 +146,7 @@ class LocalJudge:
 
     @property
     def name(self) -> str:
-        return "local"
+        return "local" if self.verifier == "rules" else "local-trained"
 
     @property
     def model(self) -> VerifierModel:

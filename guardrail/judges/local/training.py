@@ -130,7 +130,11 @@ def _training_set(records: Sequence[RowRecord]) -> tuple[list[Statement], np.nda
 
 
 def fit(
-    records: Sequence[RowRecord], kind: ModelKind = "trees", *, seed: int = 0
+    records: Sequence[RowRecord],
+    kind: ModelKind = "trees",
+    *,
+    seed: int = 0,
+    c: float = 0.5,
 ) -> dict[str, Any]:
     """Fit a model on the factoids of ``records``; return its JSON-ready dict (no thresholds)."""
     stmts, y = _training_set(records)
@@ -188,7 +192,7 @@ def fit(
     cols = [b for s in stmts for b in s.features.hashed]
     h = sparse.csr_matrix((np.ones(len(cols)), (rows_i, cols)), shape=(len(stmts), HASH_BUCKETS))
     design = sparse.hstack([sparse.csr_matrix(z), h]).tocsr()
-    lr = LogisticRegression(C=0.5, max_iter=3000).fit(design, y)
+    lr = LogisticRegression(C=c, max_iter=3000).fit(design, y)
     coef = lr.coef_[0]
     base.update(
         {
