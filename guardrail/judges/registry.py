@@ -23,7 +23,10 @@ from typing import Any
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 
-SPEC_HELP = "local | local:rules | local:trained | openai:MODEL | openai-compatible:MODEL@URL | anthropic:MODEL"
+SPEC_HELP = (
+    "local | local:rules | local:trained | openai:MODEL | openai-compatible:MODEL@URL | "
+    "anthropic:MODEL"
+)
 
 
 def make_judge(spec: str, **options: Any) -> Judge:

@@ -1,5 +1,10 @@
 """Features of a (statement, context) pair for the trained verifier.
 
+Polarity (negations, opposite words, "It is not true that" framing) is deliberately *not* a
+feature: the model estimates whether the statement's content is supported, and polarity is
+applied afterwards (:class:`Polarity`), so "X" and "not X" get the same probability and
+opposite verdicts (the rules' verdict used as a feature is also taken with polarity set aside).
+
 The rule verifier's single matching pass (:func:`~guardrail.judges.local.verify.assess`) is
 reused and summarized as numbers a linear model can weigh: how much of the statement the best
 context unit covers, which numbers, names and words the context never mentions, whether the
@@ -23,7 +28,15 @@ from dataclasses import dataclass
 
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.text import tokenize
-from guardrail.judges.local.verify import Assessment, ContextIndex, Outcome, Term, _term_keys
+from guardrail.judges.local.verify import (
+    Assessment,
+    ContextIndex,
+    Outcome,
+    Term,
+    Thresholds,
+    _decide,
+    _term_keys,
+)
 
 #: Names of the dense features, in vector order (the model file stores them to catch drift).
 DENSE_NAMES: tuple[str, ...] = (
@@ -41,9 +54,6 @@ DENSE_NAMES: tuple[str, ...] = (
     "entities",
     "entities_absent",
     "entities_missing_in_unit",
-    "polarity_clash",
-    "opposed",
-    "negations",
     "unigram_cov",
     "bigram_cov",
     "trigram_cov",
@@ -55,8 +65,6 @@ DENSE_NAMES: tuple[str, ...] = (
     "max_absent_weight",
     "elsewhere_frac",
     "no_match",
-    "framing_negated",
-    "trusted_parity",
     "context_passages",
 )
 #: Features whose weight may differ by context kind (structured record / labelled passages).
@@ -106,15 +114,19 @@ def _words(text: str) -> list[str]:
     return [t.lower for t in tokenize(text) if t.is_word or t.is_number]
 
 
-def context_ngrams(context: str) -> ContextNgrams:
-    """Word n-gram sets of a context (computed once per context)."""
+def context_ngrams(context: str, *, structured: bool = False) -> ContextNgrams:
+    """Word n-gram sets of a context (computed once per context).
+
+    ``structured``: the text was rewritten from a JSON record (see
+    :mod:`~guardrail.judges.local.structured`), which the features flag.
+    """
     w = _words(context)
     head = context.lstrip()[:1]
     return ContextNgrams(
         unigrams=frozenset(w),
         bigrams=frozenset(f"{a} {b}" for a, b in itertools.pairwise(w)),
         trigrams=frozenset(f"{a} {b} {c}" for a, b, c in zip(w, w[1:], w[2:], strict=False)),
-        json_like=head in ("{", "[") or context.count('": ') >= 3,
+        json_like=structured or head in ("{", "[") or context.count('": ') >= 3,
         passages=_PASSAGE.search(context) is not None,
     )
 
@@ -179,6 +191,9 @@ def extract(
     tri_flags = [g in ngrams.trigrams for g in tri]
     run = _longest_run(tri_flags)
     outcome = assessment.finding.outcome
+    if best is not None and assessment.parity:
+        # the rules' verdict on the statement's content alone, polarity set aside
+        outcome = _decide(best, terms, weights, 0, index, Thresholds()).outcome
     coverage = best.coverage if best else 0.0
     dense: tuple[float, ...] = (
         float(outcome is Outcome.SUPPORTED),
@@ -195,9 +210,6 @@ def extract(
         float(len(entities)),
         float(sum(a for t, a in zip(terms, absent, strict=True) if t.entity)),
         float(ent_missing_unit),
-        float(assessment.parity) * coverage,
-        float(len(best.opposed)) if best else 0.0,
-        float(assessment.negations),
         _ngram_cov(uni, ngrams.unigrams),
         _ngram_cov(bi, ngrams.bigrams),
         _ngram_cov(tri, ngrams.trigrams),
@@ -209,8 +221,6 @@ def extract(
         max((wt for wt, a in zip(weights, absent, strict=True) if a), default=0.0) / 10.0,
         elsewhere / total_w,
         float(best is None),
-        float(assessment.framing % 2),
-        float(assessment.parity if coverage >= TRUSTED_COVERAGE else 0),
         float(ngrams.passages),
     )
     named = dict(zip(DENSE_NAMES, dense, strict=False))
@@ -227,13 +237,31 @@ def extract(
     return Features(dense, hashed)
 
 
-def polarity_flipped(assessment: Assessment) -> bool:
-    """True when the statement reverses what its best-matching context unit says.
+@dataclass(frozen=True)
+class Polarity:
+    """Whether a statement reverses its best-matching context unit, and how far to trust it.
 
-    The unit's polarity is trusted only when it covers most of the statement; otherwise only an
-    explicit "It is not true that ..." wrapper counts.
+    ``parity``: an odd count of negations and opposite words between statement and unit;
+    ``framing``: the statement is wrapped in "It is not true that ..."; ``coverage``: how much
+    of the statement that unit covers (a poorly matched unit says little about polarity).
     """
+
+    parity: bool
+    framing: bool
+    coverage: float
+
+    def flipped(self, trust: float = TRUSTED_COVERAGE) -> bool:
+        """Reversed: the unit's parity when it covers at least ``trust``, else the framing."""
+        if self.coverage >= trust:
+            return self.parity
+        return self.framing
+
+
+def polarity(assessment: Assessment) -> Polarity:
+    """The statement's polarity relative to its best-matching context unit."""
     best = assessment.best
-    if best is not None and best.coverage >= TRUSTED_COVERAGE:
-        return assessment.parity == 1
-    return assessment.framing % 2 == 1
+    return Polarity(
+        parity=assessment.parity == 1,
+        framing=assessment.framing % 2 == 1,
+        coverage=best.coverage if best is not None else 0.0,
+    )

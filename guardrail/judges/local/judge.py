@@ -39,9 +39,10 @@ from guardrail.judges.local.decompose import Decomposer
 from guardrail.judges.local.features import (
     ContextNgrams,
     Features,
+    Polarity,
     context_ngrams,
     extract,
-    polarity_flipped,
+    polarity,
 )
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.mutate import Mutator
@@ -208,13 +209,18 @@ class LocalJudge:
         features = extract(assessment, prepared.index, prepared.ngrams, self.lexicon)
         model = self.model
         p = model.probability(features)
-        flipped = polarity_flipped(assessment)
         decision = model.decision
-        outcome = decision.outcome(p, flipped, support=decision.entailed if rt4chart else None)
+        flipped = polarity(assessment).flipped(decision.trust)
+        outcome = decision.outcome(
+            p,
+            flipped,
+            clash=assessment.finding.outcome is Outcome.CONTRADICTED,
+            support=decision.entailed if rt4chart else None,
+        )
         return Finding(outcome, _trained_reason(outcome, assessment.finding, p, flipped))
 
-    def features(self, statement: str, context: str) -> tuple[Features, bool]:
-        """The trained verifier's features of one statement, and whether its polarity flips.
+    def features(self, statement: str, context: str) -> tuple[Features, Polarity]:
+        """The trained verifier's features of one statement, and its polarity.
 
         Used by the training script; the same code path as :meth:`check`.
         """
@@ -223,7 +229,7 @@ class LocalJudge:
         assert prepared.ngrams is not None
         return (
             extract(assessment, prepared.index, prepared.ngrams, self.lexicon),
-            polarity_flipped(assessment),
+            polarity(assessment),
         )
 
     def _context(self, inputs: Mapping[str, Any]) -> str:
@@ -245,7 +251,10 @@ class LocalJudge:
             return hit
         if trained:
             text = json_to_prose(context)
-            prepared = _Prepared(index_context(text, self.lexicon), context_ngrams(text))
+            prepared = _Prepared(
+                index_context(text, self.lexicon),
+                context_ngrams(text, structured=text is not context),
+            )
         else:
             prepared = _Prepared(index_context(context, self.lexicon))
         self._cache[key] = prepared
@@ -262,6 +271,7 @@ def _trained_reason(outcome: Outcome, rules: Finding, p: float, flipped: bool) -
     if outcome is Outcome.SUPPORTED:
         return f"The context covers this statement {risk}."
     if outcome is Outcome.CONTRADICTED:
-        why = "reverses the polarity of" if flipped else "conflicts with"
-        return f"The statement {why} what the context says {risk}."
+        if flipped:
+            return f"The statement reverses what the context says {risk}."
+        return f"The context gives no support for this statement; very likely unfounded {risk}."
     return f"The context does not clearly support this statement {risk}."

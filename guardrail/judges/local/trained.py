@@ -39,15 +39,27 @@ class Decision:
 
     ``entailed`` is RT4CHART's own support threshold (its answer is flagged as soon as one claim
     is not ENTAILED, so it wants a different operating point than MetaRAG's mean penalty).
+    ``trust`` is the coverage of the best context unit above which its polarity is believed
+    (see :class:`~guardrail.judges.local.features.Polarity`).
     """
 
     support: float = 0.5
     refute: float = 1.01
     entailed: float = 0.5
+    rule_clash: bool = False
+    trust: float = 0.6
 
-    def outcome(self, p: float, flipped: bool, *, support: float | None = None) -> Outcome:
-        """The three-way outcome for probability ``p`` and the statement's polarity."""
+    def outcome(
+        self, p: float, flipped: bool, *, clash: bool = False, support: float | None = None
+    ) -> Outcome:
+        """The three-way outcome for probability ``p`` and the statement's polarity.
+
+        ``clash``: the rule verifier found a number or name that differs from the best-matching
+        context unit; with ``rule_clash`` on, that alone makes the statement contradicted.
+        """
         cut = self.support if support is None else support
+        if clash and self.rule_clash and not flipped:
+            return Outcome.CONTRADICTED
         if p < cut:
             return Outcome.CONTRADICTED if flipped else Outcome.SUPPORTED
         if p >= self.refute and not flipped:
@@ -136,6 +148,8 @@ class VerifierModel:
             support=float(th.get("support", 0.5)),
             refute=float(th.get("refute", 1.01)),
             entailed=float(th.get("entailed", th.get("support", 0.5))),
+            rule_clash=bool(th.get("rule_clash", False)),
+            trust=float(th.get("trust", 0.6)),
         )
         self.meta: dict[str, Any] = dict(data.get("meta") or {})
 

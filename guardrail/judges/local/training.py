@@ -25,6 +25,7 @@ dependencies).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ import numpy as np
 
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.evaluation.metrics import SpanCounts, answer_counts, span_counts
-from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features
+from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features, Polarity
 from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import FORMAT, Decision, VerifierModel
 from guardrail.judges.local.verify import Outcome
@@ -42,6 +43,8 @@ from guardrail.models import Label, Relation, Span, merge_spans
 from guardrail.scoring.metarag import PENALTY, MetaRAG
 
 MIN_OVERLAP = 3
+#: Candidate coverages above which a context unit's polarity is trusted.
+TRUST_GRID = (0.0, 0.3, 0.45, 0.6)
 ModelKind = Literal["trees", "logistic"]
 _LABELS = {
     Outcome.SUPPORTED: Label.YES,
@@ -52,10 +55,10 @@ _LABELS = {
 
 @dataclass(frozen=True)
 class Statement:
-    """One verified text: its features and whether it reverses its best context unit."""
+    """One verified text: its features and its polarity relative to its best context unit."""
 
     features: Features
-    flipped: bool
+    polarity: Polarity
 
 
 @dataclass
@@ -215,7 +218,7 @@ class Scored:
 
     row: RowRecord
     own: list[float]
-    variants: list[list[tuple[Relation, float, bool]]]
+    variants: list[list[tuple[Relation, float, Polarity, bool]]]
 
 
 def score_records(records: Sequence[RowRecord], model: VerifierModel) -> list[Scored]:
@@ -224,7 +227,7 @@ def score_records(records: Sequence[RowRecord], model: VerifierModel) -> list[Sc
     for r in records:
         own = [model.probability(f.own.features) for f in r.factoids]
         variants = [
-            [(rel, model.probability(s.features), s.flipped) for rel, s in f.variants]
+            [(rel, model.probability(s.features), s.polarity, _clash(s)) for rel, s in f.variants]
             for f in r.factoids
         ]
         out.append(Scored(r, own, variants))
@@ -241,7 +244,8 @@ def metarag_outcome(
         if not variants:
             continue
         pen = [
-            PENALTY[(rel, _LABELS[decision.outcome(p, flipped)])] for rel, p, flipped in variants
+            PENALTY[(rel, _LABELS[decision.outcome(p, pol.flipped(decision.trust), clash=clash)])]
+            for rel, p, pol, clash in variants
         ]
         score = sum(pen) / len(pen)
         best = max(best, score)
@@ -254,9 +258,20 @@ def metarag_outcome(
 def rt4chart_outcome(s: Scored, decision: Decision) -> bool:
     """RT4CHART's default rule (any claim not ENTAILED), approximated on MetaRAG's factoids."""
     return any(
-        decision.outcome(p, f.own.flipped, support=decision.entailed) is not Outcome.SUPPORTED
+        decision.outcome(
+            p,
+            f.own.polarity.flipped(decision.trust),
+            clash=_clash(f.own),
+            support=decision.entailed,
+        )
+        is not Outcome.SUPPORTED
         for f, p in zip(s.row.factoids, s.own, strict=True)
     )
+
+
+def _clash(statement: Statement) -> bool:
+    """The rule verifier's CONTRADICTED outcome, kept as feature ``rule_contradicted``."""
+    return statement.features.dense[DENSE_NAMES.index("rule_contradicted")] > 0
 
 
 @dataclass(frozen=True)
@@ -300,23 +315,24 @@ def tune(scored: Sequence[Scored]) -> tuple[Decision, dict[str, float]]:
     qs = quantiles(0.3, 0.99, 30)
     high = quantiles(0.9, 0.995, 8)
     best: tuple[float, float, Decision] | None = None
-    for support in qs:
-        for refute in [*[q for q in high if q > support], 1.01]:
-            d = Decision(support=support, refute=refute, entailed=support)
-            res = simulate(scored, _metarag_flagger(d))
-            key = (res.f1, res.span.f1)
-            if best is None or key > best[:2]:
-                best = (res.f1, res.span.f1, d)
+    for rule_clash, trust in itertools.product((False,), TRUST_GRID):
+        for support in qs:
+            for refute in [*[q for q in high if q > support], 1.01]:
+                d = Decision(support, refute, support, rule_clash, trust)
+                res = simulate(scored, _metarag_flagger(d))
+                key = (res.f1, res.span.f1)
+                if best is None or key > best[:2]:
+                    best = (res.f1, res.span.f1, d)
     assert best is not None
     chosen = best[2]
     rt_best: tuple[float, float] | None = None
     for entailed in qs:
-        d = Decision(chosen.support, chosen.refute, entailed)
+        d = Decision(chosen.support, chosen.refute, entailed, chosen.rule_clash, chosen.trust)
         res = simulate(scored, _rt4chart_flagger(d))
         if rt_best is None or res.f1 > rt_best[0]:
             rt_best = (res.f1, entailed)
     assert rt_best is not None
-    decision = Decision(chosen.support, chosen.refute, rt_best[1])
+    decision = Decision(chosen.support, chosen.refute, rt_best[1], chosen.rule_clash, chosen.trust)
     return decision, {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
 
 
@@ -343,6 +359,8 @@ def train(
         "support": decision.support,
         "refute": decision.refute,
         "entailed": decision.entailed,
+        "rule_clash": decision.rule_clash,
+        "trust": decision.trust,
     }
     n_fact = sum(len(r.factoids) for r in records)
     n_pos = sum(f.label for r in records for f in r.factoids)
