@@ -265,3 +265,12 @@ def polarity(assessment: Assessment) -> Polarity:
         framing=assessment.framing % 2 == 1,
         coverage=best.coverage if best is not None else 0.0,
     )
+
+
+def checkable(features: Features) -> bool:
+    """False when there is nothing to weigh: no content words, or an empty context.
+
+    Such statements get the rule verifier's answer (NOT SURE), not a model guess.
+    """
+    named = dict(zip(DENSE_NAMES, features.dense, strict=False))
+    return named["terms_log"] > 0 and named["context_sentences_log"] > 0

@@ -40,6 +40,7 @@ from guardrail.judges.local.features import (
     ContextNgrams,
     Features,
     Polarity,
+    checkable,
     context_ngrams,
     extract,
     polarity,
@@ -207,6 +208,8 @@ class LocalJudge:
         assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
         assert prepared.ngrams is not None
         features = extract(assessment, prepared.index, prepared.ngrams, self.lexicon)
+        if not checkable(features):
+            return assessment.finding  # nothing to weigh: no content words, or no context
         model = self.model
         p = model.probability(features)
         decision = model.decision

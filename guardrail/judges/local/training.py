@@ -15,8 +15,12 @@ cross-fits it):
    can also use hashed unsupported stems), fitted on factoids only.
 5. **Thresholds**: out-of-fold probabilities (folds grouped by source document) are pushed
    through MetaRAG's own aggregation (k variants, penalty table, mean per factoid, max per
-   answer, flag at 0.5), and the ``support`` / ``refute`` thresholds that maximize answer-level
-   F1 are kept; RT4CHART's ``entailed`` threshold likewise for its any-claim-not-entailed rule.
+   answer, flag at 0.5), and the ``support`` threshold and polarity ``trust`` that maximize
+   answer-level F1 are kept; RT4CHART's ``entailed`` threshold likewise for its
+   any-claim-not-entailed rule. ``refute`` stays off (a high ``p`` means NOT SURE, never NO:
+   NO is kept for statements that reverse the context) and ``rule_clash`` stays off (on
+   RAGTruth the rules' number/name clash test raised more false alarms than it caught, about
+   -0.02 F1 under this protocol); both remain available in the model file.
 
 Nothing here runs at scoring time; it needs scikit-learn and numpy (both package
 dependencies).
@@ -35,7 +39,13 @@ import numpy as np
 
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.evaluation.metrics import SpanCounts, answer_counts, span_counts
-from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features, Polarity
+from guardrail.judges.local.features import (
+    DENSE_NAMES,
+    HASH_BUCKETS,
+    Features,
+    Polarity,
+    checkable,
+)
 from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import FORMAT, Decision, VerifierModel
 from guardrail.judges.local.verify import Outcome
@@ -218,7 +228,7 @@ class Scored:
 
     row: RowRecord
     own: list[float]
-    variants: list[list[tuple[Relation, float, Polarity, bool]]]
+    variants: list[list[tuple[Relation, float, Statement]]]
 
 
 def score_records(records: Sequence[RowRecord], model: VerifierModel) -> list[Scored]:
@@ -227,8 +237,7 @@ def score_records(records: Sequence[RowRecord], model: VerifierModel) -> list[Sc
     for r in records:
         own = [model.probability(f.own.features) for f in r.factoids]
         variants = [
-            [(rel, model.probability(s.features), s.polarity, _clash(s)) for rel, s in f.variants]
-            for f in r.factoids
+            [(rel, model.probability(s.features), s) for rel, s in f.variants] for f in r.factoids
         ]
         out.append(Scored(r, own, variants))
     return out
@@ -243,10 +252,7 @@ def metarag_outcome(
     for f, variants in zip(s.row.factoids, s.variants, strict=True):
         if not variants:
             continue
-        pen = [
-            PENALTY[(rel, _LABELS[decision.outcome(p, pol.flipped(decision.trust), clash=clash)])]
-            for rel, p, pol, clash in variants
-        ]
+        pen = [PENALTY[(rel, _LABELS[_outcome(decision, stmt, p)])] for rel, p, stmt in variants]
         score = sum(pen) / len(pen)
         best = max(best, score)
         if score >= threshold:
@@ -258,14 +264,23 @@ def metarag_outcome(
 def rt4chart_outcome(s: Scored, decision: Decision) -> bool:
     """RT4CHART's default rule (any claim not ENTAILED), approximated on MetaRAG's factoids."""
     return any(
-        decision.outcome(
-            p,
-            f.own.polarity.flipped(decision.trust),
-            clash=_clash(f.own),
-            support=decision.entailed,
-        )
-        is not Outcome.SUPPORTED
+        _outcome(decision, f.own, p, support=decision.entailed) is not Outcome.SUPPORTED
         for f, p in zip(s.row.factoids, s.own, strict=True)
+    )
+
+
+def _outcome(
+    decision: Decision,
+    statement: Statement,
+    p: float,
+    *,
+    support: float | None = None,
+) -> Outcome:
+    """What the trained judge answers for ``statement`` (mirrors ``LocalJudge.check``)."""
+    if not checkable(statement.features):
+        return Outcome.UNKNOWN
+    return decision.outcome(
+        p, statement.polarity.flipped(decision.trust), clash=_clash(statement), support=support
     )
 
 
@@ -312,17 +327,14 @@ def tune(scored: Sequence[Scored]) -> tuple[Decision, dict[str, float]]:
     def quantiles(lo: float, hi: float, n: int) -> list[float]:
         return sorted({ps[min(len(ps) - 1, int(q * len(ps)))] for q in np.linspace(lo, hi, n)})
 
-    qs = quantiles(0.3, 0.99, 30)
-    high = quantiles(0.9, 0.995, 8)
+    qs = quantiles(0.3, 0.99, 40)
     best: tuple[float, float, Decision] | None = None
-    for rule_clash, trust in itertools.product((False,), TRUST_GRID):
-        for support in qs:
-            for refute in [*[q for q in high if q > support], 1.01]:
-                d = Decision(support, refute, support, rule_clash, trust)
-                res = simulate(scored, _metarag_flagger(d))
-                key = (res.f1, res.span.f1)
-                if best is None or key > best[:2]:
-                    best = (res.f1, res.span.f1, d)
+    for trust, support in itertools.product(TRUST_GRID, qs):
+        d = Decision(support=support, entailed=support, trust=trust)
+        res = simulate(scored, _metarag_flagger(d))
+        key = (res.f1, res.span.f1)
+        if best is None or key > best[:2]:
+            best = (res.f1, res.span.f1, d)
     assert best is not None
     chosen = best[2]
     rt_best: tuple[float, float] | None = None

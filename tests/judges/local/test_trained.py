@@ -183,9 +183,9 @@ def test_trained_verdicts_on_known_context(statement, label):
 
 
 def test_invented_claim_is_not_supported_and_scores_high_risk():
-    """A claim the context never mentions is not YES, and its risk is far above a restatement's."""
+    """A claim the context never mentions is NOT SURE, with risk far above a restatement's."""
     invented = "Curie won an Olympic gold medal in rowing in 1912."
-    assert _label(invented) is not Label.YES
+    assert _label(invented) is Label.NOT_SURE
     risky = _TRAINED.model.probability(_TRAINED.features(invented, CURIE_CONTEXT)[0])
     plain = _TRAINED.model.probability(
         _TRAINED.features("Marie Curie was born in Warsaw.", CURIE_CONTEXT)[0]
@@ -240,3 +240,12 @@ async def test_rt4chart_with_trained_judge_flags_the_invented_sentence():
     assert finals[0] == "ENTAILED" and finals[-1] != "ENTAILED"
     covered = "".join(_ANSWER[s:e] for s, e in report.flagged_spans)
     assert "Olympic" in covered and "Warsaw" not in covered
+
+
+@pytest.mark.parametrize(
+    ("statement", "context"),
+    [("", "Some context."), ("Ibuprofen is safe.", ""), ("...", "   "), ("Yes.", "No.")],
+)
+def test_degenerate_inputs_are_not_sure(statement, context):
+    """Nothing to weigh (no content words or no context) is NOT SURE, never a model guess."""
+    assert _label(statement, context) is Label.NOT_SURE
