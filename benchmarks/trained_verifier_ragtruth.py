@@ -157,7 +157,7 @@ def main() -> int:
     if args.speed is not None:
         speed_child(args.speed)
         return 0
-    console = Console()
+    console = Console(width=max(110, Console().width))
     if not DATA.is_file():
         console.print(f"RAGTruth data not found at {DATA}")
         return 2
@@ -178,7 +178,8 @@ def main() -> int:
 
     table = Table(title=f"RAGTruth dev ({len(rows)} rows), {args.folds}-fold grouped cross-fit")
     for col in ("verifier/method", "task", "n", "P", "R", "F1", "span P", "span R", "span F1"):
-        table.add_column(col, justify="left" if col in ("verifier/method", "task") else "right")
+        left = col in ("verifier/method", "task")
+        table.add_column(col, justify="left" if left else "right", no_wrap=left)
     for key, summary in summaries.items():
         blocks = [("all", summary), *sorted(summary["tasks"].items())]
         for task, blk in blocks:
