@@ -4,6 +4,8 @@
 spec                       judge
 =========================  ===============================================================
 ``local``                  the offline judge (no network, no key) — the default
+``local:rules``,           the offline judge with its rule-based or trained verifier
+``local:trained``
 ``openai:MODEL``           OpenAI via the official SDK; ``OPENAI_BASE_URL`` or
                            ``base_url=`` points it at any OpenAI-compatible server
                            (vLLM, Ollama, LM Studio)
@@ -21,7 +23,10 @@ from typing import Any
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 
-SPEC_HELP = "local | openai:MODEL | openai-compatible:MODEL@URL | anthropic:MODEL"
+SPEC_HELP = (
+    "local | local:rules | local:trained | openai:MODEL | openai-compatible:MODEL@URL | "
+    "anthropic:MODEL"
+)
 
 
 def make_judge(spec: str, **options: Any) -> Judge:
@@ -29,10 +34,17 @@ def make_judge(spec: str, **options: Any) -> Judge:
     spec = (spec or "").strip()
     kind, _, rest = spec.partition(":")
     kind = kind.lower()
-    if kind in ("local", "offline") and not rest:
+    if kind in ("local", "offline"):
         from guardrail.judges.local import LocalJudge
+        from guardrail.judges.local.judge import VERIFIERS
 
-        return LocalJudge(**options)
+        if not rest:
+            return LocalJudge(**options)
+        if rest in VERIFIERS:
+            return LocalJudge(verifier=rest, **options)
+        raise ConfigError(
+            f"judge spec {spec!r}: the local verifier is one of {', '.join(VERIFIERS)}"
+        )
     if kind == "openai" and rest:
         from guardrail.judges.openai import OpenAIJudge
 

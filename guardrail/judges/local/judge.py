@@ -16,6 +16,11 @@ global_verify                                                   ``BASELESS. reas
 It reads ``request.inputs`` only (never the prompt), is deterministic, and caches each
 context's preprocessing in a small per-instance LRU, because every verify call for one answer
 sends the same context.
+
+Two verifiers answer the verify tasks: ``"rules"`` (the lexical rules of
+:mod:`~guardrail.judges.local.verify`) and ``"trained"`` (a small model over the same matching
+pass, :mod:`~guardrail.judges.local.trained`, shipped as ``verifier.json``). Decomposition and
+mutation are the same rules in both.
 """
 
 from __future__ import annotations
@@ -24,23 +29,40 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
 from guardrail.exceptions import JudgeRequestError
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 from guardrail.judges.local.decompose import Decomposer
+from guardrail.judges.local.features import (
+    ContextNgrams,
+    Features,
+    Polarity,
+    checkable,
+    context_ngrams,
+    extract,
+    polarity,
+)
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.mutate import Mutator
+from guardrail.judges.local.structured import json_to_prose
+from guardrail.judges.local.trained import VerifierModel
 from guardrail.judges.local.verify import (
     ContextIndex,
     Finding,
     Outcome,
     Thresholds,
+    assess,
     index_context,
     verify,
 )
 
 MODEL = "local-rules-v1"
+TRAINED_MODEL = "local-trained-v1"
+VerifierKind = Literal["rules", "trained"]
+VERIFIERS: tuple[VerifierKind, ...] = ("rules", "trained")
 _MAX_COUNT = 50
 _METARAG_LABELS = {
     Outcome.SUPPORTED: "YES",
@@ -74,33 +96,66 @@ def _count(inputs: Mapping[str, Any]) -> int:
     return max(0, min(count, _MAX_COUNT))
 
 
-class LocalJudge:
-    """Rule-based judge for MetaRAG and RT4CHART tasks.
+@dataclass(frozen=True)
+class _Prepared:
+    """One context preprocessed for both verifiers."""
 
-    ``support_threshold`` and ``conflict_threshold`` are the coverage (0..1) a context sentence
-    needs before the verifier answers YES, or calls a polarity/number/entity clash a NO.
-    ``cache_size`` bounds how many preprocessed contexts are kept.
+    index: ContextIndex
+    ngrams: ContextNgrams | None = None
+
+
+class LocalJudge:
+    """Offline judge for MetaRAG and RT4CHART tasks.
+
+    ``verifier`` picks the verify-task engine: ``"rules"`` or ``"trained"`` (the packaged model,
+    or the model file at ``model_path``). ``support_threshold`` and ``conflict_threshold`` are
+    the coverage (0..1) a context sentence needs before the rules answer YES, or call a
+    polarity/number/entity clash a NO (the trained verifier reads its own thresholds from its
+    model file). ``cache_size`` bounds how many preprocessed contexts are kept.
     """
 
     def __init__(
         self,
         *,
+        verifier: VerifierKind = "rules",
+        model_path: str | Path | None = None,
         support_threshold: float = Thresholds.support,
         conflict_threshold: float = Thresholds.conflict,
         cache_size: int = 32,
     ) -> None:
+        if verifier not in VERIFIERS:
+            raise ValueError(f"verifier must be one of {', '.join(VERIFIERS)}, got {verifier!r}")
+        if model_path is not None and verifier != "trained":
+            raise ValueError("model_path needs verifier='trained'")
         if not 0.0 <= support_threshold <= 1.0 or not 0.0 <= conflict_threshold <= 1.0:
             raise ValueError("thresholds must be within [0, 1]")
         if cache_size < 1:
             raise ValueError("cache_size must be >= 1")
+        self.verifier: VerifierKind = verifier
+        self.model_path = model_path
         self.thresholds = Thresholds(support=support_threshold, conflict=conflict_threshold)
         self.cache_size = cache_size
         self._lexicon: Lexicon | None = None
-        self._cache: OrderedDict[str, ContextIndex] = OrderedDict()
+        self._model: VerifierModel | None = None
+        self._cache: OrderedDict[str, _Prepared] = OrderedDict()
+
+    @classmethod
+    def with_model(cls, model: VerifierModel, **options: Any) -> LocalJudge:
+        """A trained-verifier judge using an already loaded model (training and benchmarks)."""
+        judge = cls(verifier="trained", **options)
+        judge._model = model
+        return judge
 
     @property
     def name(self) -> str:
-        return "local"
+        return "local" if self.verifier == "rules" else "local-trained"
+
+    @property
+    def model(self) -> VerifierModel:
+        """The trained verifier's model, read on first use (so the constructor does no I/O)."""
+        if self._model is None:
+            self._model = VerifierModel.load(self.model_path)
+        return self._model
 
     @property
     def lexicon(self) -> Lexicon:
@@ -113,7 +168,7 @@ class LocalJudge:
         text = self.answer(request.task, request.inputs)
         return JudgeResponse(
             text=text,
-            model=MODEL,
+            model=MODEL if self.verifier == "rules" else TRAINED_MODEL,
             prompt_tokens=len(request.prompt.split()),
             completion_tokens=len(text.split()),
         )
@@ -138,13 +193,47 @@ class LocalJudge:
             finding = self.check(_text(inputs, "statement"), self._context(inputs))
             return f"{_METARAG_LABELS[finding.outcome]}. {finding.reason}"
         if task in ("local_verify", "global_verify"):
-            finding = self.check(_text(inputs, "claim"), self._context(inputs))
+            finding = self.check(_text(inputs, "claim"), self._context(inputs), rt4chart=True)
             return f"{_RT4CHART_LABELS[finding.outcome]}. {finding.reason}"
         raise JudgeRequestError(f"local judge: unknown task {task!r}")
 
-    def check(self, statement: str, context: str) -> Finding:
-        """Verify one statement against a context (uses the context cache)."""
-        return verify(statement, self._index(context), self.lexicon, self.thresholds)
+    def check(self, statement: str, context: str, *, rt4chart: bool = False) -> Finding:
+        """Verify one statement against a context (uses the context cache).
+
+        ``rt4chart`` selects the trained verifier's RT4CHART operating point.
+        """
+        if self.verifier == "rules":
+            return verify(statement, self._prepare(context).index, self.lexicon, self.thresholds)
+        prepared = self._prepare(context)
+        assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
+        assert prepared.ngrams is not None
+        features = extract(assessment, prepared.index, prepared.ngrams, self.lexicon)
+        if not checkable(features):
+            return assessment.finding  # nothing to weigh: no content words, or no context
+        model = self.model
+        p = model.probability(features)
+        decision = model.decision
+        flipped = polarity(assessment).flipped(decision.trust)
+        outcome = decision.outcome(
+            p,
+            flipped,
+            clash=assessment.finding.outcome is Outcome.CONTRADICTED,
+            support=decision.entailed if rt4chart else None,
+        )
+        return Finding(outcome, _trained_reason(outcome, assessment.finding, p, flipped))
+
+    def features(self, statement: str, context: str) -> tuple[Features, Polarity]:
+        """The trained verifier's features of one statement, and its polarity.
+
+        Used by the training script; the same code path as :meth:`check`.
+        """
+        prepared = self._prepare(context, trained=True)
+        assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
+        assert prepared.ngrams is not None
+        return (
+            extract(assessment, prepared.index, prepared.ngrams, self.lexicon),
+            polarity(assessment),
+        )
 
     def _context(self, inputs: Mapping[str, Any]) -> str:
         context = _text(inputs, "context")
@@ -153,13 +242,39 @@ class LocalJudge:
         return context
 
     def _index(self, context: str) -> ContextIndex:
-        key = hashlib.blake2b(context.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        return self._prepare(context).index
+
+    def _prepare(self, context: str, *, trained: bool | None = None) -> _Prepared:
+        trained = self.verifier == "trained" if trained is None else trained
+        raw = context.encode("utf-8", "surrogatepass")
+        key = ("t:" if trained else "r:") + hashlib.blake2b(raw, digest_size=16).hexdigest()
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        index = index_context(context, self.lexicon)
-        self._cache[key] = index
+        if trained:
+            text = json_to_prose(context)
+            prepared = _Prepared(
+                index_context(text, self.lexicon),
+                context_ngrams(text, structured=text is not context),
+            )
+        else:
+            prepared = _Prepared(index_context(context, self.lexicon))
+        self._cache[key] = prepared
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
-        return index
+        return prepared
+
+
+def _trained_reason(outcome: Outcome, rules: Finding, p: float, flipped: bool) -> str:
+    """A one-line reason: the rules' evidence when they agree, else what the model saw."""
+    risk = f"(unsupported-risk {p:.2f})"
+    if outcome is rules.outcome:
+        return f"{rules.reason} {risk}"
+    if outcome is Outcome.SUPPORTED:
+        return f"The context covers this statement {risk}."
+    if outcome is Outcome.CONTRADICTED:
+        if flipped:
+            return f"The statement reverses what the context says {risk}."
+        return f"The context gives no support for this statement; very likely unfounded {risk}."
+    return f"The context does not clearly support this statement {risk}."

@@ -336,6 +336,24 @@ class Thresholds:
     conflict: float = 0.6
 
 
+@dataclass
+class Assessment:
+    """The rule verifier's finding plus the intermediate evidence behind it.
+
+    The trained verifier (:mod:`guardrail.judges.local.features`) turns these intermediates into
+    features, so both verifiers share one matching pass instead of computing it twice.
+    """
+
+    finding: Finding
+    terms: list[Term] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+    best: _Match | None = None
+    negations: int = 0
+    parity: int = 0
+    tokens: list[Token] = field(default_factory=list)
+    framing: int = 0
+
+
 def verify(
     statement: str,
     index: ContextIndex,
@@ -343,14 +361,26 @@ def verify(
     thresholds: Thresholds | None = None,
 ) -> Finding:
     """Decide whether ``index``'s context supports, contradicts or does not cover ``statement``."""
+    return assess(statement, index, lex, thresholds).finding
+
+
+def assess(
+    statement: str,
+    index: ContextIndex,
+    lex: Lexicon,
+    thresholds: Thresholds | None = None,
+) -> Assessment:
+    """:func:`verify`, keeping the matched unit, term weights and polarity for feature use."""
     th = thresholds or Thresholds()
     core, framing_neg = _strip_framing(strip_citations(statement), lex)
     tokens = tokenize(core)
     terms = _terms(tokens, lex, index.lower_vocab)
     if not terms:
-        return Finding(Outcome.UNKNOWN, "The statement has no content words to check.")
+        return Assessment(
+            Finding(Outcome.UNKNOWN, "The statement has no content words to check."), tokens=tokens
+        )
     if not index.units:
-        return Finding(Outcome.UNKNOWN, "The context is empty.")
+        return Assessment(Finding(Outcome.UNKNOWN, "The context is empty."), terms, tokens=tokens)
     negations = _negation_count(tokens, lex) + framing_neg
 
     n = index.sentences
@@ -371,7 +401,14 @@ def verify(
         for key in _term_keys(term):
             candidates.update(index.postings.get(key, ()))
     if not candidates:
-        return Finding(Outcome.UNKNOWN, f"The context does not mention {_names(terms)}.")
+        return Assessment(
+            Finding(Outcome.UNKNOWN, f"The context does not mention {_names(terms)}."),
+            terms,
+            weights,
+            negations=negations,
+            tokens=tokens,
+            framing=framing_neg,
+        )
     best: _Match | None = None
     best_rank = (-1.0, 0)
     for i in sorted(candidates):
@@ -380,9 +417,21 @@ def verify(
         if rank > best_rank:
             best, best_rank = m, rank
     assert best is not None
-    unit = best.unit
+    parity = (negations + best.unit.negations + len(best.opposed)) % 2
+    finding = _decide(best, terms, weights, parity, index, th)
+    return Assessment(finding, terms, weights, best, negations, parity, tokens, framing_neg)
 
-    parity = (negations + unit.negations + len(best.opposed)) % 2
+
+def _decide(
+    best: _Match,
+    terms: list[Term],
+    weights: list[float],
+    parity: int,
+    index: ContextIndex,
+    th: Thresholds,
+) -> Finding:
+    """The rule verifier's three-way decision from the best-matching context unit."""
+    unit = best.unit
     if best.coverage >= th.conflict and parity == 1:
         clash = _names(best.opposed) if best.opposed else "negation"
         return Finding(

@@ -1,0 +1,231 @@
+"""The offline judge's trained verifier on RAGTruth dev: cross-fitted quality, speed, memory.
+
+Protocol (no figure comes from rows a model or threshold was fitted on):
+
+* Rows are split into ``--folds`` folds grouped by source document (``meta.source_id``).
+* For each fold, a verifier is trained on the other folds with the recipe of
+  ``scripts/train_verifier.py`` (:func:`guardrail.judges.local.training.train`: model fit, then
+  YES/NO/NOT SURE thresholds chosen on grouped out-of-fold predictions *inside* those folds).
+* The held-out fold is then scored by the real scorers — ``MetaRAG(judge)`` and
+  ``RT4Chart(judge)`` with their default settings (threshold 0.5) — through
+  :func:`guardrail.evaluation.runner.run_rows`, exactly as ``guardrail eval`` does.
+* Figures are computed over all rows (each scored by the model that did not see it), with
+  ``guardrail eval``'s own summarizer: answer-level P/R/F1 of the hallucinated class overall and
+  per task, span-level character-overlap P/R/F1.
+* The rule-based verifier is scored on the same rows for comparison (it has no fitted parts).
+
+Speed and memory are measured in a child process pinned to one core that loads only the
+packaged model and scores ``--speed-rows`` answers sequentially with MetaRAG.
+
+    python benchmarks/trained_verifier_ragtruth.py [--folds 5] [--kind logistic]
+        [--json-out benchmarks/results/trained_verifier_ragtruth.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from guardrail.evaluation.datasets import EvalRow, load_rows  # noqa: E402
+from guardrail.evaluation.results import summarize  # noqa: E402
+from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
+from guardrail.judges.local import LocalJudge  # noqa: E402
+from guardrail.judges.local.trained import MODEL_FILE, VerifierModel  # noqa: E402
+from guardrail.scoring.base import Scorer  # noqa: E402
+from guardrail.scoring.metarag import MetaRAG  # noqa: E402
+from guardrail.scoring.rt4chart import RT4Chart  # noqa: E402
+
+DATA = (
+    Path(os.environ.get("GUARDRAIL_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    / "ragtruth"
+    / "dev.jsonl"
+)
+METHODS = ("metarag", "rt4chart")
+
+
+def scorer_for(method: str, judge: LocalJudge) -> Scorer:
+    return MetaRAG(judge) if method == "metarag" else RT4Chart(judge)
+
+
+def score(rows: list[EvalRow], method: str, judge: LocalJudge) -> dict[str, RowOutcome]:
+    result = asyncio.run(run_rows(rows, scorer_for(method, judge), jobs=1))
+    return result.outcomes
+
+
+def cross_fit(
+    rows: list[EvalRow], folds: int, kind: str, console: Console
+) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]]]:
+    from guardrail.judges.local.training import collect, fold_of, train
+
+    records = collect(rows)
+    by_id = {r.id: r for r in rows}
+    fold = {r.id: fold_of(r.group, folds, 0) for r in records}
+    outcomes: dict[str, dict[str, RowOutcome]] = {m: {} for m in METHODS}
+    fitted: list[dict[str, Any]] = []
+    for k in range(folds):
+        train_part = [r for r in records if fold[r.id] != k]
+        held = [by_id[r.id] for r in records if fold[r.id] == k]
+        started = time.perf_counter()
+        data = train(train_part, kind)  # type: ignore[arg-type]
+        judge = LocalJudge.with_model(VerifierModel(data))
+        for method in METHODS:
+            outcomes[method].update(score(held, method, judge))
+        fitted.append(
+            {
+                "fold": k,
+                "train_rows": len(train_part),
+                "held_rows": len(held),
+                "thresholds": data["thresholds"],
+                "inner_out_of_fold": data["meta"]["out_of_fold"],
+                "seconds": round(time.perf_counter() - started, 1),
+            }
+        )
+        console.print(f"fold {k}: trained on {len(train_part)} rows, scored {len(held)}")
+    return outcomes, fitted
+
+
+def speed(rows: int) -> dict[str, Any]:
+    """Run this script's --speed mode in a fresh child (one core) and read its JSON line."""
+    cmd = [sys.executable, __file__, "--speed", str(rows)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT)
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set (VmHWM; ru_maxrss would include the parent's, since
+    Linux keeps it across exec)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def speed_child(n: int) -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    rows = load_rows(DATA, shuffle_seed=0, limit=n)
+    figures: dict[str, Any] = {"rows": len(rows)}
+    for method in METHODS:
+        judge = LocalJudge(verifier="trained")
+        scorer = scorer_for(method, judge)
+        started = time.perf_counter()
+        cpu = time.process_time()
+        for row in rows:
+            scorer.score_sync(row.question, row.answer, row.contexts)
+        wall = time.perf_counter() - started
+        figures[method] = {
+            "answers_per_second": len(rows) / wall,
+            "cpu_seconds_per_answer": (time.process_time() - cpu) / len(rows),
+        }
+    figures["peak_rss_mb"] = peak_rss_mb()
+    print(json.dumps(figures))
+
+
+def fmt(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--kind", choices=("logistic", "trees"), default="logistic")
+    ap.add_argument("--speed-rows", type=int, default=300)
+    ap.add_argument("--speed", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--json-out", type=Path, default=ROOT / "benchmarks/results/trained_verifier_ragtruth.json"
+    )
+    args = ap.parse_args()
+    if args.speed is not None:
+        speed_child(args.speed)
+        return 0
+    console = Console(width=max(110, Console().width))
+    if not DATA.is_file():
+        console.print(f"RAGTruth data not found at {DATA}")
+        return 2
+    rows = load_rows(DATA)
+    started = time.perf_counter()
+    trained, fitted = cross_fit(rows, args.folds, args.kind, console)
+    rules_judge = LocalJudge()
+    rules = {m: score(rows, m, rules_judge) for m in METHODS}
+    summaries: dict[str, Any] = {}
+    for name, outcomes in (("trained", trained), ("rules", rules)):
+        for method in METHODS:
+            summaries[f"{name}/{method}"] = summarize(
+                rows, outcomes[method], threshold=0.5, threshold_source="scorer default"
+            )
+    perf = speed(args.speed_rows)
+    model_bytes = (ROOT / "guardrail/judges/local" / MODEL_FILE).stat().st_size
+    packaged = VerifierModel.load()
+
+    table = Table(title=f"RAGTruth dev ({len(rows)} rows), {args.folds}-fold grouped cross-fit")
+    for col in ("verifier/method", "task", "n", "P", "R", "F1", "span P", "span R", "span F1"):
+        left = col in ("verifier/method", "task")
+        table.add_column(col, justify="left" if left else "right", no_wrap=left)
+    for key, summary in summaries.items():
+        blocks = [("all", summary), *sorted(summary["tasks"].items())]
+        for task, blk in blocks:
+            a, s = blk["answer"], blk["span"] or {}
+            table.add_row(
+                key if task == "all" else "",
+                task,
+                str(blk["n"]),
+                fmt(a["precision"]),
+                fmt(a["recall"]),
+                fmt(a["f1"]),
+                *(fmt(s[k]) if s else "-" for k in ("precision", "recall", "f1")),
+            )
+    console.print(table)
+    console.print(
+        f"speed (one core, {perf['rows']} answers, packaged model): MetaRAG "
+        f"{perf['metarag']['answers_per_second']:.1f} answers/s, RT4CHART "
+        f"{perf['rt4chart']['answers_per_second']:.1f} answers/s; peak RSS "
+        f"{perf['peak_rss_mb']:.0f} MB; model file {model_bytes / 1024:.0f} KiB "
+        f"({packaged.kind})"
+    )
+    out = {
+        "dataset": str(DATA),
+        "protocol": {
+            "folds": args.folds,
+            "grouped_by": "meta.source_id",
+            "model_kind": args.kind,
+            "thresholds": "chosen on grouped out-of-fold predictions inside each training part",
+            "scorer_threshold": 0.5,
+        },
+        "folds": fitted,
+        "summaries": {
+            k: {kk: v[kk] for kk in ("n", "answer", "span", "tasks", "cost")}
+            for k, v in summaries.items()
+        },
+        "speed": perf,
+        "model_file_bytes": model_bytes,
+        "packaged_model": {"kind": packaged.kind, "meta": packaged.meta},
+        "wall_seconds": round(time.perf_counter() - started, 1),
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+    }
+    args.json_out.parent.mkdir(parents=True, exist_ok=True)
+    args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    console.print(f"wrote {args.json_out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,277 @@
+"""Features of a (statement, context) pair for the trained verifier.
+
+Polarity (negations, opposite words, "It is not true that" framing) is deliberately *not* a
+feature: the model estimates whether the statement's content is supported, and polarity is
+applied afterwards (:class:`Polarity`), so "X" and "not X" get the same probability and
+opposite verdicts (the rules' verdict used as a feature is also taken with polarity set aside).
+
+The rule verifier's single matching pass (:func:`~guardrail.judges.local.verify.assess`) is
+reused and summarized as numbers a linear model can weigh: how much of the statement the best
+context unit covers, which numbers, names and words the context never mentions, whether the
+best unit reverses the statement's polarity, and how much of the statement's wording occurs in
+the context verbatim (word n-grams). A second, sparse part hashes the stems of words the
+context does not contain, so the model can learn which unsupported words tend to be
+embellishments ("popular", "cozy") and which are harmless ("information").
+
+Per-context work (word n-gram sets) is done once per context by :func:`context_ngrams`; the
+judge caches it beside the rule verifier's index.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.text import tokenize
+from guardrail.judges.local.verify import (
+    Assessment,
+    ContextIndex,
+    Outcome,
+    Term,
+    Thresholds,
+    _decide,
+    _term_keys,
+)
+
+#: Names of the dense features, in vector order (the model file stores them to catch drift).
+DENSE_NAMES: tuple[str, ...] = (
+    "rule_supported",
+    "rule_contradicted",
+    "coverage",
+    "strict_coverage",
+    "absent_weight_frac",
+    "absent_count_frac",
+    "absent_count_log",
+    "terms_log",
+    "numbers",
+    "numbers_absent",
+    "numbers_missing_in_unit",
+    "entities",
+    "entities_absent",
+    "entities_missing_in_unit",
+    "unigram_cov",
+    "bigram_cov",
+    "trigram_cov",
+    "longest_run_frac",
+    "unit_size_ratio",
+    "hedged",
+    "context_json",
+    "context_sentences_log",
+    "max_absent_weight",
+    "elsewhere_frac",
+    "no_match",
+    "context_passages",
+)
+#: Features whose weight may differ by context kind (structured record / labelled passages).
+_INTERACT = (
+    "coverage",
+    "strict_coverage",
+    "absent_weight_frac",
+    "absent_count_frac",
+    "absent_count_log",
+    "terms_log",
+    "unigram_cov",
+    "bigram_cov",
+    "trigram_cov",
+    "longest_run_frac",
+    "elsewhere_frac",
+    "rule_supported",
+)
+DENSE_NAMES = (
+    *DENSE_NAMES,
+    *(f"json*{n}" for n in _INTERACT),
+    *(f"passages*{n}" for n in _INTERACT),
+)
+#: Buckets for the hashed stems the context does not contain. (Hashing every stem of the
+#: statement, or its bigrams absent from the context, as extra namespaces lowered grouped-CV
+#: AUC — they overfit the summary task — so there is one namespace.)
+HASH_BUCKETS = 1024
+#: Coverage of the best unit above which its polarity is trusted (the rule verifier's default).
+TRUSTED_COVERAGE = 0.6
+_PASSAGE = re.compile(r"^\s*(?:passage|document|source)\s*\d+\s*[:.]", re.I | re.M)
+_HEDGES = frozenset(
+    "may might could possibly perhaps likely unlikely probably suggest suggests suggested "
+    "appear appears seem seems generally typically often usually some".split()
+)
+
+
+@dataclass(frozen=True)
+class ContextNgrams:
+    """Lower-cased word unigrams, bigrams and trigrams of one context."""
+
+    unigrams: frozenset[str]
+    bigrams: frozenset[str]
+    trigrams: frozenset[str]
+    json_like: bool
+    passages: bool = False
+
+
+def _words(text: str) -> list[str]:
+    return [t.lower for t in tokenize(text) if t.is_word or t.is_number]
+
+
+def context_ngrams(context: str, *, structured: bool = False) -> ContextNgrams:
+    """Word n-gram sets of a context (computed once per context).
+
+    ``structured``: the text was rewritten from a JSON record (see
+    :mod:`~guardrail.judges.local.structured`), which the features flag.
+    """
+    w = _words(context)
+    head = context.lstrip()[:1]
+    return ContextNgrams(
+        unigrams=frozenset(w),
+        bigrams=frozenset(f"{a} {b}" for a, b in itertools.pairwise(w)),
+        trigrams=frozenset(f"{a} {b} {c}" for a, b, c in zip(w, w[1:], w[2:], strict=False)),
+        json_like=structured or head in ("{", "[") or context.count('": ') >= 3,
+        passages=_PASSAGE.search(context) is not None,
+    )
+
+
+@dataclass(frozen=True)
+class Features:
+    """A dense vector (see :data:`DENSE_NAMES`) and hashed bucket ids of unsupported stems."""
+
+    dense: tuple[float, ...]
+    hashed: tuple[int, ...]
+
+
+def bucket(stem_text: str) -> int:
+    """A stable hash bucket for a stem (CRC-32, so it is the same in every process)."""
+    return zlib.crc32(stem_text.encode("utf-8")) % HASH_BUCKETS
+
+
+def _in_context(term: Term, index: ContextIndex) -> bool:
+    return any(k in index.all_keys for k in _term_keys(term))
+
+
+def _ngram_cov(grams: Sequence[str], known: frozenset[str]) -> float:
+    return sum(g in known for g in grams) / len(grams) if grams else 1.0
+
+
+def _longest_run(flags: Sequence[bool]) -> int:
+    best = run = 0
+    for f in flags:
+        run = run + 1 if f else 0
+        best = max(best, run)
+    return best
+
+
+def extract(
+    assessment: Assessment, index: ContextIndex, ngrams: ContextNgrams, lex: Lexicon
+) -> Features:
+    """The feature vector of one statement already assessed against ``index``."""
+    terms = assessment.terms
+    weights = assessment.weights or [1.0] * len(terms)
+    best = assessment.best
+    total_w = sum(weights) or 1.0
+    absent = [not _in_context(t, index) for t in terms]
+    absent_w = sum(w for w, a in zip(weights, absent, strict=True) if a)
+    n_terms = len(terms)
+    n_absent = sum(absent)
+
+    missing_ids = {id(t) for t in best.missing} if best else {id(t) for t in terms}
+    strict = sum(w for t, w in zip(terms, weights, strict=True) if id(t) not in missing_ids)
+    elsewhere = sum(
+        w for t, w, a in zip(terms, weights, absent, strict=True) if id(t) in missing_ids and not a
+    )
+    unit = best.unit if best else None
+    numbers = [t for t in terms if t.number is not None]
+    entities = [t for t in terms if t.entity]
+    num_missing_unit = sum(t.number not in unit.numbers for t in numbers) if unit else len(numbers)
+    ent_missing_unit = sum(t.stem not in unit.stems for t in entities) if unit else len(entities)
+
+    w = [t.lower for t in assessment.tokens if t.is_word or t.is_number]
+    uni = [x for x in w if lex.is_content(x) or x[:1].isdigit()]
+    bi = [f"{a} {b}" for a, b in itertools.pairwise(w)]
+    tri = [f"{a} {b} {c}" for a, b, c in zip(w, w[1:], w[2:], strict=False)]
+    tri_flags = [g in ngrams.trigrams for g in tri]
+    run = _longest_run(tri_flags)
+    outcome = assessment.finding.outcome
+    if best is not None and assessment.parity:
+        # the rules' verdict on the statement's content alone, polarity set aside
+        outcome = _decide(best, terms, weights, 0, index, Thresholds()).outcome
+    coverage = best.coverage if best else 0.0
+    dense: tuple[float, ...] = (
+        float(outcome is Outcome.SUPPORTED),
+        float(outcome is Outcome.CONTRADICTED),
+        coverage,
+        strict / total_w,
+        absent_w / total_w,
+        n_absent / n_terms if n_terms else 0.0,
+        math.log1p(n_absent),
+        math.log1p(n_terms),
+        float(len(numbers)),
+        float(sum(a for t, a in zip(terms, absent, strict=True) if t.number is not None)),
+        float(num_missing_unit),
+        float(len(entities)),
+        float(sum(a for t, a in zip(terms, absent, strict=True) if t.entity)),
+        float(ent_missing_unit),
+        _ngram_cov(uni, ngrams.unigrams),
+        _ngram_cov(bi, ngrams.bigrams),
+        _ngram_cov(tri, ngrams.trigrams),
+        (run + 2) / len(w) if tri and run else 0.0,
+        (unit.size / n_terms) if unit and n_terms else 0.0,
+        float(any(x in _HEDGES for x in w)),
+        float(ngrams.json_like),
+        math.log1p(index.sentences),
+        max((wt for wt, a in zip(weights, absent, strict=True) if a), default=0.0) / 10.0,
+        elsewhere / total_w,
+        float(best is None),
+        float(ngrams.passages),
+    )
+    named = dict(zip(DENSE_NAMES, dense, strict=False))
+    dense = (
+        *dense,
+        *(named[n] * ngrams.json_like for n in _INTERACT),
+        *(named[n] * ngrams.passages for n in _INTERACT),
+    )
+    hashed = tuple(
+        sorted(
+            {bucket(t.stem) for t, a in zip(terms, absent, strict=True) if a and t.number is None}
+        )
+    )
+    return Features(dense, hashed)
+
+
+@dataclass(frozen=True)
+class Polarity:
+    """Whether a statement reverses its best-matching context unit, and how far to trust it.
+
+    ``parity``: an odd count of negations and opposite words between statement and unit;
+    ``framing``: the statement is wrapped in "It is not true that ..."; ``coverage``: how much
+    of the statement that unit covers (a poorly matched unit says little about polarity).
+    """
+
+    parity: bool
+    framing: bool
+    coverage: float
+
+    def flipped(self, trust: float = TRUSTED_COVERAGE) -> bool:
+        """Reversed: the unit's parity when it covers at least ``trust``, else the framing."""
+        if self.coverage >= trust:
+            return self.parity
+        return self.framing
+
+
+def polarity(assessment: Assessment) -> Polarity:
+    """The statement's polarity relative to its best-matching context unit."""
+    best = assessment.best
+    return Polarity(
+        parity=assessment.parity == 1,
+        framing=assessment.framing % 2 == 1,
+        coverage=best.coverage if best is not None else 0.0,
+    )
+
+
+def checkable(features: Features) -> bool:
+    """False when there is nothing to weigh: no content words, or an empty context.
+
+    Such statements get the rule verifier's answer (NOT SURE), not a model guess.
+    """
+    named = dict(zip(DENSE_NAMES, features.dense, strict=False))
+    return named["terms_log"] > 0 and named["context_sentences_log"] > 0

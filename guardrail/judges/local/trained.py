@@ -1,0 +1,191 @@
+"""The trained verifier: a small model over alignment features, stored as JSON.
+
+The model (``verifier.json`` beside this module, written by ``scripts/train_verifier.py``) maps a
+statement's :mod:`~guardrail.judges.local.features` to ``p``, the probability that the statement
+is not supported by the context. Two model kinds are read, both as plain numbers (never pickle):
+
+* ``logistic``: standardized dense features and hashed-stem weights, one dot product;
+* ``trees``: gradient-boosted regression trees (node arrays), summed in log-odds.
+
+``p`` becomes a three-way outcome through thresholds chosen by cross-validation (they live in the
+same file), and through *polarity*: when the statement reverses the best-matching context unit
+(an odd count of negations and opposite words, trusted only when that unit covers most of the
+statement) or is wrapped in "It is not true that ...", a well-supported core means the
+statement is contradicted, not supported. That is what makes MetaRAG's antonym variants of a
+supported claim come back ``NO`` while its synonyms come back ``YES``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from guardrail.exceptions import ConfigError
+from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features
+from guardrail.judges.local.verify import Outcome
+
+FORMAT = "guardrail-verifier/1"
+MODEL_FILE = "verifier.json"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Thresholds on ``p``: supported below ``support``; contradicted at or above ``refute``.
+
+    ``entailed`` is RT4CHART's own support threshold (its answer is flagged as soon as one claim
+    is not ENTAILED, so it wants a different operating point than MetaRAG's mean penalty).
+    ``trust`` is the coverage of the best context unit above which its polarity is believed
+    (see :class:`~guardrail.judges.local.features.Polarity`).
+    """
+
+    support: float = 0.5
+    refute: float = 1.01
+    entailed: float = 0.5
+    rule_clash: bool = False
+    trust: float = 0.6
+
+    def outcome(
+        self, p: float, flipped: bool, *, clash: bool = False, support: float | None = None
+    ) -> Outcome:
+        """The three-way outcome for probability ``p`` and the statement's polarity.
+
+        ``clash``: the rule verifier found a number or name that differs from the best-matching
+        context unit; with ``rule_clash`` on, that alone makes the statement contradicted.
+        """
+        cut = self.support if support is None else support
+        if clash and self.rule_clash and not flipped:
+            return Outcome.CONTRADICTED
+        if p < cut:
+            return Outcome.CONTRADICTED if flipped else Outcome.SUPPORTED
+        if p >= self.refute and not flipped:
+            return Outcome.CONTRADICTED
+        return Outcome.UNKNOWN
+
+
+@dataclass(frozen=True)
+class _Tree:
+    feature: tuple[int, ...]
+    threshold: tuple[float, ...]
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    value: tuple[float, ...]
+
+    def predict(self, x: Sequence[float]) -> float:
+        node = 0
+        while self.left[node] >= 0:
+            node = (
+                self.left[node]
+                if x[self.feature[node]] <= self.threshold[node]
+                else self.right[node]
+            )
+        return self.value[node]
+
+
+def _floats(raw: Any, name: str, size: int | None = None) -> tuple[float, ...]:
+    if not isinstance(raw, list) or not all(isinstance(v, (int, float)) for v in raw):
+        raise ConfigError(f"verifier model: {name!r} must be a list of numbers")
+    if size is not None and len(raw) != size:
+        raise ConfigError(f"verifier model: {name!r} has {len(raw)} values, expected {size}")
+    return tuple(float(v) for v in raw)
+
+
+def _ints(raw: Any, name: str) -> tuple[int, ...]:
+    if not isinstance(raw, list) or not all(isinstance(v, int) for v in raw):
+        raise ConfigError(f"verifier model: {name!r} must be a list of integers")
+    return tuple(raw)
+
+
+class VerifierModel:
+    """A loaded ``verifier.json``: ``probability(features)`` and the decision thresholds."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        if data.get("format") != FORMAT:
+            raise ConfigError(
+                f"verifier model: expected format {FORMAT!r}, got {data.get('format')!r}"
+            )
+        names = data.get("dense_names")
+        if list(names or []) != list(DENSE_NAMES):
+            raise ConfigError("verifier model: its feature names differ from this version's")
+        if data.get("hash_buckets") != HASH_BUCKETS:
+            raise ConfigError("verifier model: hash bucket count differs from this version's")
+        self.kind = str(data.get("kind"))
+        n = len(DENSE_NAMES)
+        self.intercept = float(data.get("intercept", 0.0))
+        self.mean = _floats(data.get("mean", [0.0] * n), "mean", n)
+        self.scale = _floats(data.get("scale", [1.0] * n), "scale", n)
+        if self.kind == "logistic":
+            self.coef = _floats(data.get("coef"), "coef", n)
+            self.hashed_coef = _floats(
+                data.get("hashed_coef", [0.0] * HASH_BUCKETS), "hashed_coef", HASH_BUCKETS
+            )
+            self.trees: tuple[_Tree, ...] = ()
+        elif self.kind == "trees":
+            self.coef = ()
+            self.hashed_coef = ()
+            self.learning_rate = float(data.get("learning_rate", 1.0))
+            trees = data.get("trees")
+            if not isinstance(trees, list) or not trees:
+                raise ConfigError("verifier model: 'trees' must be a non-empty list")
+            self.trees = tuple(
+                _Tree(
+                    _ints(t.get("feature"), "feature"),
+                    _floats(t.get("threshold"), "threshold"),
+                    _ints(t.get("left"), "left"),
+                    _ints(t.get("right"), "right"),
+                    _floats(t.get("value"), "value"),
+                )
+                for t in trees
+            )
+        else:
+            raise ConfigError(f"verifier model: unknown kind {self.kind!r}")
+        th = data.get("thresholds") or {}
+        self.decision = Decision(
+            support=float(th.get("support", 0.5)),
+            refute=float(th.get("refute", 1.01)),
+            entailed=float(th.get("entailed", th.get("support", 0.5))),
+            rule_clash=bool(th.get("rule_clash", False)),
+            trust=float(th.get("trust", 0.6)),
+        )
+        self.meta: dict[str, Any] = dict(data.get("meta") or {})
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> VerifierModel:
+        """Read a model file; ``None`` reads the packaged ``verifier.json``."""
+        try:
+            if path is None:
+                raw = resources.files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8")
+            else:
+                raw = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"verifier model: cannot read {path or MODEL_FILE} ({exc})") from exc
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"verifier model: not valid JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise ConfigError("verifier model: expected a JSON object")
+        return cls(data)
+
+    def log_odds(self, features: Features) -> float:
+        x = features.dense
+        if self.kind == "logistic":
+            z = self.intercept
+            for value, mu, sd, w in zip(x, self.mean, self.scale, self.coef, strict=True):
+                z += w * (value - mu) / sd
+            for b in features.hashed:
+                z += self.hashed_coef[b]
+            return z
+        return self.intercept + self.learning_rate * sum(t.predict(x) for t in self.trees)
+
+    def probability(self, features: Features) -> float:
+        """P(statement not supported by the context)."""
+        z = self.log_odds(features)
+        if z >= 0:
+            return 1.0 / (1.0 + math.exp(-z))
+        e = math.exp(z)
+        return e / (1.0 + e)

@@ -1,0 +1,251 @@
+"""The trained verifier: its packaged model file, decision rule, judge wiring and scorers."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from guardrail.exceptions import ConfigError
+from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features
+from guardrail.judges.local.trained import FORMAT, MODEL_FILE, Decision, VerifierModel
+from guardrail.judges.local.verify import Outcome
+from guardrail.judges.registry import make_judge
+from guardrail.models import Label
+from guardrail.scoring.metarag import MetaRAG
+from guardrail.scoring.parsing import parse_verdict
+from guardrail.scoring.rt4chart import RT4Chart
+
+from .conftest import CURIE_CONTEXT
+
+_TRAINED = LocalJudge(verifier="trained")
+_ANSWER = (
+    "Marie Curie was born in Warsaw in 1867. She later won an Olympic gold medal in rowing "
+    "at the Stockholm games."
+)
+
+
+def _label(statement: str, context: str = CURIE_CONTEXT) -> Label:
+    reply = _TRAINED.answer("verify", {"statement": statement, "context": context})
+    label, reason, failure = parse_verdict(reply)
+    assert failure is None and reason, reply
+    return label
+
+
+def _logistic(**overrides: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "format": FORMAT,
+        "kind": "logistic",
+        "dense_names": list(DENSE_NAMES),
+        "hash_buckets": HASH_BUCKETS,
+        "intercept": 0.0,
+        "coef": [0.0] * len(DENSE_NAMES),
+        "hashed_coef": [0.0] * HASH_BUCKETS,
+        "thresholds": {"support": 0.3, "refute": 0.9, "entailed": 0.4},
+    }
+    data.update(overrides)
+    return data
+
+
+def test_packaged_model_is_small_json_that_loads():
+    """verifier.json is plain JSON under 5 MB, in the current format, with CV thresholds."""
+    path = resources.files("guardrail.judges.local").joinpath(MODEL_FILE)
+    raw = path.read_bytes()
+    assert len(raw) < 5 * 1024 * 1024
+    data = json.loads(raw)
+    assert data["format"] == FORMAT and data["dense_names"] == list(DENSE_NAMES)
+    model = VerifierModel.load()
+    assert model.kind in ("logistic", "trees")
+    assert 0.0 < model.decision.support < 1.0
+    assert model.meta["rows"] > 0 and model.meta["unsupported_factoids"] > 0
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "pickle"}, "format"),
+        ({"dense_names": ["coverage"]}, "feature names"),
+        ({"hash_buckets": 3}, "hash bucket"),
+        ({"kind": "forest"}, "unknown kind"),
+        ({"coef": [1.0, 2.0]}, "coef"),
+        ({"coef": ["x"] * len(DENSE_NAMES)}, "numbers"),
+    ],
+)
+def test_malformed_model_is_a_config_error(change, message):
+    """A model file from another version or with wrong shapes is refused with ConfigError."""
+    with pytest.raises(ConfigError, match=message):
+        VerifierModel(_logistic(**change))
+
+
+def test_model_path_missing_or_not_json(tmp_path):
+    """Reading a missing or non-JSON model file raises ConfigError naming the problem."""
+    with pytest.raises(ConfigError, match="cannot read"):
+        VerifierModel.load(tmp_path / "absent.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        VerifierModel.load(bad)
+
+
+def test_logistic_probability_uses_dense_and_hashed_weights():
+    """p = sigmoid(intercept + standardized dense . coef + hashed weights), in (0, 1)."""
+    coef = [0.0] * len(DENSE_NAMES)
+    coef[DENSE_NAMES.index("coverage")] = -4.0
+    hashed = [0.0] * HASH_BUCKETS
+    hashed[7] = 3.0
+    model = VerifierModel(_logistic(coef=coef, hashed_coef=hashed, intercept=1.0))
+    dense = [0.0] * len(DENSE_NAMES)
+    low = Features(tuple(dense), ())
+    dense[DENSE_NAMES.index("coverage")] = 1.0
+    covered = Features(tuple(dense), ())
+    assert model.probability(low) == pytest.approx(1 / (1 + 2.718281828459045**-1.0))
+    assert model.probability(covered) < model.probability(low)
+    assert model.probability(Features(tuple(dense), (7,))) > model.probability(covered)
+
+
+def test_trees_model_walks_nodes():
+    """A one-split tree model sends values <= threshold left and adds its leaf in log-odds."""
+    tree = {
+        "feature": [DENSE_NAMES.index("coverage"), 0, 0],
+        "threshold": [0.5, -2.0, -2.0],
+        "left": [1, -1, -1],
+        "right": [2, -1, -1],
+        "value": [0.0, 2.0, -2.0],
+    }
+    model = VerifierModel(_logistic(kind="trees", trees=[tree], learning_rate=1.0))
+    dense = [0.0] * len(DENSE_NAMES)
+    uncovered = model.probability(Features(tuple(dense), ()))
+    dense[DENSE_NAMES.index("coverage")] = 0.9
+    covered = model.probability(Features(tuple(dense), ()))
+    assert uncovered == pytest.approx(1 / (1 + 2.718281828459045**-2.0))
+    assert covered == pytest.approx(1 - uncovered)
+
+
+@pytest.mark.parametrize(
+    ("p", "flipped", "clash", "expected"),
+    [
+        (0.1, False, False, Outcome.SUPPORTED),
+        (0.1, True, False, Outcome.CONTRADICTED),  # "not X" where X is supported
+        (0.5, False, False, Outcome.UNKNOWN),
+        (0.5, True, False, Outcome.UNKNOWN),  # "not X" where X is unsupported
+        (0.95, False, False, Outcome.CONTRADICTED),
+        (0.95, True, False, Outcome.UNKNOWN),
+        (0.1, False, True, Outcome.CONTRADICTED),  # a number the context gives differently
+    ],
+)
+def test_decision_maps_probability_and_polarity(p, flipped, clash, expected):
+    """Thresholds split p into YES/NOT SURE/NO; a reversed polarity turns support into NO."""
+    decision = Decision(support=0.3, refute=0.9, entailed=0.4, rule_clash=True)
+    assert decision.outcome(p, flipped, clash=clash) is expected
+
+
+def test_rt4chart_operating_point_is_separate():
+    """The entailed threshold replaces the support threshold for RT4CHART calls."""
+    decision = Decision(support=0.3, refute=0.9, entailed=0.2)
+    assert decision.outcome(0.25, False) is Outcome.SUPPORTED
+    assert decision.outcome(0.25, False, support=decision.entailed) is Outcome.UNKNOWN
+
+
+def test_constructor_does_no_io_and_validates():
+    """The model is read on first use; bad verifier names and stray model paths are refused."""
+    judge = LocalJudge(verifier="trained")
+    assert judge._model is None and judge.name == "local-trained"
+    judge.answer("verify", {"statement": "Curie discovered radium.", "context": CURIE_CONTEXT})
+    assert judge._model is not None
+    with pytest.raises(ValueError):
+        LocalJudge(verifier="neural")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        LocalJudge(model_path="x.json")
+
+
+def test_registry_specs():
+    """local:trained and local:rules pick the verifier; other suffixes are a ConfigError."""
+    assert make_judge("local:trained").verifier == "trained"  # type: ignore[attr-defined]
+    assert make_judge("local:rules").verifier == "rules"  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError):
+        make_judge("local:neural")
+
+
+@pytest.mark.parametrize(
+    ("statement", "label"),
+    [
+        ("Marie Curie was born in Warsaw.", Label.YES),
+        ("Curie discovered radium.", Label.YES),
+        ("Marie Curie was not born in Warsaw.", Label.NO),
+        ("It is not true that Curie discovered radium.", Label.NO),
+    ],
+)
+def test_trained_verdicts_on_known_context(statement, label):
+    """Restatements are YES and their negations NO."""
+    assert _label(statement) is label
+
+
+def test_invented_claim_is_not_supported_and_scores_high_risk():
+    """A claim the context never mentions is NOT SURE, with risk far above a restatement's."""
+    invented = "Curie won an Olympic gold medal in rowing in 1912."
+    assert _label(invented) is Label.NOT_SURE
+    risky = _TRAINED.model.probability(_TRAINED.features(invented, CURIE_CONTEXT)[0])
+    plain = _TRAINED.model.probability(
+        _TRAINED.features("Marie Curie was born in Warsaw.", CURIE_CONTEXT)[0]
+    )
+    assert risky > 0.5 > 0.1 > plain
+
+
+def test_json_context_is_read_as_records():
+    """A data-to-text JSON record supports statements phrased in words, not key names."""
+    from guardrail.judges.local.structured import json_to_prose
+
+    context = json.dumps(
+        {
+            "name": "Cafe Blue",
+            "attributes": {"RestaurantsTakeOut": True, "WiFi": "free"},
+            "hours": {"Monday": "11:0-21:0"},
+        }
+    )
+    assert _label("Cafe Blue offers take-out.", context) is Label.YES
+    assert _label("Cafe Blue is open on Monday from 11 am to 9 pm.", context) is Label.YES
+    prose = json_to_prose(context)
+    assert "restaurants take out: yes." in prose and "wi-fi: free." in prose
+    assert "monday: 11:00-21:00 (11 am to 9 pm)." in prose
+    assert json_to_prose("not json {") == "not json {"
+    assert json_to_prose('{"broken": ') == '{"broken": '
+
+
+def test_features_match_the_check_path():
+    """LocalJudge.features (training) and check (scoring) see the same context preprocessing."""
+    features, polarity = _TRAINED.features("Marie Curie was not born in Warsaw.", CURIE_CONTEXT)
+    assert len(features.dense) == len(DENSE_NAMES) and polarity.flipped()
+    assert all(0 <= b < HASH_BUCKETS for b in features.hashed)
+
+
+async def test_metarag_with_trained_judge_flags_the_invented_sentence():
+    """MetaRAG flags the answer; the flagged span is the invented sentence, not the true one."""
+    report = await MetaRAG(_TRAINED).score("Who was Curie?", _ANSWER, [CURIE_CONTEXT])
+    assert report.flagged
+    first, second = report.factoids
+    assert first.score == 0.0 and not first.flagged
+    assert second.flagged
+    covered = "".join(_ANSWER[s:e] for s, e in report.flagged_spans)
+    assert "Olympic gold medal" in covered and "Warsaw" not in covered
+    assert all(c.model == "local-trained-v1" for c in report.calls)
+
+
+async def test_rt4chart_with_trained_judge_flags_the_invented_sentence():
+    """RT4CHART uses the same judge: the invented claim is not ENTAILED, the true one is."""
+    report = await RT4Chart(_TRAINED).score("Who was Curie?", _ANSWER, [CURIE_CONTEXT])
+    assert report.flagged
+    finals = [c["final"] for c in report.settings["claims"]]
+    assert finals[0] == "ENTAILED" and finals[-1] != "ENTAILED"
+    covered = "".join(_ANSWER[s:e] for s, e in report.flagged_spans)
+    assert "Olympic" in covered and "Warsaw" not in covered
+
+
+@pytest.mark.parametrize(
+    ("statement", "context"),
+    [("", "Some context."), ("Ibuprofen is safe.", ""), ("...", "   "), ("Yes.", "No.")],
+)
+def test_degenerate_inputs_are_not_sure(statement, context):
+    """Nothing to weigh (no content words or no context) is NOT SURE, never a model guess."""
+    assert _label(statement, context) is Label.NOT_SURE

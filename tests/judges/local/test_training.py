@@ -1,0 +1,59 @@
+"""The verifier's training recipe: labels, grouped folds, and a simulation equal to the scorer."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.evaluation.datasets import load_rows
+from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.trained import VerifierModel
+from guardrail.judges.local.training import (
+    collect,
+    finite,
+    fold_of,
+    metarag_outcome,
+    overlap,
+    score_records,
+    train,
+)
+from guardrail.scoring.metarag import MetaRAG
+
+
+def test_overlap_counts_shared_characters_after_merging():
+    """Overlapping spans on either side are merged before counting shared characters."""
+    assert overlap([(0, 10), (5, 12)], [(8, 20)]) == 4
+    assert overlap([(0, 3)], [(3, 6)]) == 0
+
+
+def test_fold_of_is_stable_and_in_range():
+    """A group always lands in the same fold, and folds are 0..k-1."""
+    folds = {fold_of(f"doc{i}", 5) for i in range(200)}
+    assert folds == set(range(5))
+    assert fold_of("doc7", 5) == fold_of("doc7", 5)
+
+
+def test_finite_rejects_nan():
+    """Model dicts with NaN or infinity are caught before they are written as JSON."""
+    assert finite({"a": [1.0, {"b": 2.0}]})
+    assert not finite({"a": [1.0, float("nan")]})
+
+
+@pytest.mark.data
+def test_train_on_shared_rows_and_simulation_matches_metarag(shared_data):
+    """A model trained on 55 RAGTruth rows loads; its simulated flags equal MetaRAG's own."""
+    rows = load_rows(shared_data / "ragtruth" / "dev.jsonl", shuffle_seed=3, limit=70)
+    train_rows, held_rows = rows[:55], rows[55:]
+    records = collect(train_rows)
+    assert sum(f.label for r in records for f in r.factoids) > 0
+    data = train(records, "logistic", folds=2)
+    assert finite(data) and data["meta"]["rows"] == 55
+    model = VerifierModel(data)
+    assert 0.0 < model.decision.support <= 1.0
+    scorer = MetaRAG(LocalJudge.with_model(model))
+    held = {r.id: r for r in held_rows}
+    for scored in score_records(collect(held_rows), model):
+        row = held[scored.row.id]
+        report = scorer.score_sync(row.question, row.answer, row.contexts)
+        flagged, spans = metarag_outcome(scored, model.decision)
+        assert flagged == report.flagged, row.id
+        assert spans == report.flagged_spans, row.id
