@@ -27,18 +27,12 @@ def _f1(p: float, r: float) -> float:
     return _ratio(2 * p * r, p + r)
 
 
-@dataclass(frozen=True)
-class BinaryCounts:
-    """A confusion matrix for the hallucinated (positive) class."""
+class _PRF:
+    """Precision, recall and F1 from ``tp``, ``fp`` and ``fn`` (shared by both count types)."""
 
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    tn: int = 0
-
-    @property
-    def n(self) -> int:
-        return self.tp + self.fp + self.fn + self.tn
+    tp: int
+    fp: int
+    fn: int
 
     @property
     def precision(self) -> float:
@@ -51,6 +45,20 @@ class BinaryCounts:
     @property
     def f1(self) -> float:
         return _f1(self.precision, self.recall)
+
+
+@dataclass(frozen=True)
+class BinaryCounts(_PRF):
+    """A confusion matrix for the hallucinated (positive) class."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
 
     @property
     def accuracy(self) -> float:
@@ -92,7 +100,7 @@ def answer_counts(labels: Sequence[int], predicted: Sequence[bool]) -> BinaryCou
 
 
 @dataclass(frozen=True)
-class SpanCounts:
+class SpanCounts(_PRF):
     """Character-level overlap counts, summed over samples (micro average)."""
 
     tp: int = 0
@@ -101,18 +109,6 @@ class SpanCounts:
 
     def __add__(self, other: SpanCounts) -> SpanCounts:
         return SpanCounts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
-
-    @property
-    def precision(self) -> float:
-        return _ratio(self.tp, self.tp + self.fp)
-
-    @property
-    def recall(self) -> float:
-        return _ratio(self.tp, self.tp + self.fn)
-
-    @property
-    def f1(self) -> float:
-        return _f1(self.precision, self.recall)
 
     def as_dict(self) -> dict[str, float | int]:
         return {

@@ -19,8 +19,11 @@ other 4xx (auth, unknown model, ...)   ``JudgeRequestError``    no
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Generic, TypeVar
 
 from guardrail.exceptions import (
@@ -157,3 +160,23 @@ class LoopClient(Generic[_C]):
         except RuntimeError:
             return None
         return client if loop is running else None
+
+
+@contextlib.contextmanager
+def translate_errors(sdk: ModuleType, name: str, *, key_env: str) -> Iterator[None]:
+    """Map one SDK call's failures onto the table above (``sdk`` is ``openai`` or ``anthropic``).
+
+    Both SDKs define ``APITimeoutError``, ``APIConnectionError`` and ``APIStatusError`` with the
+    same attributes; the timeout is caught first because it subclasses the connection error.
+    """
+    try:
+        yield
+    except sdk.APITimeoutError as exc:
+        raise timeout_error(name) from exc
+    except sdk.APIConnectionError as exc:
+        raise connection_error(name, exc) from exc
+    except sdk.APIStatusError as exc:
+        detail = error_detail(exc.body, exc.message)
+        raise status_error(name, exc.status_code, detail, key_env=key_env) from exc
+    except json.JSONDecodeError as exc:
+        raise invalid_json_error(name, exc) from exc

@@ -12,7 +12,6 @@ leaving retries and timeouts to :class:`~guardrail.judges.runner.JudgeRunner`.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import anthropic
@@ -94,22 +93,13 @@ class AnthropicJudge:
         """Send one message; translate SDK failures into guardrail errors."""
         client = self._client.get()
         messages: list[MessageParam] = [{"role": "user", "content": request.prompt}]
-        try:
+        with _sdk.translate_errors(anthropic, self.name, key_env=_KEY_ENV):
             message = await client.messages.create(
                 model=self.model,
                 max_tokens=request.max_tokens or self.max_tokens,
                 messages=messages,
                 system=request.system if request.system else anthropic.omit,
             )
-        except anthropic.APITimeoutError as exc:
-            raise _sdk.timeout_error(self.name) from exc
-        except anthropic.APIConnectionError as exc:
-            raise _sdk.connection_error(self.name, exc) from exc
-        except anthropic.APIStatusError as exc:
-            detail = _sdk.error_detail(exc.body, exc.message)
-            raise _sdk.status_error(self.name, exc.status_code, detail, key_env=_KEY_ENV) from exc
-        except json.JSONDecodeError as exc:
-            raise _sdk.invalid_json_error(self.name, exc) from exc
         return self._parse(message, str(client.base_url))
 
     def _parse(self, message: object, base_url: str) -> JudgeResponse:

@@ -12,7 +12,6 @@ would multiply the attempts and hide them from the audit record.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 import openai
@@ -107,7 +106,7 @@ class OpenAIJudge:
         # OpenAI deprecated max_tokens (reasoning models reject it); compatible servers may
         # know only max_tokens. Decide by where the request actually goes.
         hosted = client.base_url.host == _OPENAI_HOST
-        try:
+        with _sdk.translate_errors(openai, self.name, key_env=_KEY_ENV):
             completion = await client.chat.completions.create(
                 model=self.model,
                 messages=messages,
@@ -116,15 +115,6 @@ class OpenAIJudge:
                 max_tokens=openai.omit if hosted else limit,
                 extra_body=self.extra_body,
             )
-        except openai.APITimeoutError as exc:
-            raise _sdk.timeout_error(self.name) from exc
-        except openai.APIConnectionError as exc:
-            raise _sdk.connection_error(self.name, exc) from exc
-        except openai.APIStatusError as exc:
-            detail = _sdk.error_detail(exc.body, exc.message)
-            raise _sdk.status_error(self.name, exc.status_code, detail, key_env=_KEY_ENV) from exc
-        except json.JSONDecodeError as exc:
-            raise _sdk.invalid_json_error(self.name, exc) from exc
         return self._parse(completion, str(client.base_url))
 
     def _parse(self, completion: object, base_url: str) -> JudgeResponse:

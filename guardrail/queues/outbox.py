@@ -11,16 +11,13 @@ from __future__ import annotations
 import builtins
 import contextlib
 import sqlite3
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from guardrail.exceptions import EscalationError
 from guardrail.models import EscalationCase
-from guardrail.queues.sqlite import connect, transaction, utc_now
+from guardrail.queues.sqlite import SchemaDB, transaction, utc_now
 
 __all__ = ["Outbox", "OutboxEntry", "SQLiteOutbox"]
 
@@ -72,28 +69,13 @@ class SQLiteOutbox:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._ready = False
-        self._lock = threading.Lock()
+        self._db = SchemaDB(self.path, _SCHEMA, "outbox")
 
     def __repr__(self) -> str:
         return f"SQLiteOutbox({str(self.path)!r})"
 
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        try:
-            conn = connect(self.path)
-        except sqlite3.Error as exc:
-            raise EscalationError(f"{self.path}: cannot open outbox: {exc}") from exc
-        try:
-            if not self._ready:
-                with self._lock:
-                    conn.executescript(_SCHEMA)
-                    self._ready = True
-            yield conn
-        except sqlite3.Error as exc:
-            raise EscalationError(f"{self.path}: outbox error: {exc}") from exc
-        finally:
-            conn.close()
+    def _connect(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return self._db.connect()
 
     @staticmethod
     def _entry(row: sqlite3.Row) -> OutboxEntry:

@@ -154,6 +154,39 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
+class SchemaDB:
+    """One SQLite file whose schema script runs on first use; a fresh connection per operation.
+
+    ``what`` names the store in error messages ("review queue", "outbox"). SQLite errors
+    become :class:`~guardrail.exceptions.EscalationError`.
+    """
+
+    def __init__(self, path: Path, schema: str, what: str) -> None:
+        self.path = path
+        self.schema = schema
+        self.what = what
+        self._ready = False
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            conn = connect(self.path)
+        except sqlite3.Error as exc:
+            raise EscalationError(f"{self.path}: cannot open {self.what}: {exc}") from exc
+        try:
+            if not self._ready:
+                with self._lock:
+                    if not self._ready:
+                        conn.executescript(self.schema)
+                        self._ready = True
+            yield conn
+        except sqlite3.Error as exc:
+            raise EscalationError(f"{self.path}: {self.what} error: {exc}") from exc
+        finally:
+            conn.close()
+
+
 class SQLiteQueue:
     """Durable review queue and :class:`~guardrail.queues.base.EscalationSink`.
 
@@ -170,8 +203,8 @@ class SQLiteQueue:
     ) -> None:
         self.path = Path(path)
         self.on_resolve = on_resolve
-        self._ready = False
-        self._lock = threading.Lock()
+        schema = f"{_SCHEMA}\nPRAGMA user_version = {_SCHEMA_VERSION};"
+        self._db = SchemaDB(self.path, schema, "review queue")
 
     @property
     def name(self) -> str:
@@ -182,24 +215,8 @@ class SQLiteQueue:
 
     # --- plumbing ------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        try:
-            conn = connect(self.path)
-        except sqlite3.Error as exc:
-            raise EscalationError(f"{self.path}: cannot open review queue: {exc}") from exc
-        try:
-            if not self._ready:
-                with self._lock:
-                    if not self._ready:
-                        conn.executescript(_SCHEMA)
-                        conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
-                        self._ready = True
-            yield conn
-        except sqlite3.Error as exc:
-            raise EscalationError(f"{self.path}: review queue error: {exc}") from exc
-        finally:
-            conn.close()
+    def _connect(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return self._db.connect()
 
     @staticmethod
     def _row_to_stored(row: sqlite3.Row) -> StoredCase:
