@@ -92,6 +92,21 @@ class Unit:
     numbers: frozenset[float]
     entities: frozenset[str]
     size: int
+    #: For each counted negation, the stems it governs (see :func:`_negation_scopes`).
+    scopes: tuple[frozenset[str], ...] = ()
+
+    def negations_about(self, terms: Iterable[Term]) -> int:
+        """Negations of this unit that govern one of ``terms`` (or govern nothing we can see).
+
+        A long context sentence often negates something the statement does not talk about
+        ("Arthritis is not a single disease; it is an informal way of referring to joint
+        pain"): counting that negation would make a faithful statement look reversed.
+        """
+        keys: set[str] = set()
+        for t in terms:
+            keys.add(t.stem)
+            keys.update(t.same)
+        return sum(1 for scope in self.scopes if not scope or scope & keys)
 
 
 @dataclass(frozen=True)
@@ -112,8 +127,9 @@ class _Analysis:
     negations: int = 0
 
 
-def _negation_count(tokens: list[Token], lex: Lexicon) -> int:
-    count = 0
+def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
+    """Indices of the tokens that negate ("not", "never", "n't" ...; not "not only", "no doubt")."""
+    out: list[int] = []
     for i, tok in enumerate(tokens):
         if not tok.is_word or not lex.is_negation(tok.lower):
             continue
@@ -122,8 +138,40 @@ def _negation_count(tokens: list[Token], lex: Lexicon) -> int:
             continue
         if tok.lower == "no" and nxt in ("doubt",):
             continue
-        count += 1
-    return count
+        out.append(i)
+    return out
+
+
+def _negation_count(tokens: list[Token], lex: Lexicon) -> int:
+    return len(_negation_positions(tokens, lex))
+
+
+#: Content words after a negation that it is taken to govern (up to a clause break).
+NEGATION_SCOPE = 4
+_SCOPE_BREAK = frozenset({",", ";", ":", ".", "!", "?", "(", ")"})
+_SCOPE_STOP = frozenset({"but", "and", "or", "while", "whereas", "although", "though", "because"})
+
+
+def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], ...]:
+    """The stems each negation governs: the next few content words and the word before."""
+    scopes: list[frozenset[str]] = []
+    for i in _negation_positions(tokens, lex):
+        scope: set[str] = set()
+        for later in tokens[i + 1 :]:
+            if later.text in _SCOPE_BREAK or later.lower in _SCOPE_STOP:
+                break
+            if later.is_number or (later.is_word and lex.is_content(later.lower)):
+                scope.add(later.text.rstrip("%") if later.is_number else stem(later.lower))
+                if len(scope) >= NEGATION_SCOPE:
+                    break
+        for before in reversed(tokens[:i]):
+            if before.text in _SCOPE_BREAK:
+                break
+            if before.is_word and lex.is_content(before.lower):
+                scope.add(stem(before.lower))
+                break
+        scopes.append(frozenset(scope))
+    return tuple(scopes)
 
 
 def _is_entity(tok: Token, lex: Lexicon, lower_vocab: frozenset[str], initial: bool) -> bool:
@@ -175,16 +223,18 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
     for t in terms:
         for key, sign in t.polar:
             polar.setdefault(key, set()).add(sign)
+    scopes = _negation_scopes(tokens, lex)
     return Unit(
         text=text,
         sentence=sentence,
         stems=frozenset(t.stem for t in terms),
         same=frozenset(k for t in terms for k in t.same),
         polar={k: frozenset(v) for k, v in polar.items()},
-        negations=_negation_count(tokens, lex),
+        negations=len(scopes),
         numbers=frozenset(t.number for t in terms if t.number is not None),
         entities=frozenset(t.stem for t in terms if t.entity),
         size=len(terms),
+        scopes=scopes,
     )
 
 
@@ -417,7 +467,7 @@ def assess(
         if rank > best_rank:
             best, best_rank = m, rank
     assert best is not None
-    parity = (negations + best.unit.negations + len(best.opposed)) % 2
+    parity = (negations + best.unit.negations_about(terms) + len(best.opposed)) % 2
     finding = _decide(best, terms, weights, parity, index, th)
     return Assessment(finding, terms, weights, best, negations, parity, tokens, framing_neg)
 

@@ -83,6 +83,21 @@ def test_clause_negation_does_not_leak_into_other_clauses(judge):
 
 
 @pytest.mark.parametrize(
+    ("statement", "label"),
+    [
+        ("Entry costs 12 euros for adults.", Label.YES),
+        ("Entry does not cost 12 euros for adults.", Label.NO),
+        ("The museum is open on Mondays.", Label.NO),
+        ("The museum is not open on Mondays.", Label.YES),
+    ],
+)
+def test_negation_counts_only_for_what_it_governs(judge, statement, label):
+    """A "not" inside the same evidence sentence flips only the claims about what it negates."""
+    context = "The museum is not open on Mondays, and entry costs 12 euros for adults."
+    assert verdict(judge, statement, context)[0] == label
+
+
+@pytest.mark.parametrize(
     ("statement", "context"),
     [("", "Some context."), ("Ibuprofen is safe.", ""), ("...", "   "), ("Yes.", "No.")],
 )
