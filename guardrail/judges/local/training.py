@@ -348,25 +348,61 @@ def tune(scored: Sequence[Scored]) -> tuple[Decision, dict[str, float]]:
     return decision, {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
 
 
+#: Inverse regularization strengths tried for the logistic model (chosen by grouped CV).
+C_GRID = (0.05, 0.15, 0.5, 1.5)
+
+
+def out_of_fold(
+    records: Sequence[RowRecord], kind: ModelKind, *, folds: int, seed: int, c: float
+) -> list[Scored]:
+    """Every record scored by a model fitted on the other folds (grouped by source document)."""
+    fold = [fold_of(r.group, folds, seed + 1) for r in records]
+    oof: list[Scored] = []
+    for k in range(folds):
+        train_part = [r for r, f in zip(records, fold, strict=True) if f != k]
+        held = [r for r, f in zip(records, fold, strict=True) if f == k]
+        if not held or len({f.label for r in train_part for f in r.factoids}) < 2:
+            continue
+        model = VerifierModel(fit(train_part, kind, seed=seed, c=c))
+        oof.extend(score_records(held, model))
+    return oof
+
+
+def log_loss(scored: Sequence[Scored]) -> float:
+    """Mean factoid log-loss of ``scored`` (how well ``p`` predicts the factoid labels)."""
+    total, n = 0.0, 0
+    for s in scored:
+        for f, p in zip(s.row.factoids, s.own, strict=True):
+            q = min(max(p, 1e-6), 1 - 1e-6)
+            total -= math.log(q if f.label else 1 - q)
+            n += 1
+    return total / n if n else math.inf
+
+
 def train(
     records: Sequence[RowRecord],
     kind: ModelKind = "trees",
     *,
     folds: int = 5,
     seed: int = 0,
+    c: float | None = None,
 ) -> dict[str, Any]:
-    """Fit on ``records``; thresholds from grouped out-of-fold predictions on the same records."""
-    fold = [fold_of(r.group, folds, seed + 1) for r in records]
-    oof: list[Scored] = []
-    for k in range(folds):
-        train_part = [r for r, f in zip(records, fold, strict=True) if f != k]
-        held = [r for r, f in zip(records, fold, strict=True) if f == k]
-        if not held:
-            continue
-        model = VerifierModel(fit(train_part, kind, seed=seed))
-        oof.extend(score_records(held, model))
+    """Fit on ``records``; thresholds from grouped out-of-fold predictions on the same records.
+
+    ``c``: the logistic model's inverse regularization; ``None`` picks it from :data:`C_GRID` by
+    grouped out-of-fold factoid log-loss (the same folds that choose the thresholds).
+    """
+    grid = [c] if c is not None else list(C_GRID if kind == "logistic" else [0.5])
+    tried: list[tuple[float, float, list[Scored]]] = []
+    for c_ in grid:
+        oof = out_of_fold(records, kind, folds=folds, seed=seed, c=c_)
+        tried.append((log_loss(oof), c_, oof))
+    tried = [t for t in tried if t[2]]
+    if not tried:
+        raise ValueError("training needs both supported and unsupported factoids in every fold")
+    loss, chosen_c, oof = min(tried, key=lambda t: t[0])
     decision, tuned = tune(oof)
-    data = fit(records, kind, seed=seed)
+    data = fit(records, kind, seed=seed, c=chosen_c)
     data["thresholds"] = {
         "support": decision.support,
         "refute": decision.refute,
@@ -382,7 +418,8 @@ def train(
         "unsupported_factoids": n_pos,
         "threshold_folds": folds,
         "seed": seed,
-        "out_of_fold": {k: round(v, 4) for k, v in tuned.items()},
+        "c": chosen_c,
+        "out_of_fold": {**{k: round(v, 4) for k, v in tuned.items()}, "log_loss": round(loss, 4)},
         "groups": len({r.group for r in records}),
     }
     return data

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from guardrail.evaluation.datasets import load_rows
 from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.features import DENSE_NAMES, Features, Polarity
 from guardrail.judges.local.trained import VerifierModel
 from guardrail.judges.local.training import (
+    C_GRID,
+    FactoidRecord,
+    RowRecord,
+    Scored,
+    Statement,
     collect,
     finite,
     fold_of,
+    log_loss,
     metarag_outcome,
     overlap,
     score_records,
@@ -38,6 +47,25 @@ def test_finite_rejects_nan():
     assert not finite({"a": [1.0, float("nan")]})
 
 
+def _row(labels: list[int]) -> RowRecord:
+    stmt = Statement(Features((0.0,) * len(DENSE_NAMES), ()), Polarity(False, False, 0.0))
+    row = RowRecord("r", "qa", "g", int(any(labels)), [])
+    row.factoids = [FactoidRecord("f", [], y, stmt, []) for y in labels]
+    return row
+
+
+def test_log_loss_rewards_confident_right_probabilities():
+    """Mean factoid log-loss: lower for right, confident p; ln 2 at p = 0.5; inf when empty."""
+    row = _row([1, 0])
+    good = log_loss([Scored(row, [0.9, 0.1], [[], []])])
+    coin = log_loss([Scored(row, [0.5, 0.5], [[], []])])
+    bad = log_loss([Scored(row, [0.1, 0.9], [[], []])])
+    assert good == pytest.approx(-math.log(0.9))
+    assert coin == pytest.approx(math.log(2))
+    assert good < coin < bad
+    assert log_loss([]) == math.inf
+
+
 @pytest.mark.data
 def test_train_on_shared_rows_and_simulation_matches_metarag(shared_data):
     """A model trained on 55 RAGTruth rows loads; its simulated flags equal MetaRAG's own."""
@@ -47,6 +75,7 @@ def test_train_on_shared_rows_and_simulation_matches_metarag(shared_data):
     assert sum(f.label for r in records for f in r.factoids) > 0
     data = train(records, "logistic", folds=2)
     assert finite(data) and data["meta"]["rows"] == 55
+    assert data["meta"]["c"] in C_GRID  # chosen by grouped out-of-fold log-loss
     model = VerifierModel(data)
     assert 0.0 < model.decision.support <= 1.0
     scorer = MetaRAG(LocalJudge.with_model(model))
