@@ -1,4 +1,5 @@
-"""What the two official-SDK backends share: error translation and a per-event-loop client slot.
+"""What the two official-SDK backends share: argument checks, a per-event-loop client slot,
+closing, and error translation.
 
 Both SDKs raise the same three shapes of failure (``APITimeoutError``, ``APIConnectionError``,
 ``APIStatusError`` with a ``status_code`` and a JSON ``body``), so one table maps them onto the
@@ -24,7 +25,7 @@ import json
 import weakref
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from guardrail.exceptions import (
     ConfigError,
@@ -34,6 +35,9 @@ from guardrail.exceptions import (
     JudgeServerError,
     JudgeTimeout,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    import httpx2
 
 _DETAIL_MAX = 300
 
@@ -117,7 +121,11 @@ def check_base_url(base_url: str | None) -> str | None:
     return url
 
 
-_C = TypeVar("_C")
+class _Closable(Protocol):
+    async def close(self) -> None: ...
+
+
+_C = TypeVar("_C", bound=_Closable)
 
 
 class LoopClient(Generic[_C]):
@@ -160,6 +168,66 @@ class LoopClient(Generic[_C]):
         except RuntimeError:
             return None
         return client if loop is running else None
+
+
+class SDKJudge(Generic[_C]):
+    """The part of an SDK-backed judge that does not depend on the API it speaks.
+
+    Checks the constructor arguments, keeps the SDK client in a :class:`LoopClient` (either
+    the ``client`` passed in, or one built by the subclass's :meth:`_build_client` on first
+    use), and closes only a client it built. Subclasses set ``_name`` and implement
+    ``complete`` and ``_build_client``.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: _C | None,
+        api_key: str | None,
+        base_url: str | None,
+        max_tokens: int,
+        http_client: httpx2.AsyncClient | None,
+    ) -> None:
+        kind = type(self).__name__
+        if not model or not model.strip():
+            raise ConfigError(f"{kind}: model must be a non-empty string")
+        if max_tokens < 1:
+            raise ConfigError(f"{kind}: max_tokens must be >= 1, got {max_tokens}")
+        if client is not None and (api_key or base_url or http_client):
+            raise ConfigError(
+                f"{kind}: pass either client= or api_key/base_url/http_client, not both"
+            )
+        self.model = model.strip()
+        self.max_tokens = max_tokens
+        self._api_key = api_key
+        self._base_url = check_base_url(base_url)
+        self._http_client = http_client
+        self._own_client = client is None
+        self._client: LoopClient[_C] = LoopClient(
+            (lambda: client) if client is not None else self._build_client
+        )
+        self._name = f"{kind}:{self.model}"
+
+    @property
+    def name(self) -> str:
+        """The judge's name in audit records (``openai:MODEL``, ``anthropic:MODEL``, ...)."""
+        return self._name
+
+    def _build_client(self) -> _C:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        """Close the SDK client this judge built for the running loop, and its HTTP client.
+
+        Call it from the loop that made the calls. A ``client=`` you passed in stays open.
+        """
+        client = self._client.take()
+        if client is not None and self._own_client:
+            await client.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import anthropic
 from anthropic.types import Message, MessageParam, TextBlock
 
-from guardrail.exceptions import ConfigError, JudgeRequestError
+from guardrail.exceptions import JudgeRequestError
 from guardrail.judges import _sdk
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 
@@ -29,7 +29,7 @@ __all__ = ["AnthropicJudge"]
 _KEY_ENV = "ANTHROPIC_API_KEY"
 
 
-class AnthropicJudge:
+class AnthropicJudge(_sdk.SDKJudge[anthropic.AsyncAnthropic]):
     """Answers judge requests with a Claude model.
 
     ``client`` is an ``anthropic.AsyncAnthropic`` you built yourself (used as is; give it
@@ -50,29 +50,15 @@ class AnthropicJudge:
         name: str | None = None,
         http_client: httpx2.AsyncClient | None = None,
     ) -> None:
-        if not model or not model.strip():
-            raise ConfigError("AnthropicJudge: model must be a non-empty string")
-        if max_tokens < 1:
-            raise ConfigError(f"AnthropicJudge: max_tokens must be >= 1, got {max_tokens}")
-        if client is not None and (api_key or base_url or http_client):
-            raise ConfigError(
-                "AnthropicJudge: pass either client= or api_key/base_url/http_client, not both"
-            )
-        self.model = model.strip()
-        self.max_tokens = max_tokens
-        self._api_key = api_key
-        self._base_url = _sdk.check_base_url(base_url)
-        self._http_client = http_client
-        self._own_client = client is None
-        self._client: _sdk.LoopClient[anthropic.AsyncAnthropic] = _sdk.LoopClient(
-            (lambda: client) if client is not None else self._build_client
+        super().__init__(
+            model,
+            client=client,
+            api_key=api_key,
+            base_url=base_url,
+            max_tokens=max_tokens,
+            http_client=http_client,
         )
         self._name = name or f"anthropic:{self.model}"
-
-    @property
-    def name(self) -> str:
-        """``anthropic:MODEL`` unless a name was given."""
-        return self._name
 
     def _build_client(self) -> anthropic.AsyncAnthropic:
         try:
@@ -122,15 +108,3 @@ class AnthropicJudge:
             prompt_tokens=prompt_tokens,
             completion_tokens=(usage.output_tokens or 0) if usage is not None else 0,
         )
-
-    async def aclose(self) -> None:
-        """Close the SDK client this judge built for the running loop, and its HTTP client.
-
-        Call it from the loop that made the calls. A ``client=`` you passed in stays open.
-        """
-        client = self._client.take()
-        if client is not None and self._own_client:
-            await client.close()
-
-    def __repr__(self) -> str:
-        return f"AnthropicJudge(name={self.name!r})"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-from guardrail.exceptions import ConfigError, JudgeRequestError
+from guardrail.exceptions import JudgeRequestError
 from guardrail.judges import _sdk
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 
@@ -30,7 +30,7 @@ _OPENAI_HOST = "api.openai.com"
 _KEY_ENV = "OPENAI_API_KEY"
 
 
-class OpenAIJudge:
+class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
     """Answers judge requests with an OpenAI (or OpenAI-compatible) chat model.
 
     ``client`` is an ``openai.AsyncOpenAI`` you built yourself (used as is, on whatever event
@@ -53,33 +53,19 @@ class OpenAIJudge:
         extra_body: dict[str, Any] | None = None,
         http_client: httpx2.AsyncClient | None = None,
     ) -> None:
-        if not model or not model.strip():
-            raise ConfigError("OpenAIJudge: model must be a non-empty string")
-        if max_tokens < 1:
-            raise ConfigError(f"OpenAIJudge: max_tokens must be >= 1, got {max_tokens}")
-        if client is not None and (api_key or base_url or http_client):
-            raise ConfigError(
-                "OpenAIJudge: pass either client= or api_key/base_url/http_client, not both"
-            )
-        self.model = model.strip()
-        self.max_tokens = max_tokens
-        self.extra_body = dict(extra_body) if extra_body else None
-        self._api_key = api_key
-        self._base_url = _sdk.check_base_url(base_url)
-        self._http_client = http_client
-        self._own_client = client is None
-        self._client: _sdk.LoopClient[openai.AsyncOpenAI] = _sdk.LoopClient(
-            (lambda: client) if client is not None else self._build_client
+        super().__init__(
+            model,
+            client=client,
+            api_key=api_key,
+            base_url=base_url,
+            max_tokens=max_tokens,
+            http_client=http_client,
         )
+        self.extra_body = dict(extra_body) if extra_body else None
         compatible = self._base_url is not None or (
             client is not None and client.base_url.host != _OPENAI_HOST
         )
         self._name = name or f"{'openai-compatible' if compatible else 'openai'}:{self.model}"
-
-    @property
-    def name(self) -> str:
-        """``openai:MODEL``, or ``openai-compatible:MODEL`` for a server given by URL."""
-        return self._name
 
     def _build_client(self) -> openai.AsyncOpenAI:
         try:
@@ -131,15 +117,3 @@ class OpenAIJudge:
             prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
             completion_tokens=(usage.completion_tokens or 0) if usage else 0,
         )
-
-    async def aclose(self) -> None:
-        """Close the SDK client this judge built for the running loop, and its HTTP client.
-
-        Call it from the loop that made the calls. A ``client=`` you passed in stays open.
-        """
-        client = self._client.take()
-        if client is not None and self._own_client:
-            await client.close()
-
-    def __repr__(self) -> str:
-        return f"OpenAIJudge(name={self.name!r})"

@@ -9,7 +9,6 @@ It lives in an SQLite file (it may be the review queue's file: the table names d
 from __future__ import annotations
 
 import builtins
-import contextlib
 import sqlite3
 from pathlib import Path
 from typing import Literal, Protocol
@@ -74,9 +73,6 @@ class SQLiteOutbox:
     def __repr__(self) -> str:
         return f"SQLiteOutbox({str(self.path)!r})"
 
-    def _connect(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        return self._db.connect()
-
     @staticmethod
     def _entry(row: sqlite3.Row) -> OutboxEntry:
         return OutboxEntry(
@@ -92,7 +88,7 @@ class SQLiteOutbox:
 
     def put(self, destination: str, case: EscalationCase) -> OutboxEntry:
         """Store the case for ``destination`` unless already there; return the stored entry."""
-        with self._connect() as conn, transaction(conn):
+        with self._db.connect() as conn, transaction(conn):
             conn.execute(
                 "INSERT OR IGNORE INTO outbox (destination, case_id, queue, created_at, payload)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -107,7 +103,7 @@ class SQLiteOutbox:
     def record_attempt(self, destination: str, case_id: str, error: str | None) -> None:
         """Count one delivery attempt; ``error=None`` means it was acknowledged (delivered)."""
         now = utc_now()
-        with self._connect() as conn, transaction(conn):
+        with self._db.connect() as conn, transaction(conn):
             if error is None:
                 conn.execute(
                     "UPDATE outbox SET attempts = attempts + 1, last_try_at = ?,"
@@ -129,7 +125,7 @@ class SQLiteOutbox:
         if destination is not None:
             sql += " AND destination = ?"
             params = (destination,)
-        with self._connect() as conn:
+        with self._db.connect() as conn:
             return [self._entry(r) for r in conn.execute(sql + " ORDER BY created_at", params)]
 
     def list(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
@@ -139,5 +135,5 @@ class SQLiteOutbox:
         if destination is not None:
             sql += " WHERE destination = ?"
             params = (destination,)
-        with self._connect() as conn:
+        with self._db.connect() as conn:
             return [self._entry(r) for r in conn.execute(sql + " ORDER BY created_at", params)]

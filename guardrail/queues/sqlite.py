@@ -215,9 +215,6 @@ class SQLiteQueue:
 
     # --- plumbing ------------------------------------------------------------------------
 
-    def _connect(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        return self._db.connect()
-
     @staticmethod
     def _row_to_stored(row: sqlite3.Row) -> StoredCase:
         return StoredCase(
@@ -246,7 +243,7 @@ class SQLiteQueue:
     def add(self, case: EscalationCase) -> bool:
         """Store ``case`` as open; return False when a case with that id was already there."""
         payload = case.model_dump_json()
-        with self._connect() as conn, transaction(conn):
+        with self._db.connect() as conn, transaction(conn):
             cur = conn.execute(
                 "INSERT OR IGNORE INTO cases (case_id, queue, created_at, enqueued_at, payload)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -262,7 +259,7 @@ class SQLiteQueue:
 
     def get(self, case_id: str) -> StoredCase:
         """The case with this id; :class:`CaseNotFoundError` when there is none."""
-        with self._connect() as conn:
+        with self._db.connect() as conn:
             return self._row_to_stored(self._fetch(conn, case_id))
 
     def list(
@@ -287,13 +284,13 @@ class SQLiteQueue:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(int(limit))
-        with self._connect() as conn:
+        with self._db.connect() as conn:
             return [self._row_to_stored(r) for r in conn.execute(sql, params)]
 
     def counts(self) -> dict[str, dict[str, int]]:
         """``{queue: {state: n}}`` for every queue that holds a case."""
         out: dict[str, dict[str, int]] = {}
-        with self._connect() as conn:
+        with self._db.connect() as conn:
             for row in conn.execute(
                 "SELECT queue, state, COUNT(*) AS n FROM cases GROUP BY queue, state"
             ):
@@ -307,7 +304,7 @@ class SQLiteQueue:
         reviewer = (reviewer or "").strip()
         if not reviewer:
             raise ReviewError("a reviewer name is required to claim a case")
-        with self._connect() as conn, transaction(conn):
+        with self._db.connect() as conn, transaction(conn):
             row = self._fetch(conn, case_id)
             state, holder = row["state"], row["reviewer"]
             if state == "claimed" and holder == reviewer:
@@ -346,7 +343,7 @@ class SQLiteQueue:
             raise ReviewError("an edited resolution needs a non-empty final answer")
         if outcome == "approved" and final_answer is not None:
             raise ReviewError("approving keeps the original answer; use 'edited' to change it")
-        with self._connect() as conn, transaction(conn):
+        with self._db.connect() as conn, transaction(conn):
             row = self._fetch(conn, case_id)
             if row["state"] != "claimed":
                 hint = "claim it first" if row["state"] == "open" else "it is already resolved"

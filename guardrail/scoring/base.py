@@ -7,7 +7,15 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from guardrail._sync import run_sync
+from guardrail.exceptions import ConfigError
 from guardrail.models import ScoreReport
+
+
+def check_threshold(threshold: float) -> float:
+    """``threshold`` if it is a valid flagging threshold (within [0, 1]), else ``ConfigError``."""
+    if not 0.0 <= threshold <= 1.0:
+        raise ConfigError(f"threshold must be in [0, 1], got {threshold}")
+    return threshold
 
 
 @runtime_checkable

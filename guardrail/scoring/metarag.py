@@ -61,7 +61,7 @@ from guardrail.models import (
     Verdict,
     merge_spans,
 )
-from guardrail.scoring.base import ScorerBase
+from guardrail.scoring.base import ScorerBase, check_threshold
 from guardrail.scoring.parsing import parse_statements, parse_verdict
 from guardrail.scoring.spans import align, sentence_spans
 from guardrail.scoring.templates import PromptSet
@@ -196,9 +196,7 @@ class MetaRAG(ScorerBase):
         threshold: float | None = None,
     ) -> ScoreReport:
         """Score one answer against its retrieved contexts."""
-        threshold = self.config.threshold if threshold is None else threshold
-        if not 0.0 <= threshold <= 1.0:
-            raise ConfigError(f"threshold must be within [0, 1], got {threshold}")
+        threshold = check_threshold(self.config.threshold if threshold is None else threshold)
         if isinstance(contexts, str):
             contexts = [contexts]
         passages = [c for c in contexts if c and c.strip()]

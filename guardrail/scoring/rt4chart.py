@@ -61,7 +61,7 @@ from guardrail.models import (
     Usage,
     merge_spans,
 )
-from guardrail.scoring.base import ScorerBase
+from guardrail.scoring.base import ScorerBase, check_threshold
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.templates import PromptSet
@@ -345,8 +345,7 @@ class RT4Chart(ScorerBase):
         chunk_ranges(1, window, overlap)  # validates window/overlap
         if not 0.0 < baseless_score < 1.0:
             raise ConfigError(f"baseless_score must be in (0, 1), got {baseless_score}")
-        if not 0.0 <= threshold <= 1.0:
-            raise ConfigError(f"threshold must be in [0, 1], got {threshold}")
+        check_threshold(threshold)
         self.judge = judge
         self.window = window
         self.overlap = overlap
@@ -385,9 +384,7 @@ class RT4Chart(ScorerBase):
     ) -> ScoreReport:
         """Score one answer against its retrieved passages."""
         started = time.perf_counter()
-        tau = self.threshold if threshold is None else threshold
-        if not 0.0 <= tau <= 1.0:
-            raise ConfigError(f"threshold must be in [0, 1], got {tau}")
+        tau = check_threshold(self.threshold if threshold is None else threshold)
         calls = _Calls()
         answer_sents = split_sentences(answer)
         if not answer_sents:

@@ -65,7 +65,7 @@ def _factoids() -> list[Factoid]:
     return [
         Factoid(
             index=0,
-            text="Adults can take up to 8 grams of paracetamol per day.",
+            text=first,
             spans=[_span(first)],
             aligned=True,
             alignment=1.0,
@@ -80,7 +80,7 @@ def _factoids() -> list[Factoid]:
         ),
         Factoid(
             index=1,
-            text="The maximum single dose is 1 gram.",
+            text=second,
             spans=[_span(second)],
             aligned=True,
             alignment=1.0,
@@ -93,7 +93,7 @@ def _factoids() -> list[Factoid]:
         ),
         Factoid(
             index=2,
-            text="It is safe to combine paracetamol with alcohol.",
+            text=third,
             spans=[_span(third)],
             aligned=True,
             alignment=1.0,

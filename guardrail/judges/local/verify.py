@@ -3,14 +3,16 @@
 How it decides (deterministic, no model):
 
 1. The context is split into sentences, and sentences into clauses (at ";", ", but", ...).
-   Each unit is reduced to stems, synonym keys, polarity-scale keys, negation count, numbers
-   and named entities. This preprocessing is done once per context (the judge caches it).
+   Each unit is reduced to stems, synonym keys, polarity-scale keys, negation scopes (the
+   words each negation governs), numbers and named entities. This preprocessing is done once
+   per context (the judge caches it).
 2. The statement's content words are weighted by an IDF over the context sentences; words
    the context never uses weigh most, so an unsupported key word drags coverage down.
 3. The best unit is the one covering most of that weight (a word counts when its stem, a
    synonym, or a polar opposite appears; a word found only elsewhere in the context counts half).
-4. Polarity: negations in the statement + negations in the unit + opposite-word matches
-   ("safe" vs "contraindicated") — odd means the unit says the opposite -> ``NO``.
+4. Polarity: negations in the statement + negations in the unit that govern a statement word
+   + opposite-word matches ("safe" vs "contraindicated") — odd means the unit says the
+   opposite -> ``NO``.
    A number or a named entity in the statement, missing from a well-matched unit that names a
    different one -> ``NO``. Enough coverage with nothing conflicting -> ``YES``. Otherwise
    ``NOT SURE``, naming what the context does not mention.
@@ -88,11 +90,10 @@ class Unit:
     stems: frozenset[str]
     same: frozenset[str]
     polar: dict[str, frozenset[int]]
-    negations: int
     numbers: frozenset[float]
     entities: frozenset[str]
     size: int
-    #: For each counted negation, the stems it governs (see :func:`_negation_scopes`).
+    #: For each negation, the stems it governs (see :func:`_negation_scopes`).
     scopes: tuple[frozenset[str], ...] = ()
 
     def negations_about(self, terms: Iterable[Term]) -> int:
@@ -140,10 +141,6 @@ def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
             continue
         out.append(i)
     return out
-
-
-def _negation_count(tokens: list[Token], lex: Lexicon) -> int:
-    return len(_negation_positions(tokens, lex))
 
 
 #: Content words after a negation that it is taken to govern (up to a clause break).
@@ -230,7 +227,6 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
         stems=frozenset(t.stem for t in terms),
         same=frozenset(k for t in terms for k in t.same),
         polar={k: frozenset(v) for k, v in polar.items()},
-        negations=len(scopes),
         numbers=frozenset(t.number for t in terms if t.number is not None),
         entities=frozenset(t.stem for t in terms if t.entity),
         size=len(terms),
@@ -431,7 +427,7 @@ def assess(
         )
     if not index.units:
         return Assessment(Finding(Outcome.UNKNOWN, "The context is empty."), terms, tokens=tokens)
-    negations = _negation_count(tokens, lex) + framing_neg
+    negations = len(_negation_positions(tokens, lex)) + framing_neg
 
     n = index.sentences
     weights: list[float] = []
