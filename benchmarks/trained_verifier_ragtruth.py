@@ -5,14 +5,19 @@ Protocol (no figure comes from rows a model or threshold was fitted on):
 * Rows are split into ``--folds`` folds grouped by source document (``meta.source_id``).
 * For each fold, a verifier is trained on the other folds with the recipe of
   ``scripts/train_verifier.py`` (:func:`guardrail.judges.local.training.train`: model fit, then
-  YES/NO/NOT SURE thresholds chosen on grouped out-of-fold predictions *inside* those folds).
+  YES/NO/NOT SURE thresholds chosen on grouped out-of-fold predictions *inside* those folds),
+  and so is the word localizer (``scripts/train_localizer.py``'s recipe,
+  :func:`guardrail.localize.training.train`, its threshold chosen inside those folds too).
 * The held-out fold is then scored by the real scorers — ``MetaRAG(judge)`` and
   ``RT4Chart(judge)`` with their default settings (threshold 0.5) — through
   :func:`guardrail.evaluation.runner.run_rows`, exactly as ``guardrail eval`` does.
 * Figures are computed over all rows (each scored by the model that did not see it), with
   ``guardrail eval``'s own summarizer: answer-level P/R/F1 of the hallucinated class overall and
   per task, span-level character-overlap P/R/F1.
-* The rule-based verifier is scored on the same rows for comparison (it has no fitted parts).
+* The rule-based verifier is scored on the same rows for comparison (it has no fitted parts;
+  it uses the fold's localizer).
+* Span figures are also given with whole-factoid spans (the localizer's ``focus`` dropped), to
+  show what the word localizer adds.
 
 Speed and memory are measured in a child process pinned to one core that loads only the
 packaged model and scores ``--speed-rows`` answers sequentially with MetaRAG.
@@ -33,7 +38,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -46,6 +51,7 @@ from guardrail.evaluation.results import summarize  # noqa: E402
 from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
 from guardrail.judges.local import LocalJudge  # noqa: E402
 from guardrail.judges.local.trained import MODEL_FILE, VerifierModel  # noqa: E402
+from guardrail.localize.model import TokenLocalizer  # noqa: E402
 from guardrail.scoring.base import Scorer  # noqa: E402
 from guardrail.scoring.metarag import MetaRAG  # noqa: E402
 from guardrail.scoring.rt4chart import RT4Chart  # noqa: E402
@@ -58,40 +64,70 @@ DATA = (
 METHODS = ("metarag", "rt4chart")
 
 
-def scorer_for(method: str, judge: LocalJudge) -> Scorer:
-    return MetaRAG(judge) if method == "metarag" else RT4Chart(judge)
+def scorer_for(
+    method: str, judge: LocalJudge, localizer: TokenLocalizer | Literal["packaged"] = "packaged"
+) -> Scorer:
+    if method == "metarag":
+        return MetaRAG(judge, localizer=localizer)
+    return RT4Chart(judge, localizer=localizer)
 
 
-def score(rows: list[EvalRow], method: str, judge: LocalJudge) -> dict[str, RowOutcome]:
-    result = asyncio.run(run_rows(rows, scorer_for(method, judge), jobs=1))
+def score(
+    rows: list[EvalRow], method: str, judge: LocalJudge, localizer: TokenLocalizer
+) -> dict[str, RowOutcome]:
+    result = asyncio.run(run_rows(rows, scorer_for(method, judge, localizer), jobs=1))
     return result.outcomes
+
+
+def without_focus(outcomes: dict[str, RowOutcome]) -> dict[str, RowOutcome]:
+    """The same outcomes with whole-factoid spans (what the scorers report without a localizer)."""
+    out = {}
+    for key, outcome in outcomes.items():
+        factoids = [f.model_copy(update={"focus": []}) for f in outcome.factoids]
+        out[key] = outcome.model_copy(update={"factoids": factoids})
+    return out
 
 
 def cross_fit(
     rows: list[EvalRow], folds: int, kind: str, console: Console
 ) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]]]:
+    """Outcomes keyed ``"trained/metarag"`` etc.; every row scored by models fitted without it.
+
+    Both the verifier and the word localizer are refitted on each training part; the rule
+    verifier has no fitted parts but uses the same fold's localizer.
+    """
     from guardrail.judges.local.training import collect, fold_of, train
+    from guardrail.localize.training import train as train_localizer
 
     records = collect(rows)
     by_id = {r.id: r for r in rows}
     fold = {r.id: fold_of(r.group, folds, 0) for r in records}
-    outcomes: dict[str, dict[str, RowOutcome]] = {m: {} for m in METHODS}
+    outcomes: dict[str, dict[str, RowOutcome]] = {
+        f"{v}/{m}": {} for v in ("trained", "rules") for m in METHODS
+    }
+    rules_judge = LocalJudge()
     fitted: list[dict[str, Any]] = []
     for k in range(folds):
         train_part = [r for r in records if fold[r.id] != k]
         held = [by_id[r.id] for r in records if fold[r.id] == k]
         started = time.perf_counter()
         data = train(train_part, kind)  # type: ignore[arg-type]
+        localizer_data = train_localizer([by_id[r.id] for r in train_part])
+        localizer = TokenLocalizer(localizer_data)
         judge = LocalJudge.with_model(VerifierModel(data))
         for method in METHODS:
-            outcomes[method].update(score(held, method, judge))
+            outcomes[f"trained/{method}"].update(score(held, method, judge, localizer))
+            outcomes[f"rules/{method}"].update(score(held, method, rules_judge, localizer))
         fitted.append(
             {
                 "fold": k,
                 "train_rows": len(train_part),
                 "held_rows": len(held),
                 "thresholds": data["thresholds"],
+                "c": data["meta"].get("c"),
                 "inner_out_of_fold": data["meta"]["out_of_fold"],
+                "localizer_threshold": localizer_data["threshold"],
+                "localizer_inner_span_f1": localizer_data["meta"]["out_of_fold_span_f1"],
                 "seconds": round(time.perf_counter() - started, 1),
             }
         )
@@ -163,15 +199,14 @@ def main() -> int:
         return 2
     rows = load_rows(DATA)
     started = time.perf_counter()
-    trained, fitted = cross_fit(rows, args.folds, args.kind, console)
-    rules_judge = LocalJudge()
-    rules = {m: score(rows, m, rules_judge) for m in METHODS}
+    outcomes, fitted = cross_fit(rows, args.folds, args.kind, console)
     summaries: dict[str, Any] = {}
-    for name, outcomes in (("trained", trained), ("rules", rules)):
-        for method in METHODS:
-            summaries[f"{name}/{method}"] = summarize(
-                rows, outcomes[method], threshold=0.5, threshold_source="scorer default"
-            )
+    for key, by_row in outcomes.items():
+        summaries[key] = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
+    factoid_spans = {
+        key: summarize(rows, without_focus(by_row), threshold=0.5, threshold_source="")["span"]
+        for key, by_row in outcomes.items()
+    }
     perf = speed(args.speed_rows)
     model_bytes = (ROOT / "guardrail/judges/local" / MODEL_FILE).stat().st_size
     packaged = VerifierModel.load()
@@ -195,6 +230,10 @@ def main() -> int:
             )
     console.print(table)
     console.print(
+        "span F1 with whole-factoid spans (no word localizer): "
+        + ", ".join(f"{k} {v['f1']:.3f}" for k, v in factoid_spans.items() if v)
+    )
+    console.print(
         f"speed (one core, {perf['rows']} answers, packaged model): MetaRAG "
         f"{perf['metarag']['answers_per_second']:.1f} answers/s, RT4CHART "
         f"{perf['rt4chart']['answers_per_second']:.1f} answers/s; peak RSS "
@@ -215,6 +254,7 @@ def main() -> int:
             k: {kk: v[kk] for kk in ("n", "answer", "span", "tasks", "cost")}
             for k, v in summaries.items()
         },
+        "factoid_span_without_localizer": factoid_spans,
         "speed": perf,
         "model_file_bytes": model_bytes,
         "packaged_model": {"kind": packaged.kind, "meta": packaged.meta},

@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from guardrail._sync import run_sync
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
@@ -66,6 +66,7 @@ def build_scorer(policy: Policy, judge: Judge | None = None) -> Scorer:
         timeout_s=s.timeout_s, max_attempts=s.max_attempts, max_concurrency=s.max_concurrency
     )
     cache: dict[str, Judge] = {}
+    localizer: Literal["packaged"] | None = "packaged" if s.localize == "words" else None
 
     def get(spec: str | None) -> Judge:
         if judge is not None:
@@ -78,13 +79,14 @@ def build_scorer(policy: Policy, judge: Judge | None = None) -> Scorer:
     if s.method == "rt4chart":
         from guardrail.scoring.rt4chart import RT4Chart
 
-        return RT4Chart(get(s.judge), retry=retry)
+        return RT4Chart(get(s.judge), retry=retry, localizer=localizer)
     return MetaRAG(
         decomposer=get(s.decomposer),
         generator=get(s.generator),
         verifiers=[get(v) for v in s.verifiers] or [get(s.judge)],
         config=MetaRAGConfig(k=s.k, temperature=s.temperature, ensemble_rule=s.ensemble_rule),
         retry=retry,
+        localizer=localizer,
     )
 
 

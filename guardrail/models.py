@@ -79,6 +79,10 @@ class Factoid(_Value):
     index: int
     text: str
     spans: list[Span] = Field(default_factory=list)
+    focus: list[Span] = Field(
+        default_factory=list,
+        description="the words within spans a localizer points at (empty: not narrowed)",
+    )
     aligned: bool = Field(description="False when no span of the answer could be matched")
     alignment: float = Field(ge=0.0, le=1.0, description="share of the claim's words matched")
     variants: list[Variant] = Field(default_factory=list)

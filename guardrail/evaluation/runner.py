@@ -53,6 +53,7 @@ class _Line(BaseModel):
 class FactoidSummary(_Line):
     score: float
     spans: list[Span] = Field(default_factory=list)
+    focus: list[Span] = Field(default_factory=list)
 
 
 class RowOutcome(_Line):
@@ -81,7 +82,10 @@ class RowOutcome(_Line):
             ok=True,
             score=report.score,
             status=report.status,
-            factoids=[FactoidSummary(score=f.score, spans=list(f.spans)) for f in report.factoids],
+            factoids=[
+                FactoidSummary(score=f.score, spans=list(f.spans), focus=list(f.focus))
+                for f in report.factoids
+            ],
             flagged_spans=list(report.flagged_spans),
             judge_calls=report.usage.judge_calls,
             prompt_tokens=report.usage.prompt_tokens,
@@ -97,13 +101,15 @@ class RowOutcome(_Line):
     def spans_at(self, threshold: float) -> list[Span]:
         """Predicted hallucinated spans if the threshold were ``threshold``.
 
-        The spans of every factoid scoring at or above it; a summary without factoids falls
-        back to the report's own flagged spans.
+        The spans of every factoid scoring at or above it (its localizer ``focus`` when it has
+        one); a summary without factoids falls back to the report's own flagged spans.
         """
         if not self.flagged_at(threshold):
             return []
         if self.factoids:
-            return merge_spans([s for f in self.factoids if f.score >= threshold for s in f.spans])
+            return merge_spans(
+                [s for f in self.factoids if f.score >= threshold for s in (f.focus or f.spans)]
+            )
         return merge_spans(list(self.flagged_spans))
 
 

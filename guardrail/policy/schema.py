@@ -106,6 +106,11 @@ class ScorerSettings(_Strict):
     ensemble_rule: EnsembleRule = Field(
         default="majority", description="how an ensemble's labels combine"
     )
+    localize: Literal["words", "factoids"] = Field(
+        default="words",
+        description="flagged spans: 'words' narrows each flagged factoid to its unsupported "
+        "words (guardrail.localize, judge-independent); 'factoids' keeps whole factoid spans",
+    )
     timeout_s: float = Field(default=60.0, gt=0.0, description="per judge call")
     max_attempts: int = Field(default=4, ge=1, description="tries per judge call")
     max_concurrency: int = Field(default=64, ge=1, description="judge calls in flight")

@@ -40,7 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -61,10 +61,13 @@ from guardrail.models import (
     Verdict,
     merge_spans,
 )
-from guardrail.scoring.base import ScorerBase, check_threshold
+from guardrail.scoring.base import ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements, parse_verdict
 from guardrail.scoring.spans import align, sentence_spans
 from guardrail.scoring.templates import PromptSet
+
+if TYPE_CHECKING:
+    from guardrail.localize.model import SpanLocalizer
 
 #: The paper's penalty table (Section 3.4): (relation, label) -> penalty.
 PENALTY: dict[tuple[Relation, Label], float] = {
@@ -154,6 +157,7 @@ class MetaRAG(ScorerBase):
         config: MetaRAGConfig | None = None,
         prompts: PromptSet | None = None,
         retry: RetryPolicy | None = None,
+        localizer: SpanLocalizer | Literal["packaged"] | None = "packaged",
     ) -> None:
         chosen_decomposer = decomposer or judge
         chosen_generator = generator or judge
@@ -165,6 +169,7 @@ class MetaRAG(ScorerBase):
         self.verifiers: list[Judge] = chosen_verifiers
         self.config = config or MetaRAGConfig()
         self.prompts = prompts or PromptSet.builtin("metarag_v1")
+        self.localizer = resolve_localizer(localizer)
         policy = retry or RetryPolicy()
         self._runners: dict[int, JudgeRunner] = {}
         for j in (self.decomposer, self.generator, *self.verifiers):
@@ -183,6 +188,7 @@ class MetaRAG(ScorerBase):
             "decomposer": self.decomposer.name,
             "generator": self.generator.name,
             "verifiers": [v.name for v in self.verifiers],
+            "localizer": self.localizer.name if self.localizer else None,
         }
 
     # -- public API -------------------------------------------------------------------------
@@ -266,7 +272,8 @@ class MetaRAG(ScorerBase):
                     flagged=score >= threshold,
                 )
             )
-        return self._report(status, factoids, threshold, log, started)
+        report = self._report(status, factoids, threshold, log, started)
+        return self.localized(report, question, answer, passages)
 
     # -- stages -----------------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from guardrail.exceptions import ConfigError, ScoringError
 from guardrail.judges.base import Judge, JudgeRequest
@@ -61,10 +61,13 @@ from guardrail.models import (
     Usage,
     merge_spans,
 )
-from guardrail.scoring.base import ScorerBase, check_threshold
+from guardrail.scoring.base import ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.templates import PromptSet
+
+if TYPE_CHECKING:
+    from guardrail.localize.model import SpanLocalizer
 
 CLAIMS = "claims"
 LOCAL_VERIFY = "local_verify"
@@ -341,6 +344,7 @@ class RT4Chart(ScorerBase):
         prompts: PromptSet | None = None,
         runner: JudgeRunner | None = None,
         retry: RetryPolicy | None = None,
+        localizer: SpanLocalizer | Literal["packaged"] | None = "packaged",
     ) -> None:
         chunk_ranges(1, window, overlap)  # validates window/overlap
         if not 0.0 < baseless_score < 1.0:
@@ -353,6 +357,7 @@ class RT4Chart(ScorerBase):
         self.baseless_score = baseless_score
         self.global_verification = global_verification
         self.refine_spans = refine_spans
+        self.localizer = resolve_localizer(localizer)
         self.prompts = prompts or PromptSet.builtin("rt4chart_v1")
         self.runner = runner or JudgeRunner(judge, retry or RetryPolicy())
 
@@ -370,6 +375,7 @@ class RT4Chart(ScorerBase):
             "baseless_score": self.baseless_score,
             "global_verification": self.global_verification,
             "refine_spans": self.refine_spans,
+            "localizer": self.localizer.name if self.localizer else None,
             "prompts": f"{self.prompts.name}/{self.prompts.version}",
             "judge": self.judge.name,
         }
@@ -426,9 +432,10 @@ class RT4Chart(ScorerBase):
                 )
                 for c in claims
             }
-        return self._finish(
+        report = self._finish(
             tau, "ok", answer, answer_sents, claims, finals, trace, context_sents, calls, started
         )
+        return self.localized(report, question, answer, contexts)
 
     # -- stage 1 --------------------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ def test_penalty_table_is_the_papers(relation, label, penalty):
 async def test_supported_and_contradicted_factoids_score_zero_and_one():
     """Supported facts score 0, a contradicted fact scores 1 and sets the response score."""
     judge = fact_judge(FACTS, true=FACTS[:2], false=FACTS[2:])
-    report = await MetaRAG(judge).score("Tell me about Paris", ANSWER, CONTEXT)
+    report = await MetaRAG(judge, localizer=None).score("Tell me about Paris", ANSWER, CONTEXT)
     assert [f.score for f in report.factoids] == [0.0, 0.0, 1.0]
     assert report.score == 1.0 and report.flagged
     assert [f.flagged for f in report.factoids] == [False, False, True]

@@ -17,17 +17,16 @@ supported claim come back ``NO`` while its synonyms come back ``YES``.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features
 from guardrail.judges.local.verify import Outcome
+from guardrail.model_files import read_json_model
 
 FORMAT = "guardrail-verifier/1"
 MODEL_FILE = "verifier.json"
@@ -156,19 +155,9 @@ class VerifierModel:
     @classmethod
     def load(cls, path: str | Path | None = None) -> VerifierModel:
         """Read a model file; ``None`` reads the packaged ``verifier.json``."""
-        try:
-            if path is None:
-                raw = resources.files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8")
-            else:
-                raw = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"verifier model: cannot read {path or MODEL_FILE} ({exc})") from exc
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"verifier model: not valid JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise ConfigError("verifier model: expected a JSON object")
+        data = read_json_model(
+            path, package=__package__ or "", file_name=MODEL_FILE, what="verifier model"
+        )
         return cls(data)
 
     def log_odds(self, features: Features) -> float:

@@ -52,7 +52,7 @@ def test_score_sync_matches(scorer):
     [
         ("Marie Curie was born in Warsaw in 1868.", "1868"),  # number changed
         ("Marie Curie was born in Paris.", "Paris"),  # entity swapped
-        ("Curie did not discover radium.", "did not discover radium"),  # negation flipped
+        ("Curie did not discover radium.", "not discover"),  # negation flipped
         ("In 1903 she shared the Nobel Prize in Chemistry.", "Chemistry"),  # entity swapped
     ],
 )
@@ -73,8 +73,11 @@ async def test_multi_sentence_answer_flags_only_the_wrong_sentence(scorer):
     by_text = {f.text: f for f in report.factoids}
     assert by_text["Marie Curie was born in Warsaw."].score == 0.0
     assert by_text["She discovered polonium."].score == 0.0
-    assert by_text["The Eiffel Tower was completed in 1899."].flagged
-    assert report.flagged_text(answer) == ["The Eiffel Tower was completed in 1899"]
+    wrong = by_text["The Eiffel Tower was completed in 1899."]
+    assert wrong.flagged
+    assert [answer[s:e] for s, e in wrong.spans] == ["The Eiffel Tower was completed in 1899"]
+    start = answer.index("The Eiffel")
+    assert report.flagged_spans and all(s >= start for s, _ in report.flagged_spans)
 
 
 async def test_unsupported_addition_sits_on_the_threshold(scorer):

@@ -78,7 +78,7 @@ def test_train_on_shared_rows_and_simulation_matches_metarag(shared_data):
     assert data["meta"]["c"] in C_GRID  # chosen by grouped out-of-fold log-loss
     model = VerifierModel(data)
     assert 0.0 < model.decision.support <= 1.0
-    scorer = MetaRAG(LocalJudge.with_model(model))
+    scorer = MetaRAG(LocalJudge.with_model(model), localizer=None)  # simulation: factoid spans
     held = {r.id: r for r in held_rows}
     for scored in score_records(collect(held_rows), model):
         row = held[scored.row.id]

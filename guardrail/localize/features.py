@@ -1,0 +1,138 @@
+"""Per-word features of an answer against its retrieved context, for sub-factoid localization.
+
+A flagged factoid usually spans a whole clause, while RAGTruth's human annotators mark only the
+words that are made up (a wrong date, an invented name, an added clause). These features
+describe each *word* of the answer by how well the context supports it and its neighbourhood:
+
+===========================  ====================================================================
+``content``                  a content word (not a function word)
+``in_context``               its normalized form occurs in the context
+``in_question``              ... in the question
+``number`` / ``number_new``  it holds a digit / it does and is absent from the context
+``capital`` / ``capital_new``  capitalized (not the answer's first word) / and absent
+``bigram_prev``              (previous word, word) occurs as a bigram in the context
+``bigram_next``              (word, next word) occurs as a bigram in the context
+``trigram``                  some word trigram containing it occurs in the context
+``window3`` / ``window6``    share of content words within 3 / 6 words found in the context
+``sentence_coverage``        share of its sentence's content words found in the context
+``sentence_length``          its sentence's content words (capped at 30) / 30
+``position``                 relative position in the answer (0 = first word)
+``has_question``             the request carries a question (QA) rather than none
+``structured``               the context is a JSON record (read through ``json_to_prose``)
+===========================  ====================================================================
+
+Everything is derived from the request itself (question, answer, contexts): no judge, no
+dataset label. Words are the word tokens of :func:`guardrail.scoring.spans.tokenize`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+
+from guardrail.judges.local.structured import json_to_prose
+from guardrail.scoring.spans import Token, sentence_spans, tokenize
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "content",
+    "in_context",
+    "in_question",
+    "number",
+    "number_new",
+    "capital",
+    "capital_new",
+    "bigram_prev",
+    "bigram_next",
+    "trigram",
+    "window3",
+    "window6",
+    "sentence_coverage",
+    "sentence_length",
+    "position",
+    "has_question",
+    "structured",
+)
+_DIGIT = re.compile(r"\d")
+_SENTENCE_CAP = 30
+
+
+@dataclass(frozen=True)
+class ContextIndex:
+    """The context's normalized words, bigrams and trigrams (built once per request)."""
+
+    words: frozenset[str]
+    bigrams: frozenset[tuple[str, str]]
+    trigrams: frozenset[tuple[str, str, str]]
+    structured: bool
+
+    @classmethod
+    def build(cls, contexts: Sequence[str]) -> ContextIndex:
+        prose = [json_to_prose(c) for c in contexts]
+        structured = any(p != c for p, c in zip(prose, contexts, strict=True))
+        keys = [t.key for t in tokenize("\n\n".join(prose)) if t.word]
+        return cls(
+            frozenset(keys),
+            frozenset(pairwise(keys)),
+            frozenset(zip(keys, keys[1:], keys[2:], strict=False)),
+            structured,
+        )
+
+
+def _share(flags: Sequence[bool]) -> float:
+    return sum(flags) / len(flags) if flags else 1.0
+
+
+def word_features(
+    answer: str, question: str, context: ContextIndex
+) -> tuple[list[Token], np.ndarray]:
+    """The answer's word tokens and their feature matrix (rows in ``FEATURE_NAMES`` order)."""
+    words = [t for t in tokenize(answer) if t.word]
+    n = len(words)
+    if not n:
+        return [], np.zeros((0, len(FEATURE_NAMES)))
+    question_keys = {t.key for t in tokenize(question) if t.word}
+    found = [t.key in context.words for t in words]
+    sentence_of: list[tuple[float, float]] = [(1.0, 0.0)] * n
+    for start, end in sentence_spans(answer):
+        inside = [i for i, t in enumerate(words) if start <= t.start < end]
+        content = [found[i] for i in inside if words[i].content]
+        figures = (_share(content), min(len(content), _SENTENCE_CAP) / _SENTENCE_CAP)
+        for i in inside:
+            sentence_of[i] = figures
+    has_question = float(bool(question.strip()))
+    rows = np.zeros((n, len(FEATURE_NAMES)))
+    for i, t in enumerate(words):
+        key = t.key
+        number = bool(_DIGIT.search(t.text))
+        capital = i > 0 and t.text[:1].isupper()
+        near3 = [found[j] for j in range(max(0, i - 3), min(n, i + 4)) if words[j].content]
+        near6 = [found[j] for j in range(max(0, i - 6), min(n, i + 7)) if words[j].content]
+        trigram = any(
+            (words[j].key, words[j + 1].key, words[j + 2].key) in context.trigrams
+            for j in range(max(0, i - 2), min(i + 1, n - 2))
+        )
+        coverage, length = sentence_of[i]
+        rows[i] = (
+            t.content,
+            found[i],
+            key in question_keys,
+            number,
+            number and not found[i],
+            capital,
+            capital and not found[i],
+            i > 0 and (words[i - 1].key, key) in context.bigrams,
+            i < n - 1 and (key, words[i + 1].key) in context.bigrams,
+            trigram,
+            _share(near3),
+            _share(near6),
+            coverage,
+            length,
+            i / n,
+            has_question,
+            context.structured,
+        )
+    return words, rows
