@@ -73,6 +73,9 @@ class FactoidEntry(_Strict):
     text: str | None = Field(description="the claim; a sha256 hex or null when redacted")
     score: float = Field(ge=0.0, le=1.0)
     spans: list[Span] = Field(default_factory=list)
+    focus: list[Span] = Field(
+        default_factory=list, description="the words within spans the localizer pointed at"
+    )
     flagged: bool = False
 
 
@@ -166,6 +169,7 @@ class AuditRecord(_Strict):
                     text=f.text,
                     score=f.score,
                     spans=list(f.spans),
+                    focus=list(f.focus),
                     flagged=f.flagged,
                 )
                 for f in (report.factoids if report else [])

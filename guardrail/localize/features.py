@@ -8,7 +8,7 @@ describe each *word* of the answer by how well the context supports it and its n
 ``content``                  a content word (not a function word)
 ``in_context``               its normalized form occurs in the context
 ``in_question``              ... in the question
-``number`` / ``number_new``  it holds a digit / it does and is absent from the context
+``number`` / ``number_new``  a digit or number word ("five", "twice") / one absent from the context
 ``capital`` / ``capital_new``  capitalized (not the answer's first word) / and absent
 ``bigram_prev``              (previous word, word) occurs as a bigram in the context
 ``bigram_next``              (word, next word) occurs as a bigram in the context
@@ -57,6 +57,12 @@ FEATURE_NAMES: tuple[str, ...] = (
     "structured",
 )
 _DIGIT = re.compile(r"\d")
+_NUMBER_WORDS = frozenset(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty "
+    "ninety hundred thousand million billion trillion once twice thrice dozen half first second "
+    "third fourth fifth sixth seventh eighth ninth tenth".split()
+)
 _SENTENCE_CAP = 30
 
 
@@ -107,7 +113,7 @@ def word_features(
     rows = np.zeros((n, len(FEATURE_NAMES)))
     for i, t in enumerate(words):
         key = t.key
-        number = bool(_DIGIT.search(t.text))
+        number = bool(_DIGIT.search(t.text)) or t.text.lower() in _NUMBER_WORDS
         capital = i > 0 and t.text[:1].isupper()
         near3 = [found[j] for j in range(max(0, i - 3), min(n, i + 4)) if words[j].content]
         near6 = [found[j] for j in range(max(0, i - 6), min(n, i + 7)) if words[j].content]
