@@ -156,13 +156,11 @@ class Guard:
         passages = normalize_contexts(contexts)
         calls: list[JudgeCall] = []
         try:
-            result, error = await self._turn(
-                audit_id, question, answer, passages, regenerate, calls
-            )
+            result = await self._turn(audit_id, question, answer, passages, regenerate, calls)
         except BaseException as exc:
             await self._audit_crash(audit_id, question, answer, calls, exc)
             raise
-        await self._audit_turn(result, error, calls)
+        await self._audit_turn(result, calls)
         return result
 
     def check(
@@ -239,7 +237,7 @@ class Guard:
         passages: list[str],
         regenerate: Regenerator | None,
         calls: list[JudgeCall],
-    ) -> tuple[GuardResult, str | None]:
+    ) -> GuardResult:
         topics = self.classifier.classify(question, passages)
         rule = self.engine.rule_for(topics)
         original = answer
@@ -249,19 +247,24 @@ class Guard:
         while True:
             report, error = await self._score(question, answer, passages, rule.threshold, calls)
             decision = self.engine.decide(report, topics, error=error, attempt=attempt)
-            if "regenerate" not in decision.actions:
+            regen = rule.on_flag.regenerate
+            if "regenerate" not in decision.actions or regen is None:
                 break
             attempt += 1
-            if regenerate is None:
-                notes.append("regeneration skipped: no regenerate callback")
-                continue
-            instruction = rule.on_flag.regenerate.instruction if rule.on_flag.regenerate else ""
-            try:
-                answer, passages = normalize_answer(await regenerate(instruction))
-            except Exception as exc:  # a failing chatbot must not lose the turn
-                notes.append(f"regeneration failed: {type(exc).__name__}: {exc}")
-                regenerate = None
-                continue
+            failure = "regeneration skipped: no regenerate callback"
+            if regenerate is not None:
+                try:
+                    answer, passages = normalize_answer(await regenerate(regen.instruction))
+                    failure = ""
+                except Exception as exc:  # a failing chatbot must not lose the turn
+                    failure = f"regeneration failed: {type(exc).__name__}: {exc}"
+            if failure:
+                # The answer did not change: decide once more on its report, as exhausted,
+                # rather than scoring the same answer again.
+                notes.append(failure)
+                exhausted = regen.max_attempts + 1
+                decision = self.engine.decide(report, topics, error=error, attempt=exhausted)
+                break
             if "regenerate" not in taken:
                 taken.append("regenerate")
 
@@ -284,7 +287,7 @@ class Guard:
             attempts=attempt if taken else 1,
             scored_answer=answer if answer != original else "",
         )
-        return result, decision.error
+        return result
 
     async def _apply(
         self,
@@ -309,7 +312,7 @@ class Guard:
         if "abstain" in actions:
             final = rule.abstain_message
         if "escalate" in actions:
-            queue = decision.queue or (rule.on_flag.escalate.queue if rule.on_flag.escalate else "")
+            queue = decision.queue or ""  # the engine names the queue whenever it escalates
             case = EscalationCase(
                 case_id=audit_id,
                 queue=queue,
@@ -352,19 +355,12 @@ class Guard:
 
     # -- audit ------------------------------------------------------------------------------
 
-    async def _audit_turn(
-        self, result: GuardResult, error: str | None, calls: list[JudgeCall]
-    ) -> None:
+    async def _audit_turn(self, result: GuardResult, calls: list[JudgeCall]) -> None:
         if self.audit is None:
             return
         record = AuditRecord.from_result(
-            result,
-            policy_hash=self.policy.content_hash,
-            redaction=self.redaction,
-            error=error,
+            result, policy_hash=self.policy.content_hash, redaction=self.redaction, calls=calls
         )
-        if result.report is None and calls:
-            record = record.model_copy(update={"judge_calls": list(calls)})
         await self.audit.aappend(record)
 
     async def _audit_crash(

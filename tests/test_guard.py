@@ -224,6 +224,43 @@ def test_answer_function_without_instruction_is_not_regenerated(policy, queue, a
     assert result.decision.action == "escalate" and "regenerate" not in result.decision.actions
 
 
+def test_unchanged_answer_is_scored_once_and_a_failed_regeneration_too(policy, queue, audit):
+    """No callback, or a callback that raises: the same answer is not scored a second time."""
+    guard = make_guard(policy, queue, audit)
+    scored: list[str] = []
+    score = guard.scorer.score
+
+    async def counting(question: str, answer: str, *args: Any, **kw: Any) -> Any:
+        scored.append(answer)
+        return await score(question, answer, *args, **kw)
+
+    guard.scorer.score = counting  # type: ignore[method-assign]
+    result = guard.check(IBUPROFEN_Q, IBUPROFEN_A, IBUPROFEN_CTX)
+    assert scored == [IBUPROFEN_A] and result.decision.reason.count("regeneration skipped") == 1
+    assert result.decision.action == "escalate"
+
+    def broken(instruction: str) -> str:
+        raise RuntimeError("model down")
+
+    scored.clear()
+    result = guard.check(IBUPROFEN_Q, IBUPROFEN_A, IBUPROFEN_CTX, regenerate=broken)
+    assert scored == [IBUPROFEN_A]
+    assert "regeneration failed: RuntimeError: model down" in result.decision.reason
+    assert "no regenerate callback" not in result.decision.reason
+    assert result.decision.action == "escalate"
+
+
+def test_audit_record_keeps_the_judge_calls_of_every_attempt(policy, queue, audit):
+    """After a regeneration the record holds both attempts' judge calls, not the last only."""
+    guard = make_guard(policy, queue, audit)
+    result = guard.check(
+        IBUPROFEN_Q, IBUPROFEN_A, IBUPROFEN_CTX, regenerate=lambda _: (IBUPROFEN_A, IBUPROFEN_CTX)
+    )
+    assert result.attempts == 2 and result.report is not None
+    [record] = read_audit(audit)
+    assert len(record["judge_calls"]) == 2 * len(result.report.calls)
+
+
 def test_judge_failure_fails_closed_for_sensitive_topics(policy, queue, audit):
     """Judge down: the sensitive topic escalates (fail closed) and the audit keeps every call."""
 

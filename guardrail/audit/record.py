@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal
 
@@ -147,8 +148,10 @@ class AuditRecord(_Strict):
         policy_hash: str,
         redaction: TextRedaction = "none",
         error: str | None = None,
+        calls: Sequence[JudgeCall] | None = None,
     ) -> AuditRecord:
-        """The record of one guarded turn. ``error`` defaults to the decision's error.
+        """The record of one guarded turn. ``error`` defaults to the decision's error;
+        ``calls`` (every judge call of the turn, across regenerations) to the report's own.
 
         Retrieved contexts are deliberately not recorded: they can be large and hold data the
         turn never surfaced; the answer's flagged spans and factoid scores say what mattered.
@@ -178,7 +181,7 @@ class AuditRecord(_Strict):
             decision=decision,
             actions=list(decision.actions),
             attempts=result.attempts,
-            judge_calls=list(report.calls) if report else [],
+            judge_calls=list(calls) if calls is not None else list(report.calls if report else []),
             usage=report.usage if report else None,
             error=error if error is not None else decision.error,
             question=result.question,
