@@ -95,6 +95,7 @@ class TopicClassifier:
             _Topic(rule, i, tuple(keyword_pattern(k) for k in rule.keywords))
             for i, rule in enumerate(topics)
         )
+        self._reads_context = any(t.reads in ("context", "both") for t in topics)
         self._model = _train(topics)
         self._classes = self._model.classes if self._model is not None else ()
 
@@ -126,7 +127,8 @@ class TopicClassifier:
 
     def classify(self, query: str, contexts: Sequence[str] = ()) -> list[TopicLabel]:
         """Topics of one turn, strongest first; each topic reads the text its rule names."""
-        contexts = [c for c in contexts if c.strip()]
+        # Contexts are classified only when some rule reads them (they cost most of the time).
+        contexts = [c for c in contexts if c.strip()] if self._reads_context else []
         scored = self.probabilities([query, *contexts])
         query_p, context_ps = scored[0], scored[1:]
 

@@ -174,12 +174,6 @@ class AuditLog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @property
-    def head(self) -> tuple[int, str]:
-        """``(seq, hash)`` of the last record this writer knows of (``(0, genesis)`` before
-        the first append)."""
-        return self._seq, self._head
-
     # --- appending ------------------------------------------------------------------------
 
     def append(self, record: AuditRecord) -> AuditRecord:

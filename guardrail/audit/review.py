@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from guardrail.queues.sqlite import Resolution
 
 
-def record_resolutions(log: AuditLog, *, policy: str = "") -> Callable[[Resolution], None]:
+def record_resolutions(log: AuditLog) -> Callable[[Resolution], None]:
     """A hook for ``SQLiteQueue(on_resolve=...)``: one ``resolution`` record per decision.
 
     The queue calls it inside the resolving transaction, so if the audit write fails the
@@ -27,7 +27,6 @@ def record_resolutions(log: AuditLog, *, policy: str = "") -> Callable[[Resoluti
                 resolution.outcome,
                 resolution.final_answer,
                 resolution.note,
-                policy=policy,
             )
         )
 

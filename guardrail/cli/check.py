@@ -15,6 +15,7 @@ from typing import Any
 from guardrail.exceptions import ConfigError
 from guardrail.judges.registry import SPEC_HELP, make_judge
 from guardrail.models import ScoreReport
+from guardrail.paths import DEFAULT_REVIEW_DB, fallback_beside
 from guardrail.scoring.metarag import MetaRAG, MetaRAGConfig
 
 
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--audit-log", default=None, help="append the turn's audit record to this file")
     p.add_argument(
         "--review-db",
-        default="guardrail-review.sqlite3",
+        default=DEFAULT_REVIEW_DB,
         help="SQLite review queue for escalations with --policy (default: %(default)s)",
     )
     p.set_defaults(func=run)
@@ -113,7 +114,7 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
         judge=make_judge(args.judge) if args.judge else None,
         audit_log=args.audit_log,
         review_db=args.review_db,
-        fallback_log=Path(args.review_db).with_suffix(".fallback.jsonl"),
+        fallback_log=fallback_beside(args.review_db),
     )
     result = guard.check(question, answer, contexts)
     if args.json:

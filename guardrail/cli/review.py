@@ -36,8 +36,6 @@ from guardrail.queues.outbox import SQLiteOutbox
 from guardrail.queues.sqlite import STATES, ReviewError, SQLiteQueue, StoredCase
 from guardrail.queues.webhook import WebhookSink
 
-DEFAULT_DB = DEFAULT_REVIEW_DB
-
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -48,7 +46,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--db", type=Path, default=Path(DEFAULT_DB), help=f"review database (default {DEFAULT_DB})"
+        "--db",
+        type=Path,
+        default=Path(DEFAULT_REVIEW_DB),
+        help=f"review database (default {DEFAULT_REVIEW_DB})",
     )
     common.add_argument(
         "--audit-log",

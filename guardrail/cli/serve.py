@@ -21,9 +21,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from guardrail.cli.review import DEFAULT_DB
 from guardrail.exceptions import ConfigError
-from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
+from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB, fallback_beside
 
 if TYPE_CHECKING:  # pragma: no cover
     from fastapi import FastAPI
@@ -45,7 +44,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--policy", type=Path, metavar="PATH", help="policy YAML for the guard")
     p.add_argument(
-        "--db", type=Path, default=Path(DEFAULT_DB), help=f"review database (default {DEFAULT_DB})"
+        "--db",
+        type=Path,
+        default=Path(DEFAULT_REVIEW_DB),
+        help=f"review database (default {DEFAULT_REVIEW_DB})",
     )
     p.add_argument(
         "--audit-log",
@@ -130,7 +132,7 @@ def build_checker(
         policy_path,
         review_db=db,
         audit_log=audit_log,
-        fallback_log=db.with_suffix(".fallback.jsonl"),
+        fallback_log=fallback_beside(db),
     )
     return checker
 
@@ -160,7 +162,7 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
     from guardrail.audit.review import record_resolutions
     from guardrail.queues.sqlite import SQLiteQueue
 
-    audit_log = getattr(args, "audit_log", Path(DEFAULT_AUDIT_LOG))
+    audit_log = args.audit_log
     app: FastAPI = server.create_app(
         checker=checker
         if checker is not None

@@ -18,7 +18,8 @@ SDK modules are imported only when their spec is asked for.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
@@ -29,36 +30,58 @@ SPEC_HELP = (
 )
 
 
-def make_judge(spec: str, **options: Any) -> Judge:
-    """Return the judge named by ``spec``; ``options`` go to the backend's constructor."""
+@dataclass(frozen=True)
+class JudgeSpec:
+    """A parsed spec: ``kind``, the ``model`` (for ``local``: the verifier, "" = default), and
+    the ``url`` of an ``openai-compatible`` server."""
+
+    kind: Literal["local", "openai", "openai-compatible", "anthropic"]
+    model: str = ""
+    url: str = ""
+
+
+def parse_spec(spec: str) -> JudgeSpec:
+    """Parse ``spec`` without building anything (no SDK import); ``ConfigError`` if malformed.
+
+    Policy validation uses this too, so a policy accepts exactly the specs the CLI accepts.
+    """
     spec = (spec or "").strip()
     kind, _, rest = spec.partition(":")
     kind = kind.lower()
     if kind in ("local", "offline"):
-        from guardrail.judges.local import LocalJudge
         from guardrail.judges.local.judge import VERIFIERS
 
-        if not rest:
-            return LocalJudge(**options)
-        if rest in VERIFIERS:
-            return LocalJudge(verifier=rest, **options)
-        raise ConfigError(
-            f"judge spec {spec!r}: the local verifier is one of {', '.join(VERIFIERS)}"
-        )
-    if kind == "openai" and rest:
-        from guardrail.judges.openai import OpenAIJudge
-
-        return OpenAIJudge(model=rest, **options)
+        if rest and rest not in VERIFIERS:
+            raise ConfigError(
+                f"judge spec {spec!r}: the local verifier is one of {', '.join(VERIFIERS)}"
+            )
+        return JudgeSpec("local", rest)
+    if kind in ("openai", "anthropic") and rest:
+        return JudgeSpec(kind, rest)  # type: ignore[arg-type]
     if kind == "openai-compatible" and rest:
         model, at, url = rest.rpartition("@")
         if not at or not model or not url:
-            raise ConfigError(f"judge spec {spec!r}: expected openai-compatible:MODEL@URL")
-        from guardrail.judges.openai import OpenAIJudge
+            raise ConfigError(f"unknown judge spec {spec!r}; expected openai-compatible:MODEL@URL")
+        return JudgeSpec("openai-compatible", model, url)
+    raise ConfigError(f"unknown judge spec {spec!r}; expected {SPEC_HELP}")
 
-        options.setdefault("api_key", "not-needed")
-        return OpenAIJudge(model=model, base_url=url, **options)
-    if kind == "anthropic" and rest:
+
+def make_judge(spec: str, **options: Any) -> Judge:
+    """Return the judge named by ``spec``; ``options`` go to the backend's constructor."""
+    parsed = parse_spec(spec)
+    if parsed.kind == "local":
+        from guardrail.judges.local import LocalJudge
+
+        if parsed.model:
+            return LocalJudge(verifier=parsed.model, **options)  # type: ignore[arg-type]
+        return LocalJudge(**options)
+    if parsed.kind == "anthropic":
         from guardrail.judges.anthropic import AnthropicJudge
 
-        return AnthropicJudge(model=rest, **options)
-    raise ConfigError(f"unknown judge spec {spec!r}; expected {SPEC_HELP}")
+        return AnthropicJudge(model=parsed.model, **options)
+    from guardrail.judges.openai import OpenAIJudge
+
+    if parsed.kind == "openai-compatible":
+        options.setdefault("api_key", "not-needed")
+        return OpenAIJudge(model=parsed.model, base_url=parsed.url, **options)
+    return OpenAIJudge(model=parsed.model, **options)

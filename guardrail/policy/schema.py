@@ -14,14 +14,15 @@ use to autocomplete and check policy files.
 from __future__ import annotations
 
 import hashlib
-import json
 from functools import cached_property
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from guardrail.audit.chain import canonical_json
+from guardrail.exceptions import ConfigError
+from guardrail.judges.registry import parse_spec
 from guardrail.models import Sensitivity
 
 ScorerMethod = Literal["metarag", "rt4chart"]
@@ -57,23 +58,12 @@ def _rule_error(path: str, problem: str) -> PydanticCustomError:
 
 
 def check_judge_spec(spec: str) -> str:
-    """Reject judge specs that :func:`guardrail.judges.registry.make_judge` cannot build.
-
-    The grammar is repeated here (not imported) so validating a policy never imports an SDK.
-    """
-    kind, _, rest = spec.strip().partition(":")
-    kind = kind.lower()
-    model, at, url = rest.rpartition("@")
-    ok = (
-        (kind in ("local", "offline") and not rest)
-        or (kind in ("openai", "anthropic") and bool(rest))
-        or (kind == "openai-compatible" and bool(at and model and url))
-    )
-    if not ok:
-        raise ValueError(
-            f"unknown judge spec {spec!r}; expected local | openai:MODEL | "
-            "openai-compatible:MODEL@URL | anthropic:MODEL"
-        )
+    """Reject judge specs that :func:`guardrail.judges.registry.make_judge` cannot build
+    (same parser, no SDK import)."""
+    try:
+        parse_spec(spec)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
     return spec.strip()
 
 
@@ -255,9 +245,7 @@ class Policy(_Strict):
 
     def canonical_json(self) -> str:
         """The validated policy as sorted, compact JSON: what ``content_hash`` hashes."""
-        return json.dumps(
-            self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        )
+        return canonical_json(self.model_dump(mode="json"))
 
     @cached_property
     def content_hash(self) -> str:
@@ -286,12 +274,6 @@ class Policy(_Strict):
         from guardrail.policy.loader import parse_policy
 
         return parse_policy(text, source)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> Policy:
-        from guardrail.policy.loader import load_policy
-
-        return load_policy(path)
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:

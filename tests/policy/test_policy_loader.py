@@ -182,6 +182,14 @@ def test_valid_judge_specs_are_accepted():
     assert len(policy.scorer.verifiers) == 4
 
 
+def test_local_verifier_specs_follow_make_judge():
+    """A policy may name the trained offline verifier; an unknown verifier is refused."""
+    policy = Policy.from_yaml_text("scorer:\n  judge: local:trained\n" + BASE_YAML)
+    assert policy.scorer.judge == "local:trained"
+    err = _error("scorer:\n  judge: local:magic\n" + BASE_YAML)
+    assert err.key_path == "scorer.judge" and "rules, trained" in err.problem
+
+
 def test_on_error_escalate_needs_a_queue():
     """on_error: escalate on a topic without on_flag.escalate is rejected at topics[i].on_error."""
     text = BASE_YAML.replace("    threshold: 0.5\n", "    threshold: 0.5\n    on_error: escalate\n")
