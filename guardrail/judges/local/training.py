@@ -50,7 +50,7 @@ from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import FORMAT, Decision, VerifierModel
 from guardrail.judges.local.verify import Outcome
 from guardrail.models import Label, Relation, Span, merge_spans
-from guardrail.scoring.metarag import PENALTY, MetaRAG
+from guardrail.scoring.metarag import PENALTY, MetaRAG, MetaRAGConfig
 
 MIN_OVERLAP = 3
 #: Candidate coverages above which a context unit's polarity is trusted.
@@ -104,8 +104,7 @@ def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
     """Run MetaRAG's decomposition and mutation on every row; featurize every statement."""
     out: list[RowRecord] = []
     judge = LocalJudge(cache_size=4)
-    scorer = MetaRAG(judge)
-    scorer.config = scorer.config.model_copy(update={"k": k})
+    scorer = MetaRAG(judge, config=MetaRAGConfig(k=k), localizer=None)
     for row in rows:
         report = scorer.score_sync(row.question, row.answer, row.contexts)
         context = "\n\n".join(row.contexts)
