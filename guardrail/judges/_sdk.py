@@ -87,22 +87,6 @@ def status_error(judge: str, status: int, detail: str, *, key_env: str) -> Judge
     return cls(message, status_code=status)
 
 
-def timeout_error(judge: str) -> JudgeTimeout:
-    """The transport gave up waiting (connect, read or write timeout)."""
-    return JudgeTimeout(f"{judge}: the HTTP request timed out")
-
-
-def connection_error(judge: str, cause: BaseException) -> JudgeServerError:
-    """The connection could not be made or was dropped; another try may reach the server."""
-    reason = cause.__cause__ or cause
-    return JudgeServerError(f"{judge}: connection failed: {_one_line(str(reason) or repr(reason))}")
-
-
-def invalid_json_error(judge: str, cause: ValueError) -> JudgeServerError:
-    """The server declared JSON but sent something else: a glitch worth another try."""
-    return JudgeServerError(f"{judge}: the server sent invalid JSON: {_one_line(str(cause))}")
-
-
 def wrong_shape_error(judge: str, what: str, base_url: str) -> JudgeRequestError:
     """A 2xx answer that is not the API's response object: almost always a wrong base URL."""
     return JudgeRequestError(
@@ -179,6 +163,8 @@ class SDKJudge(Generic[_C]):
     ``complete`` and ``_build_client``.
     """
 
+    _name: str
+
     def __init__(
         self,
         model: str,
@@ -207,7 +193,6 @@ class SDKJudge(Generic[_C]):
         self._client: LoopClient[_C] = LoopClient(
             (lambda: client) if client is not None else self._build_client
         )
-        self._name = f"{kind}:{self.model}"
 
     @property
     def name(self) -> str:
@@ -239,12 +224,17 @@ def translate_errors(sdk: ModuleType, name: str, *, key_env: str) -> Iterator[No
     """
     try:
         yield
-    except sdk.APITimeoutError as exc:
-        raise timeout_error(name) from exc
-    except sdk.APIConnectionError as exc:
-        raise connection_error(name, exc) from exc
+    except sdk.APITimeoutError as exc:  # connect, read or write timeout
+        raise JudgeTimeout(f"{name}: the HTTP request timed out") from exc
+    except sdk.APIConnectionError as exc:  # not made or dropped: another try may reach the server
+        reason = exc.__cause__ or exc
+        raise JudgeServerError(
+            f"{name}: connection failed: {_one_line(str(reason) or repr(reason))}"
+        ) from exc
     except sdk.APIStatusError as exc:
         detail = error_detail(exc.body, exc.message)
         raise status_error(name, exc.status_code, detail, key_env=key_env) from exc
-    except json.JSONDecodeError as exc:
-        raise invalid_json_error(name, exc) from exc
+    except json.JSONDecodeError as exc:  # declared JSON, sent something else: a glitch
+        raise JudgeServerError(
+            f"{name}: the server sent invalid JSON: {_one_line(str(exc))}"
+        ) from exc

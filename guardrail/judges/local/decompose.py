@@ -10,7 +10,6 @@ the answer's own, so the scorer can align each factoid back to its span.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.text import (
@@ -61,15 +60,6 @@ _PREPOSITIONS = frozenset(
 _NO_SPLIT_BEFORE = frozenset({"between", "both", "either", "neither", "among", "from"})
 _MAX_CONJUNCT_WORDS = 6
 _MAX_FACTOIDS = 200
-
-
-@dataclass(frozen=True)
-class _Clause:
-    tokens: list[Token]
-    text: str
-
-    def words(self) -> list[Token]:
-        return [t for t in self.tokens if t.is_word or t.is_number]
 
 
 class Decomposer:

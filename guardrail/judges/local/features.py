@@ -27,15 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.text import tokenize
+from guardrail.judges.local.text import words
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
     Outcome,
-    Term,
     Thresholds,
     _decide,
-    _term_keys,
 )
 
 #: Names of the dense features, in vector order (the model file stores them to catch drift).
@@ -87,6 +85,9 @@ DENSE_NAMES = (
     *(f"json*{n}" for n in _INTERACT),
     *(f"passages*{n}" for n in _INTERACT),
 )
+_INTERACT_AT = tuple(DENSE_NAMES.index(n) for n in _INTERACT)
+_TERMS_LOG = DENSE_NAMES.index("terms_log")
+_CONTEXT_SENTENCES_LOG = DENSE_NAMES.index("context_sentences_log")
 #: Buckets for the hashed stems the context does not contain. (Hashing every stem of the
 #: statement, or its bigrams absent from the context, as extra namespaces lowered grouped-CV
 #: AUC — they overfit the summary task — so there is one namespace.)
@@ -111,17 +112,13 @@ class ContextNgrams:
     passages: bool = False
 
 
-def _words(text: str) -> list[str]:
-    return [t.lower for t in tokenize(text) if t.is_word or t.is_number]
-
-
 def context_ngrams(context: str, *, structured: bool = False) -> ContextNgrams:
     """Word n-gram sets of a context (computed once per context).
 
     ``structured``: the text was rewritten from a JSON record (see
     :mod:`~guardrail.judges.local.structured`), which the features flag.
     """
-    w = _words(context)
+    w = words(context)
     head = context.lstrip()[:1]
     return ContextNgrams(
         unigrams=frozenset(w),
@@ -145,10 +142,6 @@ def bucket(stem_text: str) -> int:
     return zlib.crc32(stem_text.encode("utf-8")) % HASH_BUCKETS
 
 
-def _in_context(term: Term, index: ContextIndex) -> bool:
-    return any(k in index.all_keys for k in _term_keys(term))
-
-
 def _ngram_cov(grams: Sequence[str], known: frozenset[str]) -> float:
     return sum(g in known for g in grams) / len(grams) if grams else 1.0
 
@@ -169,7 +162,7 @@ def extract(
     weights = assessment.weights or [1.0] * len(terms)
     best = assessment.best
     total_w = sum(weights) or 1.0
-    absent = [not _in_context(t, index) for t in terms]
+    absent = [not e for e in assessment.elsewhere]
     absent_w = sum(w for w, a in zip(weights, absent, strict=True) if a)
     n_terms = len(terms)
     n_absent = sum(absent)
@@ -194,7 +187,7 @@ def extract(
     outcome = assessment.finding.outcome
     if best is not None and assessment.parity:
         # the rules' verdict on the statement's content alone, polarity set aside
-        outcome = _decide(best, terms, weights, 0, index, Thresholds()).outcome
+        outcome = _decide(best, terms, weights, assessment.elsewhere, 0, Thresholds()).outcome
     coverage = best.coverage if best else 0.0
     dense: tuple[float, ...] = (
         float(outcome is Outcome.SUPPORTED),
@@ -224,11 +217,10 @@ def extract(
         float(best is None),
         float(ngrams.passages),
     )
-    named = dict(zip(DENSE_NAMES, dense, strict=False))
     dense = (
         *dense,
-        *(named[n] * ngrams.json_like for n in _INTERACT),
-        *(named[n] * ngrams.passages for n in _INTERACT),
+        *(dense[i] * ngrams.json_like for i in _INTERACT_AT),
+        *(dense[i] * ngrams.passages for i in _INTERACT_AT),
     )
     hashed = tuple(
         sorted(
@@ -273,5 +265,4 @@ def checkable(features: Features) -> bool:
 
     Such statements get the rule verifier's answer (NOT SURE), not a model guess.
     """
-    named = dict(zip(DENSE_NAMES, features.dense, strict=False))
-    return named["terms_log"] > 0 and named["context_sentences_log"] > 0
+    return features.dense[_TERMS_LOG] > 0 and features.dense[_CONTEXT_SENTENCES_LOG] > 0

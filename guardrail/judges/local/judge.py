@@ -136,6 +136,8 @@ class LocalJudge:
         self.thresholds = Thresholds(support=support_threshold, conflict=conflict_threshold)
         self.cache_size = cache_size
         self._lexicon: Lexicon | None = None
+        self._decomposer: Decomposer | None = None
+        self._mutator: Mutator | None = None
         self._model: VerifierModel | None = None
         self._cache: OrderedDict[str, _Prepared] = OrderedDict()
 
@@ -164,6 +166,20 @@ class LocalJudge:
             self._lexicon = Lexicon.load()
         return self._lexicon
 
+    @property
+    def decomposer(self) -> Decomposer:
+        """The rule decomposer over :attr:`lexicon`, built once."""
+        if self._decomposer is None:
+            self._decomposer = Decomposer(self.lexicon)
+        return self._decomposer
+
+    @property
+    def mutator(self) -> Mutator:
+        """The rule mutator over :attr:`lexicon`, built once."""
+        if self._mutator is None:
+            self._mutator = Mutator(self.lexicon)
+        return self._mutator
+
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         text = self.answer(request.task, request.inputs)
         return JudgeResponse(
@@ -175,14 +191,13 @@ class LocalJudge:
 
     def answer(self, task: str, inputs: Mapping[str, Any]) -> str:
         """The reply text for one task (synchronous core of :meth:`complete`)."""
-        lex = self.lexicon
         if task in ("decompose", "claims"):
-            factoids = Decomposer(lex).decompose(_text(inputs, "text"))
+            factoids = self.decomposer.decompose(_text(inputs, "text"))
             return json.dumps(factoids, ensure_ascii=False)
         if task in ("synonym", "antonym"):
             factoid = _text(inputs, "factoid")
             count = _count(inputs)
-            mutator = Mutator(lex)
+            mutator = self.mutator
             lines = (
                 mutator.synonyms(factoid, count)
                 if task == "synonym"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -64,7 +64,6 @@ class Lexicon:
     framing_negating: tuple[str, ...]
     #: generic words ("characterized", "used", "method") that weigh little when verifying
     light_words: frozenset[str] = frozenset()
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls) -> Lexicon:

@@ -116,9 +116,6 @@ class Morphology:
     def past(self, base: str) -> str:
         return self.inflect(base, "ed")
 
-    def third_person(self, base: str) -> str:
-        return self.inflect(base, "s")
-
     def guess_base(self, word: str) -> tuple[str, Form] | None:
         """Known-verb analysis, else a spelling-rule guess for "-ed" words (unknown verbs)."""
         known = self.analyze(word)

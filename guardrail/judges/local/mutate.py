@@ -100,6 +100,8 @@ class Mutator:
 
     def __init__(self, lex: Lexicon) -> None:
         self.lex = lex
+        #: "does not" -> "doesn't" (the contraction table read backwards)
+        self._contract = {v: k for k, v in lex.contractions.items()}
 
     # -- public ---------------------------------------------------------------------------------
 
@@ -372,7 +374,7 @@ class Mutator:
 
     def _toggle_contraction(self, text: str, tokens: list[Token]) -> str | None:
         lex = self.lex
-        reverse = {v: k for k, v in lex.contractions.items()}
+        reverse = self._contract
         for i, tok in enumerate(tokens):
             if tok.lower in lex.contractions:
                 expanded = lex.contractions[tok.lower]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.exceptions import ConfigError
-from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features
+from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, TRUSTED_COVERAGE, Features
 from guardrail.judges.local.verify import Outcome
 from guardrail.model_files import read_json_model
 
@@ -46,7 +46,7 @@ class Decision:
     refute: float = 1.01
     entailed: float = 0.5
     rule_clash: bool = False
-    trust: float = 0.6
+    trust: float = TRUSTED_COVERAGE
 
     def outcome(
         self, p: float, flipped: bool, *, clash: bool = False, support: float | None = None
@@ -143,12 +143,14 @@ class VerifierModel:
         else:
             raise ConfigError(f"verifier model: unknown kind {self.kind!r}")
         th = data.get("thresholds") or {}
+        default = Decision()
+        support = float(th.get("support", default.support))
         self.decision = Decision(
-            support=float(th.get("support", 0.5)),
-            refute=float(th.get("refute", 1.01)),
-            entailed=float(th.get("entailed", th.get("support", 0.5))),
-            rule_clash=bool(th.get("rule_clash", False)),
-            trust=float(th.get("trust", 0.6)),
+            support=support,
+            refute=float(th.get("refute", default.refute)),
+            entailed=float(th.get("entailed", support)),  # RT4CHART's cut defaults to MetaRAG's
+            rule_clash=bool(th.get("rule_clash", default.rule_clash)),
+            trust=float(th.get("trust", default.trust)),
         )
         self.meta: dict[str, Any] = dict(data.get("meta") or {})
 

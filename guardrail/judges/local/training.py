@@ -28,6 +28,7 @@ dependencies).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
@@ -50,7 +51,7 @@ from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import FORMAT, Decision, VerifierModel
 from guardrail.judges.local.verify import Outcome
 from guardrail.models import Label, Relation, Span, merge_spans
-from guardrail.scoring.metarag import PENALTY, MetaRAG
+from guardrail.scoring.metarag import PENALTY, MetaRAG, MetaRAGConfig
 
 MIN_OVERLAP = 3
 #: Candidate coverages above which a context unit's polarity is trusted.
@@ -61,6 +62,7 @@ _LABELS = {
     Outcome.CONTRADICTED: Label.NO,
     Outcome.UNKNOWN: Label.NOT_SURE,
 }
+_RULE_CONTRADICTED = DENSE_NAMES.index("rule_contradicted")
 
 
 @dataclass(frozen=True)
@@ -96,16 +98,14 @@ class RowRecord:
 
 def overlap(a: Iterable[Span], b: Iterable[Span]) -> int:
     """Characters shared by two span lists."""
-    ma, mb = merge_spans(list(a)), merge_spans(list(b))
-    return sum(max(0, min(e1, e2) - max(s1, s2)) for s1, e1 in ma for s2, e2 in mb)
+    return span_counts(a, b).tp
 
 
 def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
     """Run MetaRAG's decomposition and mutation on every row; featurize every statement."""
     out: list[RowRecord] = []
     judge = LocalJudge(cache_size=4)
-    scorer = MetaRAG(judge)
-    scorer.config = scorer.config.model_copy(update={"k": k})
+    scorer = MetaRAG(judge, config=MetaRAGConfig(k=k), localizer=None)
     for row in rows:
         report = scorer.score_sync(row.question, row.answer, row.contexts)
         context = "\n\n".join(row.contexts)
@@ -286,7 +286,7 @@ def _outcome(
 
 def _clash(statement: Statement) -> bool:
     """The rule verifier's CONTRADICTED outcome, kept as feature ``rule_contradicted``."""
-    return statement.features.dense[DENSE_NAMES.index("rule_contradicted")] > 0
+    return statement.features.dense[_RULE_CONTRADICTED] > 0
 
 
 @dataclass(frozen=True)
@@ -339,12 +339,12 @@ def tune(scored: Sequence[Scored]) -> tuple[Decision, dict[str, float]]:
     chosen = best[2]
     rt_best: tuple[float, float] | None = None
     for entailed in qs:
-        d = Decision(chosen.support, chosen.refute, entailed, chosen.rule_clash, chosen.trust)
+        d = dataclasses.replace(chosen, entailed=entailed)
         res = simulate(scored, _rt4chart_flagger(d))
         if rt_best is None or res.f1 > rt_best[0]:
             rt_best = (res.f1, entailed)
     assert rt_best is not None
-    decision = Decision(chosen.support, chosen.refute, rt_best[1], chosen.rule_clash, chosen.trust)
+    decision = dataclasses.replace(chosen, entailed=rt_best[1])
     return decision, {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
 
 
@@ -403,13 +403,7 @@ def train(
     loss, chosen_c, oof = min(tried, key=lambda t: t[0])
     decision, tuned = tune(oof)
     data = fit(records, kind, seed=seed, c=chosen_c)
-    data["thresholds"] = {
-        "support": decision.support,
-        "refute": decision.refute,
-        "entailed": decision.entailed,
-        "rule_clash": decision.rule_clash,
-        "trust": decision.trust,
-    }
+    data["thresholds"] = dataclasses.asdict(decision)
     n_fact = sum(len(r.factoids) for r in records)
     n_pos = sum(f.label for r in records for f in r.factoids)
     data["meta"] = {

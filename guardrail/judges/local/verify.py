@@ -48,7 +48,6 @@ _NEGATING_CLAIM = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _NOT_NEGATION_AFTER = frozenset({"only", "just", "merely", "necessarily", "all", "every"})
-#: A capitalized word this common is not a named entity even at the start of a sentence.
 _MAX_QUOTE = 160
 
 
@@ -117,15 +116,9 @@ class ContextIndex:
     units: tuple[Unit, ...]
     df: dict[str, int]
     sentences: int
+    #: key -> units using it. Its keys are those of ``df``: a clause's keys are its sentence's.
     postings: dict[str, tuple[int, ...]]
-    all_keys: frozenset[str]
     lower_vocab: frozenset[str]
-
-
-@dataclass
-class _Analysis:
-    terms: list[Term] = field(default_factory=list)
-    negations: int = 0
 
 
 def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
@@ -275,7 +268,6 @@ def index_context(context: str, lex: Lexicon) -> ContextIndex:
         df=df,
         sentences=n_sentences,
         postings={k: tuple(v) for k, v in postings.items()},
-        all_keys=frozenset(postings),
         lower_vocab=lower_vocab,
     )
 
@@ -398,6 +390,8 @@ class Assessment:
     parity: int = 0
     tokens: list[Token] = field(default_factory=list)
     framing: int = 0
+    #: Per term: the context uses one of its keys somewhere (not necessarily in ``best``).
+    elsewhere: list[bool] = field(default_factory=list)
 
 
 def verify(
@@ -426,7 +420,12 @@ def assess(
             Finding(Outcome.UNKNOWN, "The statement has no content words to check."), tokens=tokens
         )
     if not index.units:
-        return Assessment(Finding(Outcome.UNKNOWN, "The context is empty."), terms, tokens=tokens)
+        return Assessment(
+            Finding(Outcome.UNKNOWN, "The context is empty."),
+            terms,
+            tokens=tokens,
+            elsewhere=[False] * len(terms),
+        )
     negations = len(_negation_positions(tokens, lex)) + framing_neg
 
     n = index.sentences
@@ -454,6 +453,7 @@ def assess(
             negations=negations,
             tokens=tokens,
             framing=framing_neg,
+            elsewhere=elsewhere,
         )
     best: _Match | None = None
     best_rank = (-1.0, 0)
@@ -464,16 +464,18 @@ def assess(
             best, best_rank = m, rank
     assert best is not None
     parity = (negations + best.unit.negations_about(terms) + len(best.opposed)) % 2
-    finding = _decide(best, terms, weights, parity, index, th)
-    return Assessment(finding, terms, weights, best, negations, parity, tokens, framing_neg)
+    finding = _decide(best, terms, weights, elsewhere, parity, th)
+    return Assessment(
+        finding, terms, weights, best, negations, parity, tokens, framing_neg, elsewhere
+    )
 
 
 def _decide(
     best: _Match,
     terms: list[Term],
     weights: list[float],
+    elsewhere: list[bool],
     parity: int,
-    index: ContextIndex,
     th: Thresholds,
 ) -> Finding:
     """The rule verifier's three-way decision from the best-matching context unit."""
@@ -510,7 +512,8 @@ def _decide(
     key_missing = [t for t in best.missing if t.entity or t.number is not None]
     if best.coverage >= th.support and not key_missing:
         return Finding(Outcome.SUPPORTED, f"The context states: {_quote(unit.text)}")
-    absent = [t for t in best.missing if not any(k in index.all_keys for k in _term_keys(t))]
+    missing = {id(t) for t in best.missing}
+    absent = [t for t, e in zip(terms, elsewhere, strict=True) if id(t) in missing and not e]
     absent = [t for t in absent if not t.light] or absent
     if absent:
         return Finding(Outcome.UNKNOWN, f"The context does not mention {_names(absent)}.")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.verify import index_context
 from guardrail.models import Label
 from guardrail.scoring.parsing import parse_verdict
 
@@ -152,3 +153,16 @@ def test_citation_numbers_do_not_clash(judge):
         judge, "There are more than 100 types of arthritis (Passage 3).", context
     )
     assert label == Label.YES, reason
+
+
+_PIECES = ["Curie", "won", "2", "prizes", "not", "but", "while", ";", ",", ".", "safe", "in", "3"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40).map(" ".join) | st.text(max_size=300))
+@example(CURIE_CONTEXT)
+@example("Ibuprofen is safe, but not in 1903; aspirin, while cheap, is unsafe. Curie won 2.")
+def test_clause_keys_are_counted_in_df(context):
+    """A clause's keys are its sentence's, so ``df`` alone says whether the context uses a key."""
+    index = index_context(context, _SHARED.lexicon)
+    assert set(index.postings) == set(index.df)
