@@ -133,7 +133,6 @@ def connect(path: Path) -> sqlite3.Connection:
     """
     conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
     conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA busy_timeout = 30000")
     mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only or network FS
         conn.close()
