@@ -22,6 +22,8 @@ __all__ = ["router"]
 router = APIRouter(prefix="/review", include_in_schema=False)
 
 _OUTCOMES: dict[str, Outcome] = {"approve": "approved", "edit": "edited", "reject": "rejected"}
+#: The colour legend: (bucket, lowest score in it).
+_LEGEND = tuple((b, b / render.BUCKETS) for b in range(render.BUCKETS))
 
 
 def _state(request: Request) -> Any:
@@ -123,7 +125,7 @@ def case_page(request: Request, case_id: str) -> Response:
             "segments": render.answer_segments(case.answer, case.report),
             "factoids": render.factoid_views(case.answer, case.report),
             "passages": render.passage_views(case.contexts, case.report),
-            "buckets": [(b, b / render.BUCKETS) for b in range(render.BUCKETS)],
+            "buckets": _LEGEND,
             "case_url": _case_url,
         },
     )
