@@ -23,7 +23,7 @@ from sklearn.metrics.pairwise import cosine_similarity
 
 from guardrail.guard import Guard
 from guardrail.models import GuardResult
-from guardrail.render import score_style
+from guardrail.render import highlighted_text, score_style
 
 HERE = Path(__file__).resolve().parent
 POLICY = HERE.parent / "policies" / "default.yaml"
@@ -103,16 +103,7 @@ def show(console: Console, result: GuardResult) -> None:
     body.append_text(head)
     body.append("\nanswer   ")
     # Flagged spans: [[marked]] (readable without colour) and underlined in the factoid's colour.
-    flagged = result.report.flagged_spans if result.report else []
-    answer = Text()
-    cursor = 0
-    text = result.report_text
-    for start, end in flagged:
-        answer.append(text[cursor:start])
-        answer.append(f"[[{text[start:end]}]]", style=f"{score_style(d.score or 0)} underline")
-        cursor = end
-    answer.append(text[cursor:])
-    body.append_text(answer)
+    body.append_text(highlighted_text(result.report_text, result.report))
     if result.attempts > 1:
         body.append(f"\n(regenerated; first answer: {result.original_answer})", style="dim")
     colour = {"pass": "green", "highlight": "yellow", "cite": "yellow", "regenerate": "cyan",

@@ -1,6 +1,8 @@
 """Human-readable rendering of reports: terminal (rich) and plain-text span markers.
 
-Kept apart from the CLI so the demo, the guard's ``highlight`` action and the CLI share it.
+Kept apart from the CLI so the demo and the CLI share it. Flagged spans are cut by
+:func:`guardrail.actions.highlight.marked_pieces`, the same function behind the guard's
+``highlight`` action, so the terminal and the highlighted answer mark the same characters.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from guardrail.actions.highlight import marked_pieces
 from guardrail.models import GuardResult, Label, ScoreReport
 
 _LABEL_STYLE = {Label.YES: "green", Label.NO: "red", Label.NOT_SURE: "yellow"}
@@ -22,17 +25,19 @@ def score_style(score: float) -> str:
     return "green"
 
 
-def highlighted_text(answer: str, report: ScoreReport) -> Text:
-    """The answer with flagged spans in ``[[ ]]`` (readable without colour) and coloured."""
+def highlighted_text(answer: str, report: ScoreReport | None) -> Text:
+    """The answer with flagged spans in ``[[ ]]`` (readable without colour), each coloured by
+    the highest score of the flagged factoids it overlaps; no report, no marks."""
+    if report is None:
+        return Text(answer)
     by_span = {span: f.score for f in report.factoids if f.flagged for span in f.spans}
     text = Text()
-    cursor = 0
-    for start, end in report.flagged_spans:
+    for (start, end), marked in marked_pieces(answer, report.flagged_spans):
+        if not marked:
+            text.append(answer[start:end])
+            continue
         score = max((v for (s, e), v in by_span.items() if s < end and start < e), default=1.0)
-        text.append(answer[cursor:start])
         text.append(f"[[{answer[start:end]}]]", style=f"{score_style(score)} underline")
-        cursor = end
-    text.append(answer[cursor:])
     return text
 
 

@@ -34,6 +34,7 @@ from typing import cast
 import structlog
 from structlog.processors import JSONRenderer
 
+from guardrail._fs import fsync_dir
 from guardrail.audit.chain import (
     CANONICAL_JSON_KW,
     GENESIS_HASH,
@@ -151,7 +152,7 @@ class AuditLog:
             size = os.fstat(fd).st_size
             seq, head = _read_tail(self.path, size) if size else (0, GENESIS_HASH)
             if not existed:
-                _fsync_dir(self.path.parent)
+                fsync_dir(self.path.parent)
         except OSError as exc:
             os.close(fd)
             raise AuditError(f"cannot read audit log {self.path}: {exc}") from exc
@@ -237,14 +238,3 @@ class AuditLog:
         except OSError:
             os.close(fd)
             self._writer.fd = None  # the next append re-reads the tail and refuses if torn
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Persist a newly created file's directory entry (POSIX only; a no-op elsewhere)."""
-    if os.name != "posix":  # pragma: no cover
-        return
-    dfd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)

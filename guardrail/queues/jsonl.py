@@ -9,6 +9,7 @@ crashed writer is skipped when reading and never glued to the next record.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import threading
@@ -17,6 +18,7 @@ from typing import IO
 
 from pydantic import ValidationError
 
+from guardrail._fs import fsync_dir
 from guardrail.exceptions import EscalationError
 from guardrail.models import EscalationCase
 
@@ -82,7 +84,8 @@ class JSONLSink:
                 self._seen.add(case.case_id)
                 self._offset = fh.tell()
             if created:
-                _fsync_dir(self.path.parent)
+                with contextlib.suppress(OSError):  # best effort: the record is already safe
+                    fsync_dir(self.path.parent)
         except OSError as exc:
             raise EscalationError(f"{self.path}: cannot append case {case.case_id}: {exc}") from exc
         return True
@@ -97,8 +100,6 @@ def read_cases(path: str | Path) -> list[EscalationCase]:
     out: list[EscalationCase] = []
     with open(path, "rb") as fh:
         for line in fh:
-            if _case_id(line) is None:
-                continue
             try:
                 out.append(EscalationCase.model_validate_json(line))
             except ValidationError:
@@ -113,17 +114,3 @@ def _case_id(line: bytes) -> str | None:
         return None
     case_id = obj.get("case_id") if isinstance(obj, dict) else None
     return case_id if isinstance(case_id, str) else None
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make a new file's directory entry durable too (no-op where unsupported)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)

@@ -118,22 +118,25 @@ class SQLiteOutbox:
                     (now, error, destination, case_id),
                 )
 
-    def pending(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
-        """Undelivered entries, oldest first (all destinations unless one is named)."""
-        sql = "SELECT * FROM outbox WHERE state = 'pending'"
-        params: tuple[str, ...] = ()
+    def _select(
+        self, destination: str | None, state: Literal["pending"] | None = None
+    ) -> builtins.list[OutboxEntry]:
+        """Entries oldest first, optionally only one destination and/or one state."""
+        sql = "SELECT * FROM outbox WHERE 1 = 1"
+        params: builtins.list[str] = []
+        if state is not None:
+            sql += " AND state = ?"
+            params.append(state)
         if destination is not None:
             sql += " AND destination = ?"
-            params = (destination,)
+            params.append(destination)
         with self._db.connect() as conn:
             return [self._entry(r) for r in conn.execute(sql + " ORDER BY created_at", params)]
 
+    def pending(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
+        """Undelivered entries, oldest first (all destinations unless one is named)."""
+        return self._select(destination, "pending")
+
     def list(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
         """Every entry, delivered or not, oldest first."""
-        sql = "SELECT * FROM outbox"
-        params: tuple[str, ...] = ()
-        if destination is not None:
-            sql += " WHERE destination = ?"
-            params = (destination,)
-        with self._db.connect() as conn:
-            return [self._entry(r) for r in conn.execute(sql + " ORDER BY created_at", params)]
+        return self._select(destination)

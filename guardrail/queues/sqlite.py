@@ -133,7 +133,6 @@ def connect(path: Path) -> sqlite3.Connection:
     """
     conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
     conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA busy_timeout = 30000")
     mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only or network FS
         conn.close()
@@ -334,8 +333,9 @@ class SQLiteQueue:
         """Close a claimed case.
 
         ``approved`` keeps the original answer (no ``final_answer`` allowed); ``edited`` needs
-        the new text; ``rejected`` may carry a replacement message. ``reviewer`` defaults to
-        the one who claimed it and must match them when given.
+        a new text that differs from the original (ignoring surrounding white space: an
+        unchanged edit is refused, approve instead); ``rejected`` may carry a replacement
+        message. ``reviewer`` defaults to the one who claimed it and must match them when given.
         """
         if outcome not in OUTCOMES:
             raise ReviewError(f"unknown outcome {outcome!r}; expected one of {', '.join(OUTCOMES)}")
@@ -345,6 +345,9 @@ class SQLiteQueue:
             raise ReviewError("approving keeps the original answer; use 'edited' to change it")
         with self._db.connect() as conn, transaction(conn):
             row = self._fetch(conn, case_id)
+            case = EscalationCase.model_validate_json(row["payload"])
+            if outcome == "edited" and (final_answer or "").strip() == case.answer.strip():
+                raise ReviewError("the edited answer is unchanged: approve it instead")
             if row["state"] != "claimed":
                 hint = "claim it first" if row["state"] == "open" else "it is already resolved"
                 raise CaseStateError(f"case {case_id!r} is {row['state']}: {hint}")
@@ -353,7 +356,6 @@ class SQLiteQueue:
                 raise CaseStateError(
                     f"case {case_id!r} is claimed by {holder}, not {reviewer.strip()}"
                 )
-            case = EscalationCase.model_validate_json(row["payload"])
             chosen = case.answer if outcome == "approved" else final_answer
             resolution = Resolution(
                 case_id=case_id,

@@ -25,7 +25,7 @@ from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.server import api, metrics, review
 from guardrail.server.auth import ReviewerTokens
 from guardrail.server.metrics import Metrics
-from guardrail.server.render import BUCKETS
+from guardrail.server.render import score_bucket
 
 __all__ = ["Checker", "ServerState", "create_app"]
 
@@ -86,7 +86,7 @@ def create_app(
         version="1",
     )
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
-    templates.env.globals["BUCKETS"] = BUCKETS
+    templates.env.globals["score_bucket"] = score_bucket
     app.state.guardrail = ServerState(
         checker=checker,
         queue=queue,

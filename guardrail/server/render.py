@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 
 from guardrail.models import Factoid, ScoreReport, Span
+from guardrail.scoring.spans import STOPWORDS
+from guardrail.scoring.spans import sentence_spans as split_sentences
 
 __all__ = [
     "BUCKETS",
@@ -33,11 +35,6 @@ __all__ = [
 
 BUCKETS = 10
 _WORD = re.compile(r"[\w']+", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
-_STOPWORDS = frozenset(
-    ("a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
-     "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "will", "with")
-)  # fmt: skip
 
 
 def score_bucket(score: float) -> int:
@@ -92,24 +89,11 @@ def answer_segments(answer: str, report: ScoreReport | None) -> list[AnswerSegme
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in _STOPWORDS}
+    return {w for w in (m.lower() for m in _WORD.findall(text)) if w not in STOPWORDS}
 
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans of ``text`` (``[.!?]`` followed by whitespace ends a sentence); the
-    whitespace between sentences is left outside the spans."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        spans.append((start, m.start()))
-        start = m.end()
-    if start < len(text):
-        spans.append((start, len(text.rstrip()) if text.rstrip() else len(text)))
-    return [(s, e) for s, e in spans if e > s]
 
 
 @dataclass(frozen=True)
@@ -119,14 +103,13 @@ class EvidenceMark:
     factoid: int
     how: str  # "cited" | "overlap"
     score: float
-    overlap: float = 0.0
 
 
 @dataclass(frozen=True)
 class SentenceView:
     text: str
     marks: tuple[EvidenceMark, ...] = ()
-    trailing: str = ""  # whitespace after the sentence, kept so the passage reads as written
+    trailing: str = ""  # up to the next sentence (white space, a closing quote): kept as written
 
     @property
     def bucket(self) -> int | None:
@@ -139,26 +122,25 @@ class SentenceView:
 class PassageView:
     index: int
     sentences: list[SentenceView] = field(default_factory=list)
+    leading: str = ""  # white space before the first sentence, kept like ``trailing``
 
     @property
     def marked(self) -> bool:
         return any(s.marks for s in self.sentences)
 
 
-def _best_sentences(
-    factoid: Factoid, sentences: list[tuple[int, str]]
-) -> list[tuple[int, str, float]]:
-    """Where a factoid's evidence lies: ``(sentence number, how, overlap)`` triples.
+def _best_sentences(factoid: Factoid, sentences: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Where a factoid's evidence lies: ``(sentence number, how)`` pairs.
 
     Evidence strings the scorer cited win (a sentence containing the evidence, or contained in
     it); otherwise the one sentence sharing the largest share of the factoid's content words.
     """
-    found: list[tuple[int, str, float]] = []
+    found: list[tuple[int, str]] = []
     for ev in (_norm(e) for e in factoid.evidence if e.strip()):
         for k, text in sentences:
             s = _norm(text)
             if s and (ev in s or s in ev):
-                found.append((k, "cited", 1.0))
+                found.append((k, "cited"))
     if found:
         return sorted(set(found))
     claim = _words(factoid.text)
@@ -169,7 +151,7 @@ def _best_sentences(
         share = len(claim & _words(text)) / len(claim)
         if share > 0 and (best is None or share > best[0]):
             best = (share, k)
-    return [] if best is None else [(best[1], "overlap", best[0])]
+    return [] if best is None else [(best[1], "overlap")]
 
 
 def passage_views(contexts: list[str], report: ScoreReport | None) -> list[PassageView]:
@@ -184,15 +166,15 @@ def passage_views(contexts: list[str], report: ScoreReport | None) -> list[Passa
         layout.append(rows)
     marks: dict[int, list[EvidenceMark]] = {}
     for f in report.factoids if report else []:
-        for k, how, overlap in _best_sentences(f, flat):
-            marks.setdefault(k, []).append(EvidenceMark(f.index, how, f.score, overlap))
+        for k, how in _best_sentences(f, flat):
+            marks.setdefault(k, []).append(EvidenceMark(f.index, how, f.score))
     views: list[PassageView] = []
     for p, (ctx, rows) in enumerate(zip(contexts, layout, strict=True)):
         sentences = []
         for j, (k, start, end) in enumerate(rows):
             nxt = rows[j + 1][1] if j + 1 < len(rows) else len(ctx)
             sentences.append(SentenceView(ctx[start:end], tuple(marks.get(k, ())), ctx[end:nxt]))
-        views.append(PassageView(p, sentences))
+        views.append(PassageView(p, sentences, ctx[: rows[0][1]] if rows else ctx))
     return views
 
 

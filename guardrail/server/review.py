@@ -22,6 +22,8 @@ __all__ = ["router"]
 router = APIRouter(prefix="/review", include_in_schema=False)
 
 _OUTCOMES: dict[str, Outcome] = {"approve": "approved", "edit": "edited", "reject": "rejected"}
+#: The colour legend: (bucket, lowest score in it).
+_LEGEND = tuple((b, b / render.BUCKETS) for b in range(render.BUCKETS))
 
 
 def _state(request: Request) -> Any:
@@ -47,10 +49,6 @@ def _redirect(url: str) -> RedirectResponse:
 
 def _case_url(case_id: str) -> str:
     return f"/review/cases/{quote(case_id, safe='')}"
-
-
-def _login_redirect(request: Request) -> RedirectResponse:
-    return _redirect("/review/login")
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -89,7 +87,7 @@ def queue_page(request: Request, queue: str | None = None) -> Response:
     state = _state(request)
     reviewer = state.tokens.current(request)
     if reviewer is None:
-        return _login_redirect(request)
+        return _redirect("/review/login")
     open_cases: list[StoredCase] = state.queue.list(queue=queue, state="open")
     mine = [c for c in state.queue.list(queue=queue, state="claimed") if c.reviewer == reviewer]
     by_queue: dict[str, list[StoredCase]] = {}
@@ -112,7 +110,7 @@ def queue_page(request: Request, queue: str | None = None) -> Response:
 def case_page(request: Request, case_id: str) -> Response:
     state = _state(request)
     if state.tokens.current(request) is None:
-        return _login_redirect(request)
+        return _redirect("/review/login")
     try:
         stored: StoredCase = state.queue.get(case_id)
     except CaseNotFoundError as exc:
@@ -127,13 +125,13 @@ def case_page(request: Request, case_id: str) -> Response:
             "segments": render.answer_segments(case.answer, case.report),
             "factoids": render.factoid_views(case.answer, case.report),
             "passages": render.passage_views(case.contexts, case.report),
-            "buckets": [(b, b / render.BUCKETS) for b in range(render.BUCKETS)],
+            "buckets": _LEGEND,
             "case_url": _case_url,
         },
     )
 
 
-def _act(request: Request, case_id: str, csrf: str) -> tuple[Any, str]:
+def _act(request: Request, csrf: str) -> tuple[Any, str]:
     check_csrf(request, csrf)
     state = _state(request)
     reviewer = state.tokens.current(request)
@@ -146,7 +144,7 @@ def _act(request: Request, case_id: str, csrf: str) -> tuple[Any, str]:
 def claim(
     request: Request, case_id: str, csrf: Annotated[str, Form(alias="csrf_token")] = ""
 ) -> Response:
-    state, reviewer = _act(request, case_id, csrf)
+    state, reviewer = _act(request, csrf)
     try:
         state.queue.claim(case_id, reviewer)
     except CaseNotFoundError as exc:
@@ -165,16 +163,12 @@ def resolve(
     note: Annotated[str, Form()] = "",
     csrf: Annotated[str, Form(alias="csrf_token")] = "",
 ) -> Response:
-    state, reviewer = _act(request, case_id, csrf)
+    state, reviewer = _act(request, csrf)
     chosen = _OUTCOMES.get(outcome)
     if chosen is None:
         raise HTTPException(422, f"unknown outcome {outcome!r}")
     try:
-        text: str | None = None
-        if chosen == "edited":
-            text = final_answer.replace("\r\n", "\n").strip()
-            if text == state.queue.get(case_id).case.answer.strip():
-                raise ReviewError("the edited answer is unchanged: approve it instead")
+        text = final_answer.replace("\r\n", "\n").strip() if chosen == "edited" else None
         res = state.queue.resolve(case_id, chosen, text, note.strip() or None, reviewer=reviewer)
     except CaseNotFoundError as exc:
         raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from exc

@@ -1,8 +1,10 @@
 """A realistic escalated case, for the review page's screenshot, demos and tests.
 
-The report is hand-written in the exact shape the MetaRAG scorer produces (factoids with answer
-spans, synonym/antonym variants, verifier verdicts, judge calls), so the page can be shown and
-tested without an LLM. It is sample data, clearly named so, not a scorer.
+The verdicts are hand-written in the exact shape the MetaRAG scorer produces (factoids with
+answer spans, synonym/antonym variants, verifier verdicts, judge calls), so the page can be shown
+and tested without an LLM; penalties and scores come from the scorer's own rules
+(:func:`~guardrail.scoring.metarag.combine` with ``mean_penalty``, the mean per factoid, the
+maximum per answer). It is sample data, clearly named so, not a scorer.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from guardrail.models import (
     Variant,
     Verdict,
 )
+from guardrail.scoring.metarag import combine, factoid_score
 
 __all__ = ["sample_case"]
 
@@ -37,6 +40,7 @@ CONTEXTS = [
     "Paracetamol is sold without prescription in most countries.",
 ]
 JUDGES = ("openai:gpt-4.1-mini", "anthropic:claude-haiku")
+THRESHOLD = 0.5
 
 
 def _span(text: str) -> Span:
@@ -44,7 +48,7 @@ def _span(text: str) -> Span:
     return (start, start + len(text))
 
 
-def _variant(relation: Relation, text: str, labels: tuple[Label, Label], penalty: float) -> Variant:
+def _variant(relation: Relation, text: str, labels: tuple[Label, Label]) -> Variant:
     reasons = {
         Label.YES: "The context states this.",
         Label.NO: "The context says otherwise.",
@@ -52,8 +56,25 @@ def _variant(relation: Relation, text: str, labels: tuple[Label, Label], penalty
     }
     pairs = zip(JUDGES, labels, strict=True)
     verdicts = [Verdict(judge=j, label=lab, reason=reasons[lab]) for j, lab in pairs]
-    combined = labels[0] if labels[0] == labels[1] else Label.NOT_SURE
-    return Variant(relation=relation, text=text, verdicts=verdicts, label=combined, penalty=penalty)
+    label, penalty = combine(relation, verdicts, "mean_penalty")
+    return Variant(relation=relation, text=text, verdicts=verdicts, label=label, penalty=penalty)
+
+
+def _factoid(
+    index: int, text: str, variants: list[Variant], evidence: tuple[str, ...] = ()
+) -> Factoid:
+    score = factoid_score(variants)
+    return Factoid(
+        index=index,
+        text=text,
+        spans=[_span(text)],
+        aligned=True,
+        alignment=1.0,
+        score=score,
+        flagged=score >= THRESHOLD,
+        evidence=list(evidence),
+        variants=variants,
+    )
 
 
 def _factoids() -> list[Factoid]:
@@ -63,45 +84,31 @@ def _factoids() -> list[Factoid]:
     second = "The maximum single dose is 1 gram."
     third = "It is safe to combine paracetamol with alcohol."
     return [
-        Factoid(
-            index=0,
-            text=first,
-            spans=[_span(first)],
-            aligned=True,
-            alignment=1.0,
-            score=0.92,
-            flagged=True,
-            evidence=["Do not take more than 4 g in 24 hours."],
-            variants=[
-                _variant(syn, "An adult may use as much as 8 g of paracetamol daily.", (n, n), 1.0),
-                _variant(ant, "Adults must not take 8 grams of paracetamol a day.", (y, y), 1.0),
-                _variant(syn, "Up to eight grams a day is fine for adults.", (n, u), 0.75),
+        _factoid(
+            0,
+            first,
+            [
+                _variant(syn, "An adult may use as much as 8 g of paracetamol daily.", (n, n)),
+                _variant(ant, "Adults must not take 8 grams of paracetamol a day.", (y, y)),
+                _variant(syn, "Up to eight grams a day is fine for adults.", (n, u)),
+            ],
+            evidence=("Do not take more than 4 g in 24 hours.",),
+        ),
+        _factoid(
+            1,
+            second,
+            [
+                _variant(syn, "One dose should not exceed 1 g.", (y, y)),
+                _variant(ant, "A single dose may be larger than 1 gram.", (n, n)),
+                _variant(syn, "Each dose tops out at one gram.", (y, u)),
             ],
         ),
-        Factoid(
-            index=1,
-            text=second,
-            spans=[_span(second)],
-            aligned=True,
-            alignment=1.0,
-            score=0.08,
-            variants=[
-                _variant(syn, "One dose should not exceed 1 g.", (y, y), 0.0),
-                _variant(ant, "A single dose may be larger than 1 gram.", (n, n), 0.0),
-                _variant(syn, "Each dose tops out at one gram.", (y, u), 0.25),
-            ],
-        ),
-        Factoid(
-            index=2,
-            text=third,
-            spans=[_span(third)],
-            aligned=True,
-            alignment=1.0,
-            score=0.81,
-            flagged=True,
-            variants=[
-                _variant(syn, "Paracetamol and alcohol can safely be taken together.", (n, n), 1.0),
-                _variant(ant, "Combining paracetamol with alcohol is risky.", (y, u), 0.5),
+        _factoid(
+            2,
+            third,
+            [
+                _variant(syn, "Paracetamol and alcohol can safely be taken together.", (n, n)),
+                _variant(ant, "Combining paracetamol with alcohol is risky.", (y, u)),
             ],
         ),
     ]
@@ -130,8 +137,8 @@ def sample_report() -> ScoreReport:
     calls = _calls()
     return ScoreReport(
         score=max(f.score for f in factoids),
-        threshold=0.5,
-        flagged=True,
+        threshold=THRESHOLD,
+        flagged=any(f.flagged for f in factoids),
         factoids=factoids,
         flagged_spans=[s for f in factoids if f.flagged for s in f.spans],
         usage=Usage.from_calls(calls, [], wall_seconds=2.9),
@@ -159,7 +166,9 @@ def sample_case(case_id: str = "demo-0001", queue: str = "medical") -> Escalatio
             threshold=report.threshold,
             topic=queue,
             queue=queue,
-            reason=f"score 0.92 >= 0.50 on sensitive topic {queue!r}",
+            reason=(
+                f"score {report.score:.2f} >= {report.threshold:.2f} on sensitive topic {queue!r}"
+            ),
         ),
         report=report,
     )

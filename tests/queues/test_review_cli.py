@@ -88,6 +88,16 @@ def test_resolve_with_edit_file_and_note(capsys, db, tmp_path):
     assert "resolved" in out and "dose corrected" in out and "at most 4 g" in out
 
 
+def test_unchanged_edit_is_refused(capsys, db, tmp_path):
+    """--edit with the original answer (up to surrounding white space) asks to approve instead."""
+    edit = tmp_path / "answer.txt"
+    edit.write_text("  Take 2 g.\n")
+    run(capsys, "review", "claim", "m-1", "--db", str(db), "--reviewer", "alice")
+    code, _, err = run(capsys, "review", "resolve", "m-1", "--db", str(db), "--edit", str(edit))
+    assert code == 2 and "unchanged: approve it instead" in err
+    assert SQLiteQueue(db).get("m-1").state == "claimed"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
