@@ -130,7 +130,7 @@ def parse_rt_verdict(text: str) -> tuple[RTLabel, str, str | None]:
     failure: str | None = None
     if match:
         raw, rest = _canon(match.group(1)), match.group(2)
-        label = _ALIASES.get(raw) or _ALIASES[raw.replace(" ", "_")]
+        label = _ALIASES[raw]
         if raw not in ("ENTAILED", "CONTRADICTED", "BASELESS"):
             failure = f"nonstandard label {raw!r}; read as {label.value}"
     else:
