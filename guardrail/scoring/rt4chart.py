@@ -58,10 +58,8 @@ from guardrail.models import (
     ScoreReport,
     Span,
     StageTiming,
-    Usage,
-    merge_spans,
 )
-from guardrail.scoring.base import ScorerBase, check_threshold, resolve_localizer
+from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.templates import PromptSet
@@ -282,16 +280,16 @@ class _Vote:
     reason: str
 
 
-class _Calls:
-    """Collects calls within a stage and turns the first hard failure into a ScoringError."""
-
-    def __init__(self) -> None:
-        self.all: list[JudgeCall] = []
-        self.stages: list[StageTiming] = []
+class _Calls(CallLog):
+    """The run's call log, plus RT4CHART's stage: one concurrent round of runner calls."""
 
     async def stage(
         self, runner: JudgeRunner, name: str, requests: list[JudgeRequest]
     ) -> list[tuple[str, JudgeCall]]:
+        """The replies in request order; their calls are the caller's to :meth:`record`.
+
+        The first hard failure becomes a ScoringError carrying every call made.
+        """
         started = time.perf_counter()
         results = await asyncio.gather(
             *(runner.call(name, r) for r in requests), return_exceptions=True
@@ -300,7 +298,7 @@ class _Calls:
         failed: JudgeCallError | None = None
         for res in results:
             if isinstance(res, JudgeCallError):
-                self.all.append(res.call)
+                self.calls.append(res.call)
                 failed = failed or res
             elif isinstance(res, BaseException):
                 raise res
@@ -311,14 +309,9 @@ class _Calls:
             StageTiming(stage=name, seconds=time.perf_counter() - started, calls=len(requests))
         )
         if failed is not None:
-            self.all.extend(call for _, call in out)
-            raise ScoringError(f"rt4chart: {name} call failed: {failed}", calls=list(self.all))
+            self.calls.extend(call for _, call in out)
+            raise ScoringError(f"rt4chart: {name} call failed: {failed}", calls=list(self.calls))
         return out
-
-    def record(self, call: JudgeCall, failure: str | None) -> None:
-        self.all.append(
-            call if failure is None else call.model_copy(update={"parse_failure": failure})
-        )
 
 
 class RT4Chart(ScorerBase):
@@ -394,12 +387,12 @@ class RT4Chart(ScorerBase):
         calls = _Calls()
         answer_sents = split_sentences(answer)
         if not answer_sents:
-            return self._report(tau, "empty_answer", [], calls, started)
+            return self.build_report("empty_answer", [], tau, calls, started, self._settings())
 
         claims = await self._claims(question, answer, answer_sents, calls)
         context_sents = [sent for passage in contexts for sent in _sentences_of(passage)]
         if not claims:
-            return self._report(tau, "no_factoids", [], calls, started)
+            return self.build_report("no_factoids", [], tau, calls, started, self._settings())
         if not context_sents:
             finals: dict[int, tuple[RTLabel, list[int]]] = {
                 c.index: (RTLabel.BASELESS, []) for c in claims
@@ -623,35 +616,9 @@ class RT4Chart(ScorerBase):
                 }
             )
         answer_label = and_join([finals[c.index][0] for c in claims])
-        report = self._report(tau, status, factoids, calls, started)
+        report = self.build_report(status, factoids, tau, calls, started, self._settings())
         settings = {**report.settings, "answer_label": answer_label.value, "claims": claim_trace}
         return report.model_copy(update={"settings": settings})
-
-    def _report(
-        self,
-        tau: float,
-        status: ReportStatus,
-        factoids: list[Factoid],
-        calls: _Calls,
-        started: float,
-    ) -> ScoreReport:
-        score = max((f.score for f in factoids), default=0.0)
-        flagged = bool(factoids) and score >= tau
-        spans = merge_spans([s for f in factoids if f.flagged for s in f.spans]) if flagged else []
-        wall = time.perf_counter() - started
-        return ScoreReport(
-            method=self.method,
-            score=score,
-            threshold=tau,
-            flagged=flagged,
-            status=status,
-            factoids=factoids,
-            flagged_spans=spans,
-            unaligned_flagged=[],
-            usage=Usage.from_calls(calls.all, calls.stages, wall),
-            calls=list(calls.all),
-            settings=self._settings(),
-        )
 
 
 def _sentences_of(passage: str) -> list[str]:
