@@ -241,12 +241,28 @@ def _content_keys(text: str) -> set[str]:
     return {t.key for t in tokenize(text) if t.content}
 
 
+def _key_overlap(want: set[str], have: set[str]) -> float:
+    """Share of the content keys ``want`` that are in ``have`` (0.0 when ``want`` is empty)."""
+    return len(want & have) / len(want) if want else 0.0
+
+
 def _word_overlap(claim: str, sentence: str) -> float:
     """Share of the claim's content words (lightly stemmed) that occur in ``sentence``."""
-    want = _content_keys(claim)
-    if not want:
-        return 0.0
-    return len(want & _content_keys(sentence)) / len(want)
+    return _key_overlap(_content_keys(claim), _content_keys(sentence))
+
+
+class _SentenceKeys:
+    """Content keys of each context sentence, tokenized at most once per scoring run."""
+
+    def __init__(self, sents: list[str]) -> None:
+        self.sents = sents
+        self._keys: dict[int, set[str]] = {}
+
+    def __getitem__(self, i: int) -> set[str]:
+        keys = self._keys.get(i)
+        if keys is None:
+            keys = self._keys[i] = _content_keys(self.sents[i])
+        return keys
 
 
 def claim_spans(claim: str, answer: str, sentence: Span, *, refine: bool = True) -> list[Span]:
@@ -418,11 +434,9 @@ class RT4Chart(ScorerBase):
         if self.global_verification:
             finals = await self._global(question, claims, context_sents, chunks, local, calls)
         else:
+            keys = _SentenceKeys(context_sents)
             finals = {
-                c.index: (
-                    local[c.index][0],
-                    self._evidence(c.text, local[c.index], context_sents, chunks),
-                )
+                c.index: (local[c.index][0], self._evidence(c.text, local[c.index], keys, chunks))
                 for c in claims
             }
         report = self._finish(
@@ -544,12 +558,13 @@ class RT4Chart(ScorerBase):
             prompt = self.prompts.render(template, **values)
             requests.append(JudgeRequest(task=GLOBAL_VERIFY, prompt=prompt, inputs=inputs))
         replies = await calls.stage(self.runner, GLOBAL_VERIFY, requests)
+        keys = _SentenceKeys(sents)
         finals: dict[int, tuple[RTLabel, list[int]]] = {}
         for claim, (text, call) in zip(claims, replies, strict=True):
             label, reason, failure = parse_rt_verdict(text)
             calls.record(call, failure)
             _, focus, _ = local[claim.index]
-            evidence = self._evidence(claim.text, (label, focus, reason), sents, chunks)
+            evidence = self._evidence(claim.text, (label, focus, reason), keys, chunks)
             finals[claim.index] = (label, evidence)
         return finals
 
@@ -557,21 +572,25 @@ class RT4Chart(ScorerBase):
     def _evidence(
         claim: str,
         verdict: tuple[RTLabel, int | None, str],
-        sents: list[str],
+        keys: _SentenceKeys,
         chunks: list[range],
     ) -> list[int]:
         """Context sentences backing a verdict: the ones cited, else the best lexical match."""
         label, focus, reason = verdict
         if label == RTLabel.BASELESS:
             return []  # Eq. (1): a baseless claim has no evidence
-        cited = cited_sentences(reason, range(len(sents)))
+        n = len(keys.sents)
+        cited = cited_sentences(reason, range(n))
         if cited:
             return cited
-        pool = list(chunks[focus]) if focus is not None else list(range(len(sents)))
-        best = max(pool, key=lambda i: (_word_overlap(claim, sents[i]), -i), default=None)
-        if best is None or _word_overlap(claim, sents[best]) == 0.0:
+        pool = list(chunks[focus]) if focus is not None else list(range(n))
+        want = _content_keys(claim)
+        # the best overlap, ties to the earliest sentence; no shared word means no evidence
+        scored = [(_key_overlap(want, keys[i]), -i) for i in pool]
+        if not scored:
             return []
-        return [best]
+        overlap, neg_index = max(scored)
+        return [-neg_index] if overlap > 0.0 else []
 
     # -- report ---------------------------------------------------------------------------------
 
