@@ -19,25 +19,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from guardrail.evaluation.datasets import load_rows
+from guardrail.evaluation.metrics import answer_counts
 from guardrail.judges.local import LocalJudge
 from guardrail.scoring.metarag import MetaRAG, MetaRAGConfig
 
 DATA = Path(
     os.environ.get("GUARDRAIL_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )
-
-
-def load(task: str, rows: int) -> list[dict[str, object]]:
-    path = DATA / "ragtruth" / "dev.jsonl"
-    out: list[dict[str, object]] = []
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            if task in ("all", row["task"]):
-                out.append(row)
-            if len(out) >= rows:
-                break
-    return out
 
 
 def main() -> None:
@@ -48,30 +37,28 @@ def main() -> None:
     ap.add_argument("--json-out", default="benchmarks/results/local_judge_ragtruth.json")
     args = ap.parse_args()
 
-    rows = load(args.task, args.rows)
+    rows = load_rows(
+        DATA / "ragtruth" / "dev.jsonl",
+        task=None if args.task == "all" else args.task,
+        limit=args.rows,
+    )  # file order: the first --rows rows of the task
     scorer = MetaRAG(LocalJudge(), config=MetaRAGConfig(k=2, threshold=args.threshold))
-    tp = fp = fn = tn = 0
+    predicted: list[bool] = []
     calls = factoids = 0
     ctx_chars = ans_chars = 0
     started = time.perf_counter()
     cpu0 = time.process_time()
     for row in rows:
-        report = scorer.score_sync(str(row["question"]), str(row["answer"]), [str(row["context"])])
+        report = scorer.score_sync(row.question, row.answer, [row.context])
         calls += report.usage.judge_calls
         factoids += len(report.factoids)
-        ctx_chars += len(str(row["context"]))
-        ans_chars += len(str(row["answer"]))
-        gold, pred = bool(row["label"]), report.flagged
-        tp += gold and pred
-        fp += (not gold) and pred
-        fn += gold and not pred
-        tn += (not gold) and not pred
+        ctx_chars += len(row.context)
+        ans_chars += len(row.answer)
+        predicted.append(report.flagged)
     wall = time.perf_counter() - started
     cpu = time.process_time() - cpu0
     n = len(rows)
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    counts = answer_counts([row.label for row in rows], predicted)
     result = {
         "benchmark": "local_judge_ragtruth",
         "task": args.task,
@@ -83,10 +70,10 @@ def main() -> None:
         "factoids_per_answer": factoids / n if n else 0.0,
         "mean_context_chars": ctx_chars / n if n else 0.0,
         "mean_answer_chars": ans_chars / n if n else 0.0,
-        "precision": precision,
-        "recall": recall,
-        "f1": f1,
-        "confusion": {"tp": tp, "fp": fp, "fn": fn, "tn": tn},
+        "precision": counts.precision,
+        "recall": counts.recall,
+        "f1": counts.f1,
+        "confusion": {"tp": counts.tp, "fp": counts.fp, "fn": counts.fn, "tn": counts.tn},
         "python": platform.python_version(),
         "machine": platform.machine(),
     }

@@ -14,29 +14,15 @@ policy loader before it is written: an input that is not a valid policy writes n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from guardrail.evaluation.datasets import EvalRow
-from guardrail.evaluation.metrics import SweepPoint, best_threshold
-from guardrail.evaluation.runner import RowOutcome
 from guardrail.exceptions import ConfigError, PolicyError
 from guardrail.policy.loader import parse_policy
 
 ALL_TOPICS = "*"
-
-
-def tune_threshold(
-    rows: Sequence[EvalRow], outcomes: dict[str, RowOutcome], metric: str
-) -> SweepPoint:
-    """The best threshold for ``metric`` over the successfully scored ``rows``."""
-    scored = [(r, outcomes[r.id]) for r in rows if r.id in outcomes and outcomes[r.id].ok]
-    if not scored:
-        raise ConfigError("no scored rows to tune a threshold on")
-    return best_threshold([r.label for r, _ in scored], [o.score or 0.0 for _, o in scored], metric)
 
 
 def _topic_entries(doc: Any, file: str) -> list[tuple[str, dict[str, Any]]]:

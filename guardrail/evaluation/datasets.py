@@ -192,6 +192,19 @@ def load_rows(
     return rows
 
 
+def _group_digest(group: str, seed: int | str) -> str:
+    return hashlib.sha256(f"{seed}:{group}".encode()).hexdigest()
+
+
+def fold_of(group: str, folds: int, seed: int | str = 0) -> int:
+    """A stable fold number in ``range(folds)`` for a source-document group.
+
+    Hashes like :func:`split_by_group` (stable across runs and Python versions); callers that
+    need folds independent of another caller's pass a distinct ``seed`` (e.g. ``"localizer:0"``).
+    """
+    return int(_group_digest(group, seed), 16) % folds
+
+
 def split_by_group(
     rows: Sequence[EvalRow], tune_frac: float, *, seed: int = 0
 ) -> tuple[list[EvalRow], list[EvalRow]]:
@@ -209,7 +222,7 @@ def split_by_group(
         raise ConfigError("cannot split: all rows share one source group")
 
     def key(name: str) -> str:
-        return hashlib.sha256(f"{seed}:{name}".encode()).hexdigest()
+        return _group_digest(name, seed)
 
     tune: list[EvalRow] = []
     report: list[EvalRow] = []

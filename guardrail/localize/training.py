@@ -14,15 +14,14 @@ Rows without span labels carry no word labels and are skipped.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from guardrail.evaluation.datasets import EvalRow
-from guardrail.evaluation.metrics import SpanCounts, span_counts
+from guardrail.evaluation.datasets import EvalRow, fold_of
+from guardrail.evaluation.metrics import span_metrics
 from guardrail.localize.features import FEATURE_NAMES, ContextIndex, word_features
 from guardrail.localize.model import FORMAT, TokenLocalizer, word_runs
 from guardrail.models import Span
@@ -56,11 +55,6 @@ def word_rows(rows: Sequence[EvalRow]) -> list[WordRows]:
     return out
 
 
-def fold_of(group: str, folds: int, seed: int = 0) -> int:
-    digest = hashlib.sha256(f"localizer:{seed}:{group}".encode()).hexdigest()
-    return int(digest, 16) % folds
-
-
 def fit(examples: Sequence[WordRows], *, c: float = 1.0) -> dict[str, Any]:
     """A logistic model over all words of ``examples``, as the JSON-ready dict (no threshold)."""
     from sklearn.linear_model import LogisticRegression
@@ -83,18 +77,18 @@ def fit(examples: Sequence[WordRows], *, c: float = 1.0) -> dict[str, Any]:
 
 def span_f1(examples: Sequence[WordRows], probs: Sequence[np.ndarray], threshold: float) -> float:
     """Span F1 when every word at or above ``threshold`` is flagged (no factoid gate)."""
-    counts = SpanCounts()
-    for e, p in zip(examples, probs, strict=True):
-        keep = [i for i, v in enumerate(p) if v >= threshold]
-        counts = counts + span_counts(e.gold, word_runs(e.words, keep))
-    return counts.f1
+    pairs = (
+        (e.gold, word_runs(e.words, [i for i, v in enumerate(p) if v >= threshold]))
+        for e, p in zip(examples, probs, strict=True)
+    )
+    return span_metrics(pairs).f1
 
 
 def out_of_fold(
     examples: Sequence[WordRows], *, folds: int, seed: int, c: float
 ) -> tuple[list[WordRows], list[np.ndarray]]:
     """Each example's word probabilities from a model fitted on the other folds."""
-    fold = [fold_of(e.group, folds, seed) for e in examples]
+    fold = [fold_of(e.group, folds, f"localizer:{seed}") for e in examples]
     held_out: list[WordRows] = []
     probs: list[np.ndarray] = []
     for k in range(folds):

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from guardrail._sync import run_sync
 from guardrail.exceptions import ConfigError
-from guardrail.models import ScoreReport, merge_spans
+from guardrail.models import (
+    Factoid,
+    JudgeCall,
+    ReportStatus,
+    ScoreReport,
+    Span,
+    StageTiming,
+    Usage,
+    merge_spans,
+)
 
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
@@ -35,6 +46,34 @@ def check_threshold(threshold: float) -> float:
     if not 0.0 <= threshold <= 1.0:
         raise ConfigError(f"threshold must be in [0, 1], got {threshold}")
     return threshold
+
+
+def with_parse_failure(call: JudgeCall, failure: str | None) -> JudgeCall:
+    """``call`` with ``parse_failure`` set when the reply needed a fallback rule."""
+    return call.model_copy(update={"parse_failure": failure}) if failure else call
+
+
+@dataclass
+class CallLog:
+    """The judge calls and stage timings of one scoring run, in the order they were recorded."""
+
+    calls: list[JudgeCall] = field(default_factory=list)
+    stages: list[StageTiming] = field(default_factory=list)
+
+    def record(self, call: JudgeCall, failure: str | None = None) -> None:
+        self.calls.append(with_parse_failure(call, failure))
+
+    def usage(self, started: float) -> Usage:
+        """What the run cost, its wall time measured from ``started`` (``perf_counter``)."""
+        return Usage.from_calls(self.calls, self.stages, time.perf_counter() - started)
+
+
+def flagged_spans(factoids: Sequence[Factoid], flagged: bool) -> list[Span]:
+    """The merged spans of the flagged factoids (their focus when narrowed); ``[]`` when the
+    report is not ``flagged``."""
+    if not flagged:
+        return []
+    return merge_spans([s for f in factoids if f.flagged for s in (f.focus or f.spans)])
 
 
 @runtime_checkable
@@ -85,12 +124,38 @@ class ScorerBase(ABC):
         factoids = list(report.factoids)
         for i, focus in zip(targets, narrowed, strict=True):
             factoids[i] = factoids[i].model_copy(update={"focus": list(focus)})
-        spans = [s for f in factoids if f.flagged for s in (f.focus or f.spans)]
         return report.model_copy(
-            update={
-                "factoids": factoids,
-                "flagged_spans": merge_spans(spans) if report.flagged else [],
-            }
+            update={"factoids": factoids, "flagged_spans": flagged_spans(factoids, report.flagged)}
+        )
+
+    def build_report(
+        self,
+        status: ReportStatus,
+        factoids: list[Factoid],
+        threshold: float,
+        log: CallLog,
+        started: float,
+        settings: dict[str, object],
+    ) -> ScoreReport:
+        """The report over scored ``factoids``: score = max, flagged when ``score >= threshold``.
+
+        Each factoid's own ``flagged`` must use the same ``threshold`` (so a flagged factoid
+        implies a flagged report). ``unaligned_flagged`` lists flagged factoids with no span.
+        """
+        score = max((f.score for f in factoids), default=0.0)
+        flagged = bool(factoids) and score >= threshold
+        return ScoreReport(
+            method=self.method,
+            score=score,
+            threshold=threshold,
+            flagged=flagged,
+            status=status,
+            factoids=factoids,
+            flagged_spans=flagged_spans(factoids, flagged),
+            unaligned_flagged=[f.index for f in factoids if f.flagged and not f.aligned],
+            usage=log.usage(started),
+            calls=list(log.calls),
+            settings=settings,
         )
 
     @abstractmethod

@@ -54,14 +54,11 @@ from guardrail.models import (
     Relation,
     ReportStatus,
     ScoreReport,
-    Span,
     StageTiming,
-    Usage,
     Variant,
     Verdict,
-    merge_spans,
 )
-from guardrail.scoring.base import ScorerBase, check_threshold, resolve_localizer
+from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements, parse_verdict
 from guardrail.scoring.spans import align, sentence_spans
 from guardrail.scoring.templates import PromptSet
@@ -122,19 +119,6 @@ def _negate(factoid: str) -> str:
     if core[:1].isupper() and not core[:2].isupper():
         core = core[0].lower() + core[1:]
     return f"It is not true that {core}."
-
-
-@dataclass
-class _Calls:
-    """Collects judge-call records and stage timings for one scoring run."""
-
-    calls: list[JudgeCall]
-    stages: list[StageTiming]
-
-    def add(self, call: JudgeCall, parse_failure: str | None = None) -> None:
-        if parse_failure:
-            call = call.model_copy(update={"parse_failure": parse_failure})
-        self.calls.append(call)
 
 
 class MetaRAG(ScorerBase):
@@ -207,15 +191,15 @@ class MetaRAG(ScorerBase):
             contexts = [contexts]
         passages = [c for c in contexts if c and c.strip()]
         started = time.perf_counter()
-        log = _Calls([], [])
+        log = CallLog()
 
         if not answer or not answer.strip():
-            return self._report("empty_answer", [], threshold, log, started)
+            return self.build_report("empty_answer", [], threshold, log, started, self.settings())
 
         texts = await self._stage(log, DECOMPOSE, [self._decompose(question, answer, log)])
         factoid_texts = texts[0]
         if not factoid_texts:
-            return self._report("no_factoids", [], threshold, log, started)
+            return self.build_report("no_factoids", [], threshold, log, started, self.settings())
 
         mutate_jobs = [
             self._mutate(question, f, relation, log)
@@ -272,12 +256,12 @@ class MetaRAG(ScorerBase):
                     flagged=score >= threshold,
                 )
             )
-        report = self._report(status, factoids, threshold, log, started)
+        report = self.build_report(status, factoids, threshold, log, started, self.settings())
         return self.localized(report, question, answer, passages)
 
     # -- stages -----------------------------------------------------------------------------
 
-    async def _stage(self, log: _Calls, name: str, jobs: Sequence[Awaitable[_T]]) -> list[_T]:
+    async def _stage(self, log: CallLog, name: str, jobs: Sequence[Awaitable[_T]]) -> list[_T]:
         """Run one stage's jobs concurrently; time it; turn any failure into ScoringError."""
         before = len(log.calls)
         t0 = time.perf_counter()
@@ -300,7 +284,7 @@ class MetaRAG(ScorerBase):
             )
         return [r for r in results if not isinstance(r, BaseException)]
 
-    async def _decompose(self, question: str, answer: str, log: _Calls) -> list[str]:
+    async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
         request = JudgeRequest(
             task=DECOMPOSE,
             prompt=self.prompts.render(DECOMPOSE, inputText=answer),
@@ -313,7 +297,7 @@ class MetaRAG(ScorerBase):
         if failure and not items:
             items = [answer[s:e] for s, e in sentence_spans(answer)]
             failure = f"{failure}; used the answer's sentences as factoids"
-        log.add(reply.call, failure)
+        log.record(reply.call, failure)
         seen: set[str] = set()
         unique = []
         for item in items:
@@ -324,7 +308,7 @@ class MetaRAG(ScorerBase):
         return unique
 
     async def _mutate(
-        self, question: str, factoid: str, relation: Relation, log: _Calls
+        self, question: str, factoid: str, relation: Relation, log: CallLog
     ) -> list[tuple[str, bool]]:
         task = SYNONYM if relation is Relation.SYNONYM else ANTONYM
         k = self.config.k
@@ -351,11 +335,11 @@ class MetaRAG(ScorerBase):
             note = f"{len(variants)} of {k} {task} variants usable; filled with mechanical {task}"
             failure = f"{failure}; {note}" if failure else note
             variants += [(filler, False)] * (k - len(variants))
-        log.add(reply.call, failure)
+        log.record(reply.call, failure)
         return variants
 
     async def _verify(
-        self, statement: str, relation: Relation, passages: list[str], log: _Calls
+        self, statement: str, relation: Relation, passages: list[str], log: CallLog
     ) -> list[Verdict]:
         context = "\n\n".join(passages)
         request = JudgeRequest(
@@ -374,48 +358,21 @@ class MetaRAG(ScorerBase):
             if isinstance(reply, BaseException):
                 raise reply
             label, reason, failure = parse_verdict(reply.text)
-            log.add(reply.call, failure)
+            log.record(reply.call, failure)
             verdicts.append(
                 Verdict(judge=verifier.name, label=label, reason=reason, parsed=failure is None)
             )
         return verdicts
 
     async def _request(
-        self, log: _Calls, judge: Judge, stage: str, request: JudgeRequest
+        self, log: CallLog, judge: Judge, stage: str, request: JudgeRequest
     ) -> _Reply:
         try:
             response, call = await self._runner(judge).call(stage, request)
         except JudgeCallError as exc:
-            log.add(exc.call)
+            log.record(exc.call)
             raise
         return _Reply(response.text, call)
-
-    # -- report -----------------------------------------------------------------------------
-
-    def _report(
-        self,
-        status: ReportStatus,
-        factoids: list[Factoid],
-        threshold: float,
-        log: _Calls,
-        started: float,
-    ) -> ScoreReport:
-        score = max((f.score for f in factoids), default=0.0)
-        flagged = [f for f in factoids if f.flagged]
-        spans: list[Span] = [s for f in flagged for s in f.spans]
-        return ScoreReport(
-            method=self.method,
-            score=score,
-            threshold=threshold,
-            flagged=bool(factoids) and score >= threshold,
-            status=status,
-            factoids=factoids,
-            flagged_spans=merge_spans(spans),
-            unaligned_flagged=[f.index for f in flagged if not f.aligned],
-            usage=Usage.from_calls(log.calls, log.stages, time.perf_counter() - started),
-            calls=log.calls,
-            settings=self.settings(),
-        )
 
 
 @dataclass(frozen=True)

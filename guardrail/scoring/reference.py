@@ -34,6 +34,7 @@ from guardrail.exceptions import ScoringError
 from guardrail.judges.base import DECOMPOSE, VERIFY, Judge, JudgeRequest
 from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
 from guardrail.models import JudgeCall, Label, StageTiming, Usage
+from guardrail.scoring.base import CallLog, with_parse_failure
 from guardrail.scoring.parsing import parse_statements, parse_verdict
 from guardrail.scoring.templates import PromptSet
 
@@ -129,10 +130,9 @@ class ReferenceMetric:
     ) -> ReferenceResult:
         """Judge ``claims`` (decomposed from ``answer`` when not given)."""
         started = time.perf_counter()
-        calls: list[JudgeCall] = []
-        stages: list[StageTiming] = []
+        log = CallLog()
         if claims is None:
-            claims = await self._decompose(question, answer, calls, stages)
+            claims = await self._decompose(question, answer, log)
         claims = [c for c in claims if c.strip()]
         refs = [r for r in references if r.strip()]
         stage_start = time.perf_counter()
@@ -143,7 +143,7 @@ class ReferenceMetric:
         failed: BaseException | None = None
         for res in results:
             if isinstance(res, JudgeCallError):
-                calls.append(res.call)
+                log.record(res.call)
                 failed = failed or res
             elif isinstance(res, BaseException):
                 raise res
@@ -151,20 +151,19 @@ class ReferenceMetric:
                 label, call = res
                 labels.append(label)
                 if call is not None:
-                    calls.append(call)
+                    log.record(call)
         made = sum(1 for r in results if not isinstance(r, tuple) or r[1] is not None)
-        stages.append(
+        log.stages.append(
             StageTiming(stage=VERIFY, seconds=time.perf_counter() - stage_start, calls=made)
         )
         if failed is not None:
-            raise ScoringError(f"reference metric: verify call failed: {failed}", calls=calls)
+            raise ScoringError(f"reference metric: verify call failed: {failed}", calls=log.calls)
         n = len(claims)
         checks = [
             ClaimCheck(claim=c, references=labels[i], target=labels[n + i])
             for i, c in enumerate(claims)
         ]
-        usage = Usage.from_calls(calls, stages, time.perf_counter() - started)
-        return ReferenceResult.from_checks(checks, calls, usage)
+        return ReferenceResult.from_checks(checks, log.calls, log.usage(started))
 
     async def summary(
         self,
@@ -179,9 +178,7 @@ class ReferenceMetric:
         result = await self.evaluate(question, answer, references, target, claims=claims)
         return result.summary()
 
-    async def _decompose(
-        self, question: str, answer: str, calls: list[JudgeCall], stages: list[StageTiming]
-    ) -> list[str]:
+    async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
         if not answer.strip():
             return []
         started = time.perf_counter()
@@ -193,16 +190,16 @@ class ReferenceMetric:
         try:
             response, call = await self.runner.call(DECOMPOSE, request)
         except JudgeCallError as exc:
-            calls.append(exc.call)
-            raise ScoringError(f"reference metric: decompose failed: {exc}", calls=calls) from exc
+            log.record(exc.call)
+            raise ScoringError(
+                f"reference metric: decompose failed: {exc}", calls=log.calls
+            ) from exc
         finally:
-            stages.append(
+            log.stages.append(
                 StageTiming(stage=DECOMPOSE, seconds=time.perf_counter() - started, calls=1)
             )
         items, failure = parse_statements(response.text)
-        calls.append(
-            call if failure is None else call.model_copy(update={"parse_failure": failure})
-        )
+        log.record(call, failure)
         return items
 
     async def _verify(self, claim: str, passages: list[str]) -> tuple[Label, JudgeCall | None]:
@@ -217,6 +214,4 @@ class ReferenceMetric:
         )
         response, call = await self.runner.call(VERIFY, request)
         label, _reason, failure = parse_verdict(response.text)
-        if failure is not None:
-            call = call.model_copy(update={"parse_failure": failure})
-        return label, call
+        return label, with_parse_failure(call, failure)

@@ -58,10 +58,8 @@ from guardrail.models import (
     ScoreReport,
     Span,
     StageTiming,
-    Usage,
-    merge_spans,
 )
-from guardrail.scoring.base import ScorerBase, check_threshold, resolve_localizer
+from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.templates import PromptSet
@@ -130,7 +128,7 @@ def parse_rt_verdict(text: str) -> tuple[RTLabel, str, str | None]:
     failure: str | None = None
     if match:
         raw, rest = _canon(match.group(1)), match.group(2)
-        label = _ALIASES.get(raw) or _ALIASES[raw.replace(" ", "_")]
+        label = _ALIASES[raw]
         if raw not in ("ENTAILED", "CONTRADICTED", "BASELESS"):
             failure = f"nonstandard label {raw!r}; read as {label.value}"
     else:
@@ -243,12 +241,28 @@ def _content_keys(text: str) -> set[str]:
     return {t.key for t in tokenize(text) if t.content}
 
 
+def _key_overlap(want: set[str], have: set[str]) -> float:
+    """Share of the content keys ``want`` that are in ``have`` (0.0 when ``want`` is empty)."""
+    return len(want & have) / len(want) if want else 0.0
+
+
 def _word_overlap(claim: str, sentence: str) -> float:
     """Share of the claim's content words (lightly stemmed) that occur in ``sentence``."""
-    want = _content_keys(claim)
-    if not want:
-        return 0.0
-    return len(want & _content_keys(sentence)) / len(want)
+    return _key_overlap(_content_keys(claim), _content_keys(sentence))
+
+
+class _SentenceKeys:
+    """Content keys of each context sentence, tokenized at most once per scoring run."""
+
+    def __init__(self, sents: list[str]) -> None:
+        self.sents = sents
+        self._keys: dict[int, set[str]] = {}
+
+    def __getitem__(self, i: int) -> set[str]:
+        keys = self._keys.get(i)
+        if keys is None:
+            keys = self._keys[i] = _content_keys(self.sents[i])
+        return keys
 
 
 def claim_spans(claim: str, answer: str, sentence: Span, *, refine: bool = True) -> list[Span]:
@@ -282,16 +296,16 @@ class _Vote:
     reason: str
 
 
-class _Calls:
-    """Collects calls within a stage and turns the first hard failure into a ScoringError."""
-
-    def __init__(self) -> None:
-        self.all: list[JudgeCall] = []
-        self.stages: list[StageTiming] = []
+class _Calls(CallLog):
+    """The run's call log, plus RT4CHART's stage: one concurrent round of runner calls."""
 
     async def stage(
         self, runner: JudgeRunner, name: str, requests: list[JudgeRequest]
     ) -> list[tuple[str, JudgeCall]]:
+        """The replies in request order; their calls are the caller's to :meth:`record`.
+
+        The first hard failure becomes a ScoringError carrying every call made.
+        """
         started = time.perf_counter()
         results = await asyncio.gather(
             *(runner.call(name, r) for r in requests), return_exceptions=True
@@ -300,7 +314,7 @@ class _Calls:
         failed: JudgeCallError | None = None
         for res in results:
             if isinstance(res, JudgeCallError):
-                self.all.append(res.call)
+                self.calls.append(res.call)
                 failed = failed or res
             elif isinstance(res, BaseException):
                 raise res
@@ -311,14 +325,9 @@ class _Calls:
             StageTiming(stage=name, seconds=time.perf_counter() - started, calls=len(requests))
         )
         if failed is not None:
-            self.all.extend(call for _, call in out)
-            raise ScoringError(f"rt4chart: {name} call failed: {failed}", calls=list(self.all))
+            self.calls.extend(call for _, call in out)
+            raise ScoringError(f"rt4chart: {name} call failed: {failed}", calls=list(self.calls))
         return out
-
-    def record(self, call: JudgeCall, failure: str | None) -> None:
-        self.all.append(
-            call if failure is None else call.model_copy(update={"parse_failure": failure})
-        )
 
 
 class RT4Chart(ScorerBase):
@@ -394,12 +403,12 @@ class RT4Chart(ScorerBase):
         calls = _Calls()
         answer_sents = split_sentences(answer)
         if not answer_sents:
-            return self._report(tau, "empty_answer", [], calls, started)
+            return self.build_report("empty_answer", [], tau, calls, started, self._settings())
 
         claims = await self._claims(question, answer, answer_sents, calls)
         context_sents = [sent for passage in contexts for sent in _sentences_of(passage)]
         if not claims:
-            return self._report(tau, "no_factoids", [], calls, started)
+            return self.build_report("no_factoids", [], tau, calls, started, self._settings())
         if not context_sents:
             finals: dict[int, tuple[RTLabel, list[int]]] = {
                 c.index: (RTLabel.BASELESS, []) for c in claims
@@ -425,11 +434,9 @@ class RT4Chart(ScorerBase):
         if self.global_verification:
             finals = await self._global(question, claims, context_sents, chunks, local, calls)
         else:
+            keys = _SentenceKeys(context_sents)
             finals = {
-                c.index: (
-                    local[c.index][0],
-                    self._evidence(c.text, local[c.index], context_sents, chunks),
-                )
+                c.index: (local[c.index][0], self._evidence(c.text, local[c.index], keys, chunks))
                 for c in claims
             }
         report = self._finish(
@@ -551,12 +558,13 @@ class RT4Chart(ScorerBase):
             prompt = self.prompts.render(template, **values)
             requests.append(JudgeRequest(task=GLOBAL_VERIFY, prompt=prompt, inputs=inputs))
         replies = await calls.stage(self.runner, GLOBAL_VERIFY, requests)
+        keys = _SentenceKeys(sents)
         finals: dict[int, tuple[RTLabel, list[int]]] = {}
         for claim, (text, call) in zip(claims, replies, strict=True):
             label, reason, failure = parse_rt_verdict(text)
             calls.record(call, failure)
             _, focus, _ = local[claim.index]
-            evidence = self._evidence(claim.text, (label, focus, reason), sents, chunks)
+            evidence = self._evidence(claim.text, (label, focus, reason), keys, chunks)
             finals[claim.index] = (label, evidence)
         return finals
 
@@ -564,21 +572,25 @@ class RT4Chart(ScorerBase):
     def _evidence(
         claim: str,
         verdict: tuple[RTLabel, int | None, str],
-        sents: list[str],
+        keys: _SentenceKeys,
         chunks: list[range],
     ) -> list[int]:
         """Context sentences backing a verdict: the ones cited, else the best lexical match."""
         label, focus, reason = verdict
         if label == RTLabel.BASELESS:
             return []  # Eq. (1): a baseless claim has no evidence
-        cited = cited_sentences(reason, range(len(sents)))
+        n = len(keys.sents)
+        cited = cited_sentences(reason, range(n))
         if cited:
             return cited
-        pool = list(chunks[focus]) if focus is not None else list(range(len(sents)))
-        best = max(pool, key=lambda i: (_word_overlap(claim, sents[i]), -i), default=None)
-        if best is None or _word_overlap(claim, sents[best]) == 0.0:
+        pool = list(chunks[focus]) if focus is not None else list(range(n))
+        want = _content_keys(claim)
+        # the best overlap, ties to the earliest sentence; no shared word means no evidence
+        scored = [(_key_overlap(want, keys[i]), -i) for i in pool]
+        if not scored:
             return []
-        return [best]
+        overlap, neg_index = max(scored)
+        return [-neg_index] if overlap > 0.0 else []
 
     # -- report ---------------------------------------------------------------------------------
 
@@ -623,35 +635,9 @@ class RT4Chart(ScorerBase):
                 }
             )
         answer_label = and_join([finals[c.index][0] for c in claims])
-        report = self._report(tau, status, factoids, calls, started)
+        report = self.build_report(status, factoids, tau, calls, started, self._settings())
         settings = {**report.settings, "answer_label": answer_label.value, "claims": claim_trace}
         return report.model_copy(update={"settings": settings})
-
-    def _report(
-        self,
-        tau: float,
-        status: ReportStatus,
-        factoids: list[Factoid],
-        calls: _Calls,
-        started: float,
-    ) -> ScoreReport:
-        score = max((f.score for f in factoids), default=0.0)
-        flagged = bool(factoids) and score >= tau
-        spans = merge_spans([s for f in factoids if f.flagged for s in f.spans]) if flagged else []
-        wall = time.perf_counter() - started
-        return ScoreReport(
-            method=self.method,
-            score=score,
-            threshold=tau,
-            flagged=flagged,
-            status=status,
-            factoids=factoids,
-            flagged_spans=spans,
-            unaligned_flagged=[],
-            usage=Usage.from_calls(calls.all, calls.stages, wall),
-            calls=list(calls.all),
-            settings=self._settings(),
-        )
 
 
 def _sentences_of(passage: str) -> list[str]:

@@ -19,6 +19,7 @@ spans — never silently dropped.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from guardrail.models import Span
@@ -148,11 +149,12 @@ def align(factoid: str, answer: str, *, min_alignment: float = 0.5) -> Alignment
     if not wanted:
         return Alignment()
     best: tuple[float, list[Span]] = (0.0, [])
+    # Tokens hold no white space and sentences are cut at white space or after . ! ?, so no
+    # token crosses a sentence edge: a sentence's tokens are the answer's that start within it.
+    a_tokens = tokenize(answer)
+    starts = [t.start for t in a_tokens]
     for s_start, s_end in sentence_spans(answer):
-        tokens = [
-            Token(t.text, t.start + s_start, t.end + s_start, t.key, t.word, t.content)
-            for t in tokenize(answer[s_start:s_end])
-        ]
+        tokens = a_tokens[bisect_left(starts, s_start) : bisect_left(starts, s_end)]
         matched = [t.word and t.key in wanted for t in tokens]
         found = {t.key for t, m in zip(tokens, matched, strict=True) if m}
         coverage = len(found & wanted) / len(wanted)

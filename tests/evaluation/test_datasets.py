@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from guardrail.evaluation.datasets import load_rows, parse_row, split_by_group
+from guardrail.evaluation.datasets import fold_of, load_rows, parse_row, split_by_group
 from guardrail.exceptions import ConfigError
 
 TINY = Path(__file__).resolve().parents[1] / "data" / "eval_tiny.jsonl"
@@ -116,3 +117,15 @@ def test_split_by_group_rejects_bad_fractions_and_single_groups():
         split_by_group(rows, 1.0)
     with pytest.raises(ConfigError, match="one source group"):
         split_by_group(rows[:2], 0.5)
+
+
+def test_fold_of_hashes_seed_and_group():
+    """Stable folds in range; a string seed keeps the localizer's historical folds."""
+    folds = [fold_of(f"doc{i}", 5) for i in range(100)]
+    assert set(folds) == set(range(5))
+    for group in ("doc1", "ragtruth:source_id:42"):
+        digest = hashlib.sha256(f"localizer:3:{group}".encode()).hexdigest()
+        assert fold_of(group, 5, "localizer:3") == int(digest, 16) % 5
+        assert (
+            fold_of(group, 5, 1) == int(hashlib.sha256(f"1:{group}".encode()).hexdigest(), 16) % 5
+        )

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guardrail.judges import JudgeRequest, ScriptedJudge
-from guardrail.models import Label, Relation
+from guardrail.models import Factoid, JudgeCall, Label, Relation
 from guardrail.scoring import PENALTY, MetaRAG, MetaRAGConfig
+from guardrail.scoring.base import CallLog, flagged_spans
 
 LABELS = ["YES", "NO", "NOT SURE"]
 
@@ -49,3 +51,34 @@ def test_scores_follow_equations_1_and_2(k, verdicts, n_facts, threshold):
         assert {v.relation for v in factoid.variants} == {Relation.SYNONYM, Relation.ANTONYM}
     assert report.score == max(f.score for f in report.factoids)
     assert report.flagged is (report.score >= threshold)
+
+
+def test_flagged_spans_prefer_focus_and_need_a_flagged_report():
+    def factoid(i: int, spans: list, focus: list, flagged: bool) -> Factoid:
+        return Factoid(
+            index=i,
+            text="x",
+            spans=spans,
+            focus=focus,
+            aligned=True,
+            alignment=1.0,
+            score=1.0 if flagged else 0.0,
+            flagged=flagged,
+        )
+
+    factoids = [
+        factoid(0, [(0, 10)], [(2, 4)], True),
+        factoid(1, [(8, 20)], [], True),
+        factoid(2, [(30, 40)], [], False),
+    ]
+    assert flagged_spans(factoids, True) == [(2, 4), (8, 20)]
+    assert flagged_spans(factoids, False) == []
+
+
+def test_call_log_records_parse_failures_and_usage():
+    log = CallLog()
+    log.record(JudgeCall(stage="verify", judge="j", prompt_tokens=3))
+    log.record(JudgeCall(stage="verify", judge="j", prompt_tokens=4), "no label")
+    assert [c.parse_failure for c in log.calls] == [None, "no label"]
+    usage = log.usage(time.perf_counter())
+    assert (usage.judge_calls, usage.prompt_tokens, usage.parse_failures) == (2, 7, 1)

@@ -29,7 +29,6 @@ dependencies).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
@@ -38,7 +37,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from guardrail.evaluation.datasets import EvalRow
+from guardrail.evaluation.datasets import EvalRow, fold_of
 from guardrail.evaluation.metrics import SpanCounts, answer_counts, span_counts
 from guardrail.judges.local.features import (
     DENSE_NAMES,
@@ -121,12 +120,6 @@ def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
             )
         out.append(record)
     return out
-
-
-def fold_of(group: str, folds: int, seed: int = 0) -> int:
-    """A stable fold number for a source-document group."""
-    digest = hashlib.sha256(f"{seed}:{group}".encode()).hexdigest()
-    return int(digest, 16) % folds
 
 
 # --- fitting -----------------------------------------------------------------------------------
