@@ -52,7 +52,7 @@ from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
 from guardrail.judges.local import LocalJudge  # noqa: E402
 from guardrail.judges.local.trained import MODEL_FILE, VerifierModel  # noqa: E402
 from guardrail.localize.model import TokenLocalizer  # noqa: E402
-from guardrail.scoring.base import Scorer  # noqa: E402
+from guardrail.scoring.base import ScorerBase  # noqa: E402
 from guardrail.scoring.metarag import MetaRAG  # noqa: E402
 from guardrail.scoring.rt4chart import RT4Chart  # noqa: E402
 
@@ -66,7 +66,7 @@ METHODS = ("metarag", "rt4chart")
 
 def scorer_for(
     method: str, judge: LocalJudge, localizer: TokenLocalizer | Literal["packaged"] = "packaged"
-) -> Scorer:
+) -> ScorerBase:
     if method == "metarag":
         return MetaRAG(judge, localizer=localizer)
     return RT4Chart(judge, localizer=localizer)
@@ -203,10 +203,13 @@ def main() -> int:
     summaries: dict[str, Any] = {}
     for key, by_row in outcomes.items():
         summaries[key] = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
-    factoid_spans = {
-        key: summarize(rows, without_focus(by_row), threshold=0.5, threshold_source="")["span"]
-        for key, by_row in outcomes.items()
-    }
+    factoid_spans: dict[str, Any] = {}
+    for key, by_row in outcomes.items():
+        whole = summarize(rows, without_focus(by_row), threshold=0.5, threshold_source="")
+        factoid_spans[key] = {
+            "all": whole["span"],
+            **{task: blk["span"] for task, blk in sorted(whole["tasks"].items())},
+        }
     perf = speed(args.speed_rows)
     model_bytes = (ROOT / "guardrail/judges/local" / MODEL_FILE).stat().st_size
     packaged = VerifierModel.load()
@@ -229,10 +232,11 @@ def main() -> int:
                 *(fmt(s[k]) if s else "-" for k in ("precision", "recall", "f1")),
             )
     console.print(table)
-    console.print(
-        "span F1 with whole-factoid spans (no word localizer): "
-        + ", ".join(f"{k} {v['f1']:.3f}" for k, v in factoid_spans.items() if v)
-    )
+    console.print("span F1 with whole-factoid spans (no word localizer):")
+    for key, by_task in factoid_spans.items():
+        console.print(
+            f"  {key}: " + ", ".join(f"{t} {s['f1']:.3f}" for t, s in by_task.items() if s)
+        )
     console.print(
         f"speed (one core, {perf['rows']} answers, packaged model): MetaRAG "
         f"{perf['metarag']['answers_per_second']:.1f} answers/s, RT4CHART "
