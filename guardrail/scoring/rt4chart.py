@@ -106,7 +106,9 @@ _ALT = "|".join(
 )
 _AT_START = re.compile(
     rf"^\W*(?:(?:final\s+)?(?:answer|label|verdict)\s*[:\-]\s*)?\W*({_ALT})\b[\s.:,\-–—)*]*(.*)",
-    re.IGNORECASE | re.DOTALL,
+    # ASCII: with Unicode case folding "İ" (dotted capital I) and "ſ" (long s) would match "i"
+    # and "s" here, and the matched text would not be an alias key.
+    re.IGNORECASE | re.DOTALL | re.ASCII,
 )
 _ANYWHERE = re.compile(r"\b(NOT\s+ENTAILED|ENTAILED|CONTRADICTED|BASELESS|NOT\s+IN\s+CONTEXT)\b")
 

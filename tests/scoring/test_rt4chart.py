@@ -156,6 +156,10 @@ def test_and_join_is_the_strictest_label(labels):
         ("I think it is CONTRADICTED by [2].", C, "by [2].", True),
         ("no idea", N, "no idea", True),
         ("", N, "", True),
+        # Unicode case folding must not make look-alikes match (KeyError on the alias table)
+        ("ENTA\u0130LED. dotted capital I", N, "ENTA\u0130LED. dotted capital I", True),
+        ("contradi\u0130ction", N, "contradi\u0130ction", True),
+        ("ba\u017fele\u017f\u017f", N, "", True),  # upper() makes it BASELESS
     ],
 )
 def test_parse_rt_verdict_formats(text, label, reason, failed):
