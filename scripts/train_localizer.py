@@ -24,7 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from guardrail.evaluation.datasets import load_rows  # noqa: E402
+from guardrail.evaluation.provenance import (  # noqa: E402
+    add_split_args,
+    data_name,
+    rows_for_training,
+)
 from guardrail.localize.training import train  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "ragtruth" / "dev.jsonl"
@@ -33,19 +37,18 @@ DEFAULT_OUT = ROOT / "guardrail" / "localize" / "token_model.json"
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    add_split_args(ap, DEFAULT_DATA)
     ap.add_argument("--folds", type=int, default=5, help="grouped folds for the threshold")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--c", type=float, default=1.0, help="inverse regularization")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args()
-    if not args.data.is_file():
-        print(f"data not found: {args.data}", file=sys.stderr)
-        return 2
     started = time.perf_counter()
-    rows = load_rows(args.data)
+    rows, split = rows_for_training(args)
     data = train(rows, folds=args.folds, seed=args.seed, c=args.c)
-    data["meta"]["data"] = f"{args.data.parent.name}/{args.data.name}"
+    data["meta"]["data"] = data_name(args.data)
+    if split is not None:
+        data["meta"]["split"] = split
     data["meta"]["recipe"] = "scripts/train_localizer.py (guardrail.localize.training)"
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     meta = data["meta"]

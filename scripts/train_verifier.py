@@ -26,7 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from guardrail.evaluation.datasets import load_rows  # noqa: E402
+from guardrail.evaluation.provenance import (  # noqa: E402
+    add_split_args,
+    data_name,
+    rows_for_training,
+)
 from guardrail.judges.local.training import collect, finite, train  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "ragtruth" / "dev.jsonl"
@@ -35,7 +39,7 @@ DEFAULT_OUT = ROOT / "guardrail" / "judges" / "local" / "verifier.json"
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    add_split_args(ap, DEFAULT_DATA)
     ap.add_argument("--kind", choices=("logistic", "trees"), default="logistic")
     ap.add_argument("--folds", type=int, default=5, help="grouped folds for threshold tuning")
     ap.add_argument("--seed", type=int, default=0)
@@ -43,11 +47,13 @@ def main() -> int:
     args = ap.parse_args()
 
     started = time.perf_counter()
-    rows = load_rows(args.data)
+    rows, split = rows_for_training(args)
     records = collect(rows)
     print(f"collected {sum(len(r.factoids) for r in records)} factoids from {len(rows)} rows")
     data = train(records, args.kind, folds=args.folds, seed=args.seed)
-    data["meta"]["data"] = f"{args.data.parent.name}/{args.data.name}"
+    data["meta"]["data"] = data_name(args.data)
+    if split is not None:
+        data["meta"]["split"] = split
     data["meta"]["recipe"] = "scripts/train_verifier.py (guardrail.judges.local.training)"
     if not finite(data):
         print("training produced a non-finite number; model not written", file=sys.stderr)

@@ -21,11 +21,13 @@ from rich.console import Console
 from rich.table import Table
 
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
+from guardrail.evaluation.provenance import Selection, in_sample_note
 from guardrail.evaluation.results import summarize, tuned_block
 from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult, run_rows
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
-from guardrail.judges.registry import SPEC_HELP, make_judge
+from guardrail.judges.registry import SPEC_HELP, make_judge, parse_spec
+from guardrail.localize.model import SpanLocalizer, TokenLocalizer, packaged_localizer
 from guardrail.scoring.base import Scorer
 
 METHODS = ("metarag", "rt4chart")
@@ -34,15 +36,69 @@ DEFAULT_THRESHOLD = 0.5
 
 def make_scorer(method: str, judge: Judge, args: argparse.Namespace) -> Scorer:
     """Build the scorer ``--method`` names, with the options the command line gives."""
+    localizer = load_localizer(args)
     if method == "rt4chart":
         from guardrail.scoring.rt4chart import RT4Chart
 
-        return RT4Chart(judge, window=args.window, overlap=args.overlap)
+        return RT4Chart(judge, window=args.window, overlap=args.overlap, localizer=localizer)
     if method == "metarag":
         from guardrail.scoring.metarag import MetaRAG
 
-        return MetaRAG(judge)
+        return MetaRAG(judge, localizer=localizer)
     raise ConfigError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+
+
+def load_localizer(args: argparse.Namespace) -> TokenLocalizer:
+    """``--localizer-model``'s file, else the packaged word localizer."""
+    path = getattr(args, "localizer_model", None)
+    return packaged_localizer() if path is None else TokenLocalizer.load(path)
+
+
+def build_judge(args: argparse.Namespace) -> Judge:
+    """The judge ``--judge`` names; ``--judge-model`` swaps in another trained verifier file.
+
+    The model file is read here, so a bad path is a clear error before any row is scored.
+    """
+    if args.judge_model is None:
+        return make_judge(args.judge)
+    spec = parse_spec(args.judge)
+    if (spec.kind, spec.model) != ("local", "trained"):
+        raise ConfigError("--judge-model needs --judge local:trained")
+    from guardrail.judges.local import LocalJudge
+    from guardrail.judges.local.trained import VerifierModel
+
+    return LocalJudge.with_model(VerifierModel.load(args.judge_model))
+
+
+def judge_label(judge: Judge, args: argparse.Namespace) -> str:
+    """The judge's name plus any model files given, for the progress header and the output."""
+    label = judge.name
+    if args.judge_model is not None:
+        label += f" (verifier {args.judge_model})"
+    if args.localizer_model is not None:
+        label += f" (localizer {args.localizer_model})"
+    return label
+
+
+def provenance_notes(
+    rows: list[EvalRow], judge: Judge, scorer: Scorer, args: argparse.Namespace
+) -> list[str]:
+    """Warnings for every fitted model here that was trained on the rows being evaluated."""
+    sel = Selection(
+        dataset=args.dataset,
+        rows=len(rows),
+        filtered=any(v is not None for v in (args.task, args.limit, args.shuffle)),
+        holdout_frac=args.holdout_frac,
+        seed=args.seed,
+    )
+    notes = []
+    model = getattr(judge, "model", None) if getattr(judge, "verifier", None) == "trained" else None
+    if model is not None:
+        notes.append(in_sample_note("verifier", model.meta, sel))
+    localizer: SpanLocalizer | None = getattr(scorer, "localizer", None)
+    if isinstance(localizer, TokenLocalizer):
+        notes.append(in_sample_note("word localizer (span figures)", localizer.meta, sel))
+    return [n for n in notes if n]
 
 
 def default_threshold(scorer: Scorer) -> float:
@@ -59,6 +115,22 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("dataset", type=Path, help="JSON Lines file in the benchmark row schema")
     p.add_argument("--method", choices=METHODS, default="metarag")
     p.add_argument("--judge", default="local", metavar="SPEC", help=SPEC_HELP)
+    p.add_argument(
+        "--judge-model",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="with --judge local:trained: this verifier file instead of the packaged one "
+        "(scripts/train_verifier.py writes it)",
+    )
+    p.add_argument(
+        "--localizer-model",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="this word-localizer file instead of the packaged one "
+        "(scripts/train_localizer.py writes it)",
+    )
     p.add_argument("--task", default=None, help="only rows of this task (qa, summary, ...)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N rows")
     p.add_argument(
@@ -97,13 +169,14 @@ def load_and_score(
 ) -> tuple[list[EvalRow], RunResult, str, Scorer]:
     """Load the rows, build judge and scorer, score everything not already in the resume file."""
     rows = load_rows(args.dataset, task=args.task, limit=args.limit, shuffle_seed=args.shuffle)
-    judge = make_judge(args.judge)
+    judge = build_judge(args)
     scorer = make_scorer(args.method, judge, args)
+    label = judge_label(judge, args)
+    for note in provenance_notes(rows, judge, scorer, args):
+        console.print(f"[yellow]note:[/yellow] {note}")
     progress = None
     if args.resume_file is not None:
-        progress = ProgressFile(
-            args.resume_file, ProgressHeader(method=args.method, judge=judge.name)
-        )
+        progress = ProgressFile(args.resume_file, ProgressHeader(method=args.method, judge=label))
     reference = None
     if any(r.target is not None for r in rows):
         from guardrail.scoring.reference import ReferenceMetric
@@ -123,7 +196,7 @@ def load_and_score(
     )
     if result.resumed:
         console.print(f"resumed {result.resumed} rows from {args.resume_file}")
-    return rows, result, judge.name, scorer
+    return rows, result, label, scorer
 
 
 def _fmt(value: Any) -> str:

@@ -233,3 +233,79 @@ def test_eval_reports_the_reference_metric_for_rows_with_a_target(tmp_path, scri
         "noise_sensitivity": 0.5,
         "self_knowledge": 0.5,
     }
+
+
+def _model_copy(tmp_path: Path, package: str, name: str, **meta: object) -> Path:
+    from importlib import resources
+
+    data = json.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
+    data["meta"] = {**data.get("meta", {}), **meta}
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def _flat_localizer(tmp_path: Path, threshold: float) -> Path:
+    """Every word gets p = 0.5: threshold below keeps every word, above keeps one per factoid."""
+    from guardrail.localize.features import FEATURE_NAMES
+    from guardrail.localize.model import FORMAT
+
+    path = tmp_path / f"localizer-{threshold}.json"
+    data = {
+        "format": FORMAT,
+        "feature_names": list(FEATURE_NAMES),
+        "coef": [0.0] * len(FEATURE_NAMES),
+        "intercept": 0.0,
+        "threshold": threshold,
+        "meta": {"data": f"{TINY.parent.name}/{TINY.name}"},
+    }
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_eval_judge_model_reads_that_file_and_says_it_is_in_sample(tmp_path, capsys):
+    """--judge-model swaps the trained verifier; a model trained on these rows is called out."""
+    model = _model_copy(
+        tmp_path, "guardrail.judges.local", "verifier.json", data=f"data/{TINY.name}"
+    )
+    out = tmp_path / "e.json"
+    argv = ["eval", str(TINY), "--judge", "local:trained", "--judge-model", str(model)]
+    assert main([*argv, "--json-out", str(out)]) == 0
+    assert json.loads(out.read_text())["judge"] == f"local-trained (verifier {model})"
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "the verifier model was trained on data/eval_tiny.jsonl" in printed
+    # the packaged localizer was trained on RAGTruth, not on these rows: no note for it
+    assert "word localizer" not in printed
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--judge-model", "x.json"], "--judge-model needs --judge local:trained"),
+        (["--judge", "local:trained", "--judge-model", "nope.json"], "cannot read nope.json"),
+        (["--localizer-model", "nope.json"], "localizer model: cannot read"),
+    ],
+)
+def test_eval_bad_model_files_exit_two(extra, message, capsys):
+    assert main(["eval", str(TINY), *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_eval_localizer_model_changes_the_span_figures(tmp_path, scripted, capsys):
+    """--localizer-model is used to narrow flagged factoids (and named in the output)."""
+    spans = {}
+    for threshold in (0.1, 0.9):
+        model = _flat_localizer(tmp_path, threshold)
+        out = tmp_path / f"e{threshold}.json"
+        assert (
+            main(["eval", str(TINY), "--localizer-model", str(model), "--json-out", str(out)]) == 0
+        )
+        data = json.loads(out.read_text())
+        assert data["judge"].endswith(f"(localizer {model})")
+        spans[threshold] = data["span"]
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "word localizer (span figures) model was trained on data/eval_tiny.jsonl" in printed
+    # keeping every word of a flagged factoid predicts more characters than one word each
+    predicted = {t: s["tp"] + s["fp"] for t, s in spans.items()}
+    assert predicted[0.1] > predicted[0.9] > 0
