@@ -5,5 +5,6 @@ app; ``guardrail serve`` runs one with uvicorn. Nothing here is built at import 
 """
 
 from guardrail.server.app import Checker, create_app
+from guardrail.server.auth import LoginThrottle
 
-__all__ = ["Checker", "create_app"]
+__all__ = ["Checker", "LoginThrottle", "create_app"]

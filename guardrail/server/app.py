@@ -23,7 +23,7 @@ from guardrail.exceptions import ConfigError
 from guardrail.models import GuardResult
 from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.server import api, metrics, review
-from guardrail.server.auth import ReviewerTokens
+from guardrail.server.auth import LoginThrottle, ReviewerTokens
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
 
@@ -50,6 +50,7 @@ class ServerState:
     queue: SQLiteQueue
     api_key: str | None
     tokens: ReviewerTokens
+    throttle: LoginThrottle
     metrics: Metrics
     templates: Jinja2Templates
 
@@ -64,13 +65,15 @@ def create_app(
     secure_cookies: bool = False,
     review_ui: bool = True,
     title: str = "guardrail",
+    login_throttle: LoginThrottle | None = None,
 ) -> FastAPI:
     """Build the HTTP service.
 
     ``reviewer_tokens`` maps each reviewer's secret token to their name. ``session_secret``
     signs session cookies; when omitted a random one is drawn, so sessions end on restart.
     ``secure_cookies`` marks the cookie HTTPS-only (set it behind TLS). With ``review_ui``
-    False only the JSON API, health and metrics are served.
+    False only the JSON API, health and metrics are served. ``login_throttle`` limits failed
+    reviewer logins per client address (default: 5 per 5 minutes).
     """
     if review_ui and not reviewer_tokens:
         raise ConfigError(
@@ -92,6 +95,7 @@ def create_app(
         queue=queue,
         api_key=api_key,
         tokens=ReviewerTokens.from_mapping(reviewer_tokens),
+        throttle=login_throttle or LoginThrottle(),
         metrics=Metrics(),
         templates=templates,
     )

@@ -7,19 +7,26 @@
   the configuration ends its sessions.
 * Every POST form carries a per-session CSRF token (synchronizer-token pattern), on top of the
   cookie's ``SameSite=strict``.
+* Failed logins are throttled per client address (:class:`LoginThrottle`): after five failures
+  within five minutes that address gets 429 with ``Retry-After`` until the oldest failure
+  ages out, so reviewer tokens cannot be guessed at network speed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
-from collections.abc import Mapping
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from fastapi import HTTPException, Request, status
 
-__all__ = ["ReviewerTokens", "check_csrf", "csrf_token", "require_api_key"]
+__all__ = ["LoginThrottle", "ReviewerTokens", "check_csrf", "csrf_token", "require_api_key"]
 
 _SESSION_REVIEWER = "reviewer"
 _SESSION_FINGERPRINT = "token_fp"
@@ -72,6 +79,74 @@ class ReviewerTokens:
         if not isinstance(name, str) or not isinstance(fp, str):
             return None
         return name if self.by_fingerprint.get(fp) == name else None
+
+
+class LoginThrottle:
+    """Failed reviewer logins per client address, in a sliding window.
+
+    After ``max_failures`` failures within ``window_s`` seconds an address is refused until the
+    oldest of them is ``window_s`` old; a successful login clears its record. At most
+    ``max_clients`` addresses are tracked (the least recently seen is forgotten first), so a
+    flood of addresses cannot grow memory without bound. Thread-safe: the review routes run in
+    a thread pool. Behind a reverse proxy every request comes from the proxy's address, so the
+    limit is then shared by everyone: put the limit in the proxy instead, or accept that.
+    """
+
+    def __init__(
+        self,
+        max_failures: int = 5,
+        window_s: float = 300.0,
+        *,
+        max_clients: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_failures < 1 or window_s <= 0 or max_clients < 1:
+            raise ValueError("max_failures, window_s and max_clients must be positive")
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self.max_clients = max_clients
+        self._clock = clock
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _recent(self, client: str, now: float) -> deque[float] | None:
+        times = self._failures.get(client)
+        if times is None:
+            return None
+        while times and now - times[0] >= self.window_s:
+            times.popleft()
+        if not times:
+            del self._failures[client]
+            return None
+        return times
+
+    def retry_after(self, client: str) -> int | None:
+        """Seconds ``client`` must wait before trying again, or None when it may try now."""
+        with self._lock:
+            now = self._clock()
+            times = self._recent(client, now)
+            if times is None or len(times) < self.max_failures:
+                return None
+            return max(1, math.ceil(times[0] + self.window_s - now))
+
+    def failed(self, client: str) -> None:
+        with self._lock:
+            now = self._clock()
+            times = self._recent(client, now) or deque(maxlen=self.max_failures)
+            times.append(now)
+            self._failures[client] = times
+            self._failures.move_to_end(client)
+            while len(self._failures) > self.max_clients:
+                self._failures.popitem(last=False)
+
+    def succeeded(self, client: str) -> None:
+        with self._lock:
+            self._failures.pop(client, None)
+
+
+def client_address(request: Request) -> str:
+    """The peer address the throttle keys on (forwarded headers are not trusted)."""
+    return request.client.host if request.client else "unknown"
 
 
 def logout(request: Request) -> None:

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from guardrail.queues.sqlite import CaseNotFoundError, Outcome, ReviewError, StoredCase
 from guardrail.server import render
-from guardrail.server.auth import check_csrf, csrf_token, logout
+from guardrail.server.auth import check_csrf, client_address, csrf_token, logout
 
 __all__ = ["router"]
 
@@ -65,13 +65,27 @@ def login(
     csrf: Annotated[str, Form(alias="csrf_token")] = "",
 ) -> Response:
     check_csrf(request, csrf)
-    if _state(request).tokens.login(request, token) is None:
+    state = _state(request)
+    client = client_address(request)
+    wait = state.throttle.retry_after(client)
+    if wait is not None:
+        response = _page(
+            request,
+            "login.html",
+            {"error": f"Too many failed logins from your address; try again in {wait} s."},
+            status.HTTP_429_TOO_MANY_REQUESTS,
+        )
+        response.headers["Retry-After"] = str(wait)
+        return response
+    if state.tokens.login(request, token) is None:
+        state.throttle.failed(client)
         return _page(
             request,
             "login.html",
             {"error": "That reviewer token is not valid."},
             status.HTTP_401_UNAUTHORIZED,
         )
+    state.throttle.succeeded(client)
     return _redirect("/review")
 
 
