@@ -5,10 +5,13 @@ measured on those same rows is optimistic: the output says so (``tuned_on_same_r
 an honest figure, tune on one part of the data and report on another
 (:func:`~guardrail.evaluation.datasets.split_by_group` keeps each source document on one side).
 
-The policy is edited as plain YAML: ``topics`` is a list of mappings with a ``name`` (or a
-mapping from topic name to its settings) and each chosen topic's ``threshold`` is set. Other
-keys and their order are kept; comments are not (PyYAML does not keep them), so the output
-starts with a comment saying where the threshold came from. The result is validated with the
+The policy is edited as YAML text: ``topics`` is a list of mappings with a ``name`` (or a
+mapping from topic name to its settings) and each chosen topic's ``threshold`` value is
+replaced in place (or a ``threshold:`` line added after the topic's first one-line key), so
+comments, key order and formatting survive; a comment saying where the threshold came from
+goes on top (after a ``yaml-language-server`` modeline). If the edited text would not load to
+exactly the intended document (exotic YAML: anchors, flow-style topics without a threshold),
+the policy is re-dumped instead and its comments are lost. The result is validated with the
 policy loader before it is written: an input that is not a valid policy writes nothing.
 """
 
@@ -47,6 +50,80 @@ def _topic_entries(doc: Any, file: str) -> list[tuple[str, dict[str, Any]]]:
     return entries
 
 
+_Edit = tuple[int, int, str]  # replace text[start:end] with the string
+
+
+def _topic_nodes(root: yaml.Node) -> dict[str, yaml.MappingNode]:
+    """Each topic's settings mapping node, by topic name (as :func:`_topic_entries` reads)."""
+    if not isinstance(root, yaml.MappingNode):
+        return {}
+    topics = next((v for k, v in root.value if k.value == "topics"), None)
+    out: dict[str, yaml.MappingNode] = {}
+    if isinstance(topics, yaml.SequenceNode):
+        for item in topics.value:
+            if isinstance(item, yaml.MappingNode):
+                name = next((v.value for k, v in item.value if k.value == "name"), None)
+                if isinstance(name, str):
+                    out[name] = item
+    elif isinstance(topics, yaml.MappingNode):
+        for key, value in topics.value:
+            if isinstance(value, yaml.MappingNode):
+                out[str(key.value)] = value
+    return out
+
+
+def _threshold_edit(text: str, node: yaml.MappingNode, value: str) -> _Edit | None:
+    """Replace the mapping's ``threshold`` value, or add one after its first one-line key."""
+    for key, val in node.value:
+        if key.value == "threshold" and isinstance(val, yaml.ScalarNode):
+            return val.start_mark.index, val.end_mark.index, value
+    if node.flow_style:
+        return None
+    for key, val in node.value:
+        one_line = val.start_mark.line == val.end_mark.line == key.start_mark.line
+        if isinstance(val, yaml.ScalarNode) and val.style in (None, "'", '"') and one_line:
+            eol = text.find("\n", val.end_mark.index)
+            at = len(text) if eol < 0 else eol
+            return at, at, "\n" + " " * key.start_mark.column + f"threshold: {value}"
+    return None
+
+
+def _number(value: float) -> str:
+    """A YAML float literal without exponent (PyYAML reads ``1e-05`` as a string)."""
+    digits = f"{value:.6f}".rstrip("0")
+    return digits + "0" if digits.endswith(".") else digits
+
+
+def _edited_text(text: str, names: list[str], value: float, expected: Any) -> str | None:
+    """``text`` with the named topics' thresholds set, if that loads exactly to ``expected``."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    nodes = _topic_nodes(root) if root is not None else {}
+    edits: list[_Edit] = []
+    for name in names:
+        edit = _threshold_edit(text, nodes[name], _number(value)) if name in nodes else None
+        if edit is None:
+            return None
+        edits.append(edit)
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    try:
+        same = yaml.safe_load(text) == expected
+    except yaml.YAMLError:
+        return None
+    return text if same else None
+
+
+def _with_note(text: str, note: str) -> str:
+    header = "".join(f"# {line}\n" for line in note.splitlines() if line.strip())
+    first, newline, rest = text.partition("\n")
+    if first.startswith("# yaml-language-server:"):
+        return first + newline + header + rest
+    return header + text
+
+
 def write_policy_threshold(
     policy: str | Path,
     out: str | Path,
@@ -63,7 +140,8 @@ def write_policy_threshold(
     if src.resolve() == dst.resolve():
         raise ConfigError("--out must differ from --policy (the input is never overwritten)")
     try:
-        doc = yaml.safe_load(src.read_text(encoding="utf-8"))
+        original = src.read_text(encoding="utf-8")
+        doc = yaml.safe_load(original)
     except OSError as exc:
         raise ConfigError(f"{src}: cannot read policy ({exc.strerror or exc})") from exc
     except yaml.YAMLError as exc:
@@ -83,10 +161,13 @@ def write_policy_threshold(
         chosen = [(n, item) for n, item in entries if n == topic]
         if not chosen:
             raise ConfigError(f"{src} has no topic {topic!r}; topics: {', '.join(names)}")
+    value = round(float(threshold), 6)
     for _, item in chosen:
-        item["threshold"] = round(float(threshold), 6)
-    header = "".join(f"# {line}\n" for line in note.splitlines() if line.strip())
-    text = header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+        item["threshold"] = value
+    body = _edited_text(original, [n for n, _ in chosen], value, doc)
+    if body is None:
+        body = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    text = _with_note(body, note)
     parse_policy(text, source=str(dst))  # the copy must load as a policy, or nothing is written
     dst.parent.mkdir(parents=True, exist_ok=True)
     dst.write_text(text, encoding="utf-8")
