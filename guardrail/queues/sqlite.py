@@ -18,8 +18,10 @@ from __future__ import annotations
 import asyncio
 import builtins
 import contextlib
+import random
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -120,6 +122,10 @@ class StoredCase(BaseModel):
         return self.case.queue
 
 
+#: How long a connection waits for another writer (and for a fresh file's switch to WAL).
+BUSY_TIMEOUT_S = 30.0
+
+
 def utc_now() -> str:
     """ISO 8601 UTC with microseconds, the format every timestamp here uses."""
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
@@ -131,14 +137,38 @@ def connect(path: Path) -> sqlite3.Connection:
     Transactions are explicit (``BEGIN IMMEDIATE``) so writers take the lock up front and a
     read-then-write never fails half-way with ``SQLITE_BUSY``.
     """
-    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None)
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.row_factory = sqlite3.Row
-    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    try:
+        mode = _journal_mode_wal(conn)
+    except BaseException:
+        conn.close()
+        raise
     if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only or network FS
         conn.close()
         raise EscalationError(f"{path}: SQLite refused WAL mode (got {mode!r})")
     conn.execute("PRAGMA synchronous = FULL")
     return conn
+
+
+def _journal_mode_wal(conn: sqlite3.Connection) -> str:
+    """Switch to WAL, retrying "database is locked" for up to :data:`BUSY_TIMEOUT_S`.
+
+    Changing the journal mode of a new file needs an exclusive lock, and SQLite reports
+    ``SQLITE_BUSY`` for it at once instead of calling the busy handler, so several threads or
+    processes opening a fresh file together would fail without this loop. Once the file is in
+    WAL mode (it stays so) the pragma is a no-op.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.005
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(delay * 2, 0.25)
 
 
 @contextlib.contextmanager

@@ -254,3 +254,32 @@ def test_sigkill_mid_stream_loses_no_committed_case(tmp_path):
     # The reopened queue is fully usable.
     q = SQLiteQueue(db)
     assert len(q.list(queue="kill")) == len(stored)
+
+
+def test_threads_opening_a_fresh_file_together_all_get_a_connection(tmp_path):
+    """Switching a new file to WAL reports "database is locked" at once (no busy wait) when
+    another connection is doing the same; ``connect`` retries it. Without the retry, 300 such
+    rounds lost 10 to 17 connections (measured three times); that was the rare failure of
+    ``test_concurrent_senders_from_threads``."""
+    from guardrail.queues.sqlite import connect
+
+    errors: list[BaseException] = []
+    for round_ in range(150):
+        path = tmp_path / f"fresh-{round_}.sqlite3"
+        barrier = threading.Barrier(8)
+
+        def opener(path: Path = path, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            try:
+                conn = connect(path)
+                conn.execute("CREATE TABLE IF NOT EXISTS t (x)")
+                conn.close()
+            except BaseException as exc:  # pragma: no cover - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=opener) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
