@@ -27,7 +27,7 @@ from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult,
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 from guardrail.judges.registry import SPEC_HELP, make_judge, parse_spec
-from guardrail.localize.model import SpanLocalizer, TokenLocalizer, packaged_localizer
+from guardrail.localize.model import TokenLocalizer, packaged_localizer
 from guardrail.scoring.base import Scorer
 
 METHODS = ("metarag", "rt4chart")
@@ -50,7 +50,7 @@ def make_scorer(method: str, judge: Judge, args: argparse.Namespace) -> Scorer:
 
 def load_localizer(args: argparse.Namespace) -> TokenLocalizer:
     """``--localizer-model``'s file, else the packaged word localizer."""
-    path = getattr(args, "localizer_model", None)
+    path = args.localizer_model
     return packaged_localizer() if path is None else TokenLocalizer.load(path)
 
 
@@ -91,11 +91,12 @@ def provenance_notes(
         holdout_frac=args.holdout_frac,
         seed=args.seed,
     )
+    from guardrail.judges.local import LocalJudge
+
     notes = []
-    model = getattr(judge, "model", None) if getattr(judge, "verifier", None) == "trained" else None
-    if model is not None:
-        notes.append(in_sample_note("verifier", model.meta, sel))
-    localizer: SpanLocalizer | None = getattr(scorer, "localizer", None)
+    if isinstance(judge, LocalJudge) and judge.verifier == "trained":
+        notes.append(in_sample_note("verifier", judge.model.meta, sel))
+    localizer = getattr(scorer, "localizer", None)
     if isinstance(localizer, TokenLocalizer):
         notes.append(in_sample_note("word localizer (span figures)", localizer.meta, sel))
     return [n for n in notes if n]

@@ -5,14 +5,14 @@ measured on those same rows is optimistic: the output says so (``tuned_on_same_r
 an honest figure, tune on one part of the data and report on another
 (:func:`~guardrail.evaluation.datasets.split_by_group` keeps each source document on one side).
 
-The policy is edited as YAML text: ``topics`` is a list of mappings with a ``name`` (or a
-mapping from topic name to its settings) and each chosen topic's ``threshold`` value is
-replaced in place (or a ``threshold:`` line added after the topic's first one-line key), so
-comments, key order and formatting survive; a comment saying where the threshold came from
-goes on top (after a ``yaml-language-server`` modeline). If the edited text would not load to
-exactly the intended document (exotic YAML: anchors, flow-style topics without a threshold),
-the policy is re-dumped instead and its comments are lost. The result is validated with the
-policy loader before it is written: an input that is not a valid policy writes nothing.
+The policy is edited as YAML text: ``topics`` is a list of mappings with a ``name`` (the only
+form the policy loader accepts) and each chosen topic's ``threshold`` value is replaced in place
+(or a ``threshold:`` line added after the topic's first one-line key), so comments, key order
+and formatting survive; a comment saying where the threshold came from goes on top (after a
+``yaml-language-server`` modeline). If the edited text would not load to exactly the intended
+document (exotic YAML: anchors, flow-style topics without a threshold), the policy is
+re-dumped instead and its comments are lost. The result is validated with the policy loader
+before it is written: an input that is not a valid policy writes nothing.
 """
 
 from __future__ import annotations
@@ -32,19 +32,13 @@ def _topic_entries(doc: Any, file: str) -> list[tuple[str, dict[str, Any]]]:
     if not isinstance(doc, dict):
         raise PolicyError(file, "", "expected a mapping at the top level")
     topics = doc.get("topics")
-    entries: list[tuple[str, dict[str, Any]]] = []
-    if isinstance(topics, list):
-        for i, item in enumerate(topics):
-            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-                raise PolicyError(file, f"topics[{i}]", "expected a mapping with a 'name'")
-            entries.append((item["name"], item))
-    elif isinstance(topics, dict):
-        for name, item in topics.items():
-            if not isinstance(item, dict):
-                raise PolicyError(file, f"topics.{name}", "expected a mapping")
-            entries.append((str(name), item))
-    else:
+    if not isinstance(topics, list):
         raise PolicyError(file, "topics", "missing, or not a list of topics")
+    entries: list[tuple[str, dict[str, Any]]] = []
+    for i, item in enumerate(topics):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise PolicyError(file, f"topics[{i}]", "expected a mapping with a 'name'")
+        entries.append((item["name"], item))
     if not entries:
         raise PolicyError(file, "topics", "no topics to set a threshold on")
     return entries
@@ -53,22 +47,17 @@ def _topic_entries(doc: Any, file: str) -> list[tuple[str, dict[str, Any]]]:
 _Edit = tuple[int, int, str]  # replace text[start:end] with the string
 
 
-def _topic_nodes(root: yaml.Node) -> dict[str, yaml.MappingNode]:
-    """Each topic's settings mapping node, by topic name (as :func:`_topic_entries` reads)."""
+def _topic_nodes(root: yaml.Node | None) -> dict[str, yaml.MappingNode]:
+    """Each topic's mapping node, by topic name (as :func:`_topic_entries` reads them)."""
     if not isinstance(root, yaml.MappingNode):
         return {}
     topics = next((v for k, v in root.value if k.value == "topics"), None)
     out: dict[str, yaml.MappingNode] = {}
-    if isinstance(topics, yaml.SequenceNode):
-        for item in topics.value:
-            if isinstance(item, yaml.MappingNode):
-                name = next((v.value for k, v in item.value if k.value == "name"), None)
-                if isinstance(name, str):
-                    out[name] = item
-    elif isinstance(topics, yaml.MappingNode):
-        for key, value in topics.value:
-            if isinstance(value, yaml.MappingNode):
-                out[str(key.value)] = value
+    for item in topics.value if isinstance(topics, yaml.SequenceNode) else []:
+        if isinstance(item, yaml.MappingNode):
+            name = next((v.value for k, v in item.value if k.value == "name"), None)
+            if isinstance(name, str):
+                out[name] = item
     return out
 
 
@@ -100,7 +89,7 @@ def _edited_text(text: str, names: list[str], value: float, expected: Any) -> st
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         return None
-    nodes = _topic_nodes(root) if root is not None else {}
+    nodes = _topic_nodes(root)
     edits: list[_Edit] = []
     for name in names:
         edit = _threshold_edit(text, nodes[name], _number(value)) if name in nodes else None

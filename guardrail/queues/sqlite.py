@@ -155,9 +155,9 @@ def _journal_mode_wal(conn: sqlite3.Connection) -> str:
     """Switch to WAL, retrying "database is locked" for up to :data:`BUSY_TIMEOUT_S`.
 
     Changing the journal mode of a new file needs an exclusive lock, and SQLite reports
-    ``SQLITE_BUSY`` for it at once instead of calling the busy handler, so several threads or
-    processes opening a fresh file together would fail without this loop. Once the file is in
-    WAL mode (it stays so) the pragma is a no-op.
+    ``SQLITE_BUSY`` for it at once instead of calling the busy handler, so several connections
+    opening a fresh file together (seen with threads) would fail without this loop. Once the
+    file is in WAL mode (it stays so) the pragma is a no-op.
     """
     deadline = time.monotonic() + BUSY_TIMEOUT_S
     delay = 0.005

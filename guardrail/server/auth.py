@@ -85,7 +85,8 @@ class LoginThrottle:
     """Failed reviewer logins per client address, in a sliding window.
 
     After ``max_failures`` failures within ``window_s`` seconds an address is refused until the
-    oldest of them is ``window_s`` old; a successful login clears its record. At most
+    oldest of them is ``window_s`` old; a successful login clears its record. Every allowed
+    :meth:`attempt` counts as a failure until :meth:`succeeded` says otherwise. At most
     ``max_clients`` addresses are tracked (the least recently seen is forgotten first), so a
     flood of addresses cannot grow memory without bound. Thread-safe: the review routes run in
     a thread pool. Behind a reverse proxy every request comes from the proxy's address, so the
@@ -120,24 +121,36 @@ class LoginThrottle:
             return None
         return times
 
+    def _wait(self, times: deque[float] | None, now: float) -> int | None:
+        if times is None or len(times) < self.max_failures:
+            return None
+        return max(1, math.ceil(times[0] + self.window_s - now))
+
     def retry_after(self, client: str) -> int | None:
         """Seconds ``client`` must wait before trying again, or None when it may try now."""
         with self._lock:
             now = self._clock()
-            times = self._recent(client, now)
-            if times is None or len(times) < self.max_failures:
-                return None
-            return max(1, math.ceil(times[0] + self.window_s - now))
+            return self._wait(self._recent(client, now), now)
 
-    def failed(self, client: str) -> None:
+    def attempt(self, client: str) -> int | None:
+        """Start a login attempt: the seconds to wait if refused, else None.
+
+        An allowed attempt counts as a failure until :meth:`succeeded` clears it. Checking and
+        counting under one lock means concurrent requests cannot slip past the limit together.
+        """
         with self._lock:
             now = self._clock()
-            times = self._recent(client, now) or deque(maxlen=self.max_failures)
+            times = self._recent(client, now)
+            wait = self._wait(times, now)
+            if wait is not None:
+                return wait
+            if times is None:
+                times = self._failures[client] = deque(maxlen=self.max_failures)
             times.append(now)
-            self._failures[client] = times
             self._failures.move_to_end(client)
             while len(self._failures) > self.max_clients:
                 self._failures.popitem(last=False)
+            return None
 
     def succeeded(self, client: str) -> None:
         with self._lock:

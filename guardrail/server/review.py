@@ -67,7 +67,7 @@ def login(
     check_csrf(request, csrf)
     state = _state(request)
     client = client_address(request)
-    wait = state.throttle.retry_after(client)
+    wait = state.throttle.attempt(client)
     if wait is not None:
         response = _page(
             request,
@@ -78,7 +78,6 @@ def login(
         response.headers["Retry-After"] = str(wait)
         return response
     if state.tokens.login(request, token) is None:
-        state.throttle.failed(client)
         return _page(
             request,
             "login.html",

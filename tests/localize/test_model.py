@@ -86,15 +86,3 @@ def test_packaged_model_loads_is_small_json_and_records_its_recipe():
 def test_bad_model_data_is_refused_with_a_clear_error(change, message):
     with pytest.raises(ConfigError, match=message):
         TokenLocalizer(model_data(**change))
-
-
-def test_unreadable_or_non_json_files_are_refused(tmp_path):
-    with pytest.raises(ConfigError, match="cannot read"):
-        TokenLocalizer.load(tmp_path / "missing.json")
-    bad = tmp_path / "bad.json"
-    bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(ConfigError, match="not valid JSON"):
-        TokenLocalizer.load(bad)
-    bad.write_text("[1, 2]", encoding="utf-8")
-    with pytest.raises(ConfigError, match="JSON object"):
-        TokenLocalizer.load(bad)

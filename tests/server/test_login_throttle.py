@@ -25,10 +25,10 @@ def test_refuses_after_max_failures_until_the_oldest_ages_out():
     clock = Clock()
     throttle = LoginThrottle(3, 60.0, clock=clock)
     for _ in range(2):
-        throttle.failed("a")
+        throttle.attempt("a")
         clock.now += 10
     assert throttle.retry_after("a") is None  # two failures: still allowed
-    throttle.failed("a")  # third, at t = 1020; the first was at t = 1000
+    throttle.attempt("a")  # third, at t = 1020; the first was at t = 1000
     assert throttle.retry_after("a") == 40
     assert throttle.retry_after("b") is None  # other addresses are unaffected
     clock.now = 1059.5
@@ -39,30 +39,51 @@ def test_refuses_after_max_failures_until_the_oldest_ages_out():
 
 def test_success_clears_the_record():
     throttle = LoginThrottle(2, 60.0, clock=Clock())
-    throttle.failed("a")
+    throttle.attempt("a")
     throttle.succeeded("a")
-    throttle.failed("a")
+    throttle.attempt("a")
     assert throttle.retry_after("a") is None
 
 
 def test_memory_is_bounded_by_max_clients():
     throttle = LoginThrottle(1, 60.0, max_clients=2, clock=Clock())
     for client in ("a", "b", "c"):
-        throttle.failed(client)
+        throttle.attempt(client)
     assert throttle.retry_after("a") is None  # forgotten: least recently seen
     assert throttle.retry_after("b") is not None and throttle.retry_after("c") is not None
 
 
 def test_concurrent_failures_are_all_counted():
     throttle = LoginThrottle(400, 60.0)
-    threads = [
-        threading.Thread(target=lambda: [throttle.failed("a") for _ in range(50)]) for _ in range(8)
-    ]
+
+    def worker() -> None:
+        for _ in range(50):
+            throttle.attempt("a")
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert throttle.retry_after("a") is not None
+
+
+def test_concurrent_attempts_cannot_pass_the_limit_together():
+    """Check and count are one step: of 160 simultaneous attempts exactly 5 are let through."""
+    throttle = LoginThrottle(5, 60.0)
+    allowed: list[None] = []
+    barrier = threading.Barrier(8)
+
+    def worker() -> None:
+        barrier.wait()
+        allowed.extend(w for w in (throttle.attempt("a") for _ in range(20)) if w is None)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(allowed) == 5
 
 
 @pytest.mark.parametrize("kwargs", [{"max_failures": 0}, {"window_s": 0}, {"max_clients": 0}])

@@ -79,16 +79,6 @@ def test_malformed_model_is_a_config_error(change, message):
         VerifierModel(_logistic(**change))
 
 
-def test_model_path_missing_or_not_json(tmp_path):
-    """Reading a missing or non-JSON model file raises ConfigError naming the problem."""
-    with pytest.raises(ConfigError, match="cannot read"):
-        VerifierModel.load(tmp_path / "absent.json")
-    bad = tmp_path / "bad.json"
-    bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(ConfigError, match="not valid JSON"):
-        VerifierModel.load(bad)
-
-
 def test_logistic_probability_uses_dense_and_hashed_weights():
     """p = sigmoid(intercept + standardized dense . coef + hashed weights), in (0, 1)."""
     coef = [0.0] * len(DENSE_NAMES)
