@@ -4,10 +4,10 @@ Protocol (no figure comes from rows a model or threshold was fitted on):
 
 * Rows are split into ``--folds`` folds grouped by source document (``meta.source_id``).
 * For each fold, a verifier is trained on the other folds with the recipe of
-  ``scripts/train_verifier.py`` (:func:`guardrail.judges.local.training.train`: model fit, then
+  ``scripts/train_verifier.py`` (:func:`guardrail.training.verifier.train`: model fit, then
   YES/NO/NOT SURE thresholds chosen on grouped out-of-fold predictions *inside* those folds),
   and so is the word localizer (``scripts/train_localizer.py``'s recipe,
-  :func:`guardrail.localize.training.train`, its threshold chosen inside those folds too).
+  :func:`guardrail.training.localizer.train`, its threshold chosen inside those folds too).
 * The held-out fold is then scored by the real scorers — ``MetaRAG(judge)`` and
   ``RT4Chart(judge)`` with their default settings (threshold 0.5) — through
   :func:`guardrail.evaluation.runner.run_rows`, exactly as ``guardrail eval`` does.
@@ -96,8 +96,8 @@ def cross_fit(
     Both the verifier and the word localizer are refitted on each training part; the rule
     verifier has no fitted parts but uses the same fold's localizer.
     """
-    from guardrail.judges.local.training import collect, fold_of, train
-    from guardrail.localize.training import train as train_localizer
+    from guardrail.training.localizer import train as train_localizer
+    from guardrail.training.verifier import collect, fold_of, train
 
     records = collect(rows)
     by_id = {r.id: r for r in rows}

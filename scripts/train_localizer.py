@@ -4,7 +4,7 @@ Data recipe: RAGTruth dev rows from ../shared/data/ragtruth/dev.jsonl (never cop
 repository). Every word of every answer is featurized against its own question and contexts
 (:mod:`guardrail.localize.features`) and labelled 1 when it overlaps a human-marked hallucinated
 span. A logistic regression is fitted on all words; the keep threshold maximizes grouped
-out-of-fold span F1 (folds by source document). See ``guardrail/localize/training.py``.
+out-of-fold span F1 (folds by source document). See ``guardrail/training/localizer.py``.
 
     python scripts/train_localizer.py [--data ../shared/data/ragtruth/dev.jsonl]
         [--out guardrail/localize/token_model.json]
@@ -29,7 +29,7 @@ from guardrail.evaluation.provenance import (  # noqa: E402
     data_name,
     rows_for_training,
 )
-from guardrail.localize.training import train  # noqa: E402
+from guardrail.training.localizer import train  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "ragtruth" / "dev.jsonl"
 DEFAULT_OUT = ROOT / "guardrail" / "localize" / "token_model.json"
@@ -49,7 +49,7 @@ def main() -> int:
     data["meta"]["data"] = data_name(args.data)
     if split is not None:
         data["meta"]["split"] = split
-    data["meta"]["recipe"] = "scripts/train_localizer.py (guardrail.localize.training)"
+    data["meta"]["recipe"] = "scripts/train_localizer.py (guardrail.training.localizer)"
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     meta = data["meta"]
     print(

@@ -6,7 +6,7 @@ judge; each factoid is labelled unsupported when its aligned span overlaps a hum
 hallucinated span (>= 3 characters), supported otherwise; features come from
 ``LocalJudge.features`` (the scoring-time code path). Thresholds are chosen on out-of-fold
 predictions, folds grouped by source document (``meta.source_id``). See
-``guardrail/judges/local/training.py`` for the full recipe.
+``guardrail/training/verifier.py`` for the full recipe.
 
     python scripts/train_verifier.py [--data ../shared/data/ragtruth/dev.jsonl]
         [--kind logistic|trees] [--out guardrail/judges/local/verifier.json]
@@ -31,7 +31,7 @@ from guardrail.evaluation.provenance import (  # noqa: E402
     data_name,
     rows_for_training,
 )
-from guardrail.judges.local.training import collect, finite, train  # noqa: E402
+from guardrail.training.verifier import collect, finite, train  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "ragtruth" / "dev.jsonl"
 DEFAULT_OUT = ROOT / "guardrail" / "judges" / "local" / "verifier.json"
@@ -54,7 +54,7 @@ def main() -> int:
     data["meta"]["data"] = data_name(args.data)
     if split is not None:
         data["meta"]["split"] = split
-    data["meta"]["recipe"] = "scripts/train_verifier.py (guardrail.judges.local.training)"
+    data["meta"]["recipe"] = "scripts/train_verifier.py (guardrail.training.verifier)"
     if not finite(data):
         print("training produced a non-finite number; model not written", file=sys.stderr)
         return 1

@@ -10,7 +10,8 @@ from guardrail.evaluation.datasets import load_rows
 from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.features import DENSE_NAMES, Features, Polarity
 from guardrail.judges.local.trained import VerifierModel
-from guardrail.judges.local.training import (
+from guardrail.scoring.metarag import MetaRAG
+from guardrail.training.verifier import (
     C_GRID,
     FactoidRecord,
     RowRecord,
@@ -25,7 +26,6 @@ from guardrail.judges.local.training import (
     score_records,
     train,
 )
-from guardrail.scoring.metarag import MetaRAG
 
 
 def test_overlap_counts_shared_characters_after_merging():

@@ -9,7 +9,7 @@ import pytest
 
 from guardrail.evaluation.datasets import EvalRow, load_rows
 from guardrail.localize import TokenLocalizer
-from guardrail.localize.training import THRESHOLDS, out_of_fold, span_f1, train, word_rows
+from guardrail.training.localizer import THRESHOLDS, out_of_fold, span_f1, train, word_rows
 
 
 def row(i: int, answer: str, context: str, spans: tuple[tuple[int, int], ...]) -> EvalRow:
