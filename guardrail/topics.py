@@ -27,15 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
-from sklearn.multiclass import OneVsRestClassifier
-from sklearn.pipeline import FeatureUnion
+from typing import TYPE_CHECKING
 
 from guardrail.models import TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
+
+if TYPE_CHECKING:
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.pipeline import FeatureUnion
 
 #: Regularisation of the per-topic logistic regressions. Few examples per topic call for a
 #: fairly weak penalty so probabilities clear the floor on clear cases.
@@ -118,6 +117,8 @@ class TopicClassifier:
         """Per-topic probabilities for each text (empty dicts when no model was trained)."""
         if self._model is None or not texts:
             return [{} for _ in texts]
+        import numpy as np  # loaded with scikit-learn when the model was trained
+
         model = self._model
         proba = model.classifier.predict_proba(model.vectorizer.transform(list(texts)))
         return [
@@ -183,7 +184,11 @@ def _clip(p: float) -> float:
 
 
 def _train(topics: Sequence[TopicRule]) -> _Model | None:
-    """Fit the vectorizer and per-topic models; ``None`` when fewer than two topics have data."""
+    """Fit the vectorizer and per-topic models; ``None`` when fewer than two topics have data.
+
+    scikit-learn (about a second to import) loads here, when the first model is trained, so
+    that ``import guardrail`` and the CLI stay fast.
+    """
     docs: list[str] = []
     labels: list[str] = []
     for rule in topics:
@@ -193,6 +198,12 @@ def _train(topics: Sequence[TopicRule]) -> _Model | None:
     classes = tuple(dict.fromkeys(labels))
     if len(classes) < 2:
         return None
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.pipeline import FeatureUnion
+
     vectorizer = FeatureUnion(
         [
             (

@@ -1,9 +1,12 @@
 """The ``guardrail`` command line.
 
 Each subcommand lives in its own module with ``register(subparsers)``, which adds a parser and
-sets ``func`` — a callable ``(args) -> int`` returning the exit code. Errors are one line on
-stderr, no traceback: :class:`~guardrail.exceptions.ConfigError` (bad input) exits 2, any other
-:class:`~guardrail.exceptions.GuardrailError` exits 1.
+sets ``func`` — a callable ``(args) -> int`` returning the exit code. :data:`COMMANDS` names the
+module and one-line summary of each: ``guardrail --help`` reads only that table, and a module
+(with what it imports) loads only when its command runs or shows its own help.
+
+Errors are one line on stderr, no traceback: :class:`~guardrail.exceptions.ConfigError` (bad
+input) exits 2, any other :class:`~guardrail.exceptions.GuardrailError` exits 1.
 """
 
 from __future__ import annotations
@@ -12,19 +15,32 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from guardrail.exceptions import ConfigError, GuardrailError
 
-#: Subcommand modules, registered in this order.
-COMMANDS: list[str] = [
-    "guardrail.cli.check",
-    "guardrail.cli.audit",
-    "guardrail.cli.policy",
-    "guardrail.cli.review",
-    "guardrail.cli.serve",
-    "guardrail.cli.eval",
-    "guardrail.cli.calibrate",
-]
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: the module whose ``register`` adds it, and its line in ``--help``."""
+
+    module: str
+    summary: str
+
+
+#: The subcommands, in ``--help`` order.
+COMMANDS: dict[str, Command] = {
+    "check": Command("guardrail.cli.check", "score one answer against its retrieved context"),
+    "audit": Command("guardrail.cli.audit", "work with the hash-chained audit log"),
+    "policy": Command("guardrail.cli.policy", "work with policy files"),
+    "schema": Command("guardrail.cli.policy", "print the JSON Schema of policy files"),
+    "review": Command("guardrail.cli.review", "list, claim and resolve escalated cases"),
+    "serve": Command("guardrail.cli.serve", "run the HTTP API and the review web page"),
+    "eval": Command("guardrail.cli.eval", "score a labelled dataset and report P/R/F1"),
+    "calibrate": Command(
+        "guardrail.cli.calibrate", "tune a policy threshold on a labelled dataset"
+    ),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,21 +48,33 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """A parser for ``argv``: the full parser of the command it names, a summary line for the rest.
+
+    The top-level parser has no option that takes a value, so the command is the first word
+    of ``argv`` that is not an option.
+    """
+    named = next((word for word in argv if not word.startswith("-")), None)
+    wanted = COMMANDS[named].module if named in COMMANDS else None
     parser = _Parser(
         prog="guardrail",
         description="Hallucination guardrail for RAG answers: score, apply policies, audit.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMANDS:
-        importlib.import_module(name).register(sub)
+    registered: set[str] = set()
+    for name, command in COMMANDS.items():
+        if command.module != wanted:
+            sub.add_parser(name, help=command.summary)
+        elif command.module not in registered:  # one module may add several commands
+            importlib.import_module(command.module).register(sub)
+            registered.add(command.module)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(words).parse_args(words)
     try:
         code: int = args.func(args)
     except ConfigError as exc:

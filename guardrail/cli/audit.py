@@ -11,11 +11,12 @@ import argparse
 from pathlib import Path
 
 from guardrail.audit.chain import verify_log
+from guardrail.cli import COMMANDS
 from guardrail.exceptions import ConfigError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    audit = sub.add_parser("audit", help="work with the hash-chained audit log")
+    audit = sub.add_parser("audit", help=COMMANDS["audit"].summary)
     audit_sub = audit.add_subparsers(dest="audit_command", metavar="ACTION")
     audit_sub.required = True
     verify = audit_sub.add_parser(

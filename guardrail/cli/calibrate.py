@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
+from guardrail.cli import COMMANDS
 from guardrail.cli.eval import add_scoring_args, load_and_score
 from guardrail.evaluation.calibrate import ALL_TOPICS, write_policy_threshold
 from guardrail.evaluation.datasets import split_by_group
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("calibrate", help="tune a policy threshold on a labelled dataset")
+    p = sub.add_parser("calibrate", help=COMMANDS["calibrate"].summary)
     add_scoring_args(p)
     p.add_argument("--metric", choices=METRICS[:3], default="f1")
     p.add_argument("--policy", type=Path, required=True, metavar="IN.yaml")

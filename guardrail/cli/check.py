@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from guardrail.cli import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.judges.registry import SPEC_HELP, make_judge
 from guardrail.models import ScoreReport
@@ -37,7 +38,7 @@ def read_text_arg(value: str) -> str:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
-        help="score one answer against its retrieved context",
+        help=COMMANDS["check"].summary,
         description="Score one answer with MetaRAG. Text arguments accept @FILE.",
     )
     p.add_argument("--question", "-q", default="", help="the user's question (or @FILE)")

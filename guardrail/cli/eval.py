@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from guardrail.cli import COMMANDS
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
 from guardrail.evaluation.provenance import Selection, in_sample_note
 from guardrail.evaluation.results import summarize, tuned_block
@@ -324,7 +325,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("eval", help="score a labelled dataset and report P/R/F1")
+    p = sub.add_parser("eval", help=COMMANDS["eval"].summary)
     add_scoring_args(p)
     p.add_argument(
         "--threshold",

@@ -12,19 +12,20 @@ import json
 import sys
 from pathlib import Path
 
+from guardrail.cli import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.policy import Policy, load_policy
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    policy = sub.add_parser("policy", help="work with policy files")
+    policy = sub.add_parser("policy", help=COMMANDS["policy"].summary)
     policy_sub = policy.add_subparsers(dest="policy_command", metavar="SUBCOMMAND")
     policy_sub.required = True
     validate = policy_sub.add_parser("validate", help="check a policy file; print its hash")
     validate.add_argument("path", metavar="PATH", help="policy YAML file")
     validate.set_defaults(func=_validate)
 
-    schema = sub.add_parser("schema", help="print the JSON Schema of policy files")
+    schema = sub.add_parser("schema", help=COMMANDS["schema"].summary)
     schema.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     schema.set_defaults(func=_schema)
 

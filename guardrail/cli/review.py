@@ -30,6 +30,7 @@ from rich.table import Table
 
 from guardrail.audit.log import AuditLog
 from guardrail.audit.review import record_resolutions
+from guardrail.cli import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
 from guardrail.queues.outbox import SQLiteOutbox
@@ -40,7 +41,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("review", help="list, claim and resolve escalated cases")
+    p = sub.add_parser("review", help=COMMANDS["review"].summary)
     rsub = p.add_subparsers(dest="review_command", metavar="ACTION", parser_class=type(p))
     rsub.required = True
 

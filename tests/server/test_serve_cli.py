@@ -14,7 +14,8 @@ GOOD = "alice:" + "a" * 24
 
 
 def args(*argv: str):
-    return build_parser().parse_args(["serve", *argv])
+    words = ["serve", *argv]
+    return build_parser(words).parse_args(words)
 
 
 def test_parse_tokens_accepts_lines_commas_and_comments():
