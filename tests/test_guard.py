@@ -15,7 +15,7 @@ from guardrail.guard import Guard
 from guardrail.judges import JudgeRequest, RetryPolicy, ScriptedJudge
 from guardrail.judges.local import LocalJudge
 from guardrail.models import EscalationCase
-from guardrail.policy import Policy, load_policy
+from guardrail.policy import Policy, load_policy, parse_policy
 from guardrail.queues.jsonl import JSONLSink
 from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.scoring import MetaRAG
@@ -80,7 +80,7 @@ def unknown_fact_judge(name: str = "scripted") -> ScriptedJudge:
 
 @pytest.fixture
 def policy() -> Policy:
-    return Policy.from_yaml_text(POLICY_YAML)
+    return parse_policy(POLICY_YAML)
 
 
 @pytest.fixture
@@ -151,7 +151,7 @@ def test_refugee_vignette_is_flagged_under_asylum_threshold_and_routed(policy, q
 def test_score_on_the_general_boundary(tmp_path, queue, audit, threshold, flagged):
     """0.5 sits on the general boundary: flagged at threshold 0.5 (>=), not at 0.51."""
     text = POLICY_YAML.replace("threshold: 0.5\n", f"threshold: {threshold}\n", 1)
-    guard = make_guard(Policy.from_yaml_text(text), queue, audit, judge=unknown_fact_judge())
+    guard = make_guard(parse_policy(text), queue, audit, judge=unknown_fact_judge())
     result = guard.check("How do I reset my password?", "Click 'forgot password'.", ["Ask IT."])
     assert result.decision.topic == "general" and result.decision.score == 0.5
     assert result.decision.flagged is flagged

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from guardrail.policy import Policy, TopicRule, load_policy
+from guardrail.policy import TopicRule, load_policy, parse_policy
 from guardrail.topics import TopicClassifier, keyword_pattern
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ topics:
 
 @pytest.fixture(scope="module")
 def toy() -> TopicClassifier:
-    return TopicClassifier.from_policy(Policy.from_yaml_text(TOY))
+    return TopicClassifier.from_policy(parse_policy(TOY))
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +112,7 @@ def test_classifier_learns_from_examples(toy: TopicClassifier):
 
 def test_below_floor_falls_back_to_default_topic():
     """With a floor nothing can reach, every non-keyword query gets the default topic."""
-    policy = Policy.from_yaml_text(TOY.replace("confidence_floor: 0.5", "confidence_floor: 1.0"))
+    policy = parse_policy(TOY.replace("confidence_floor: 0.5", "confidence_floor: 1.0"))
     labels = TopicClassifier.from_policy(policy).classify("how long do I bake a chocolate cake")
     assert len(labels) == 1
     assert (labels[0].label, labels[0].source) == ("general", "default")
@@ -121,7 +121,7 @@ def test_below_floor_falls_back_to_default_topic():
 
 def test_keywords_bypass_the_floor():
     """A keyword still detects its topic when the model's floor is unreachable."""
-    policy = Policy.from_yaml_text(TOY.replace("confidence_floor: 0.5", "confidence_floor: 1.0"))
+    policy = parse_policy(TOY.replace("confidence_floor: 0.5", "confidence_floor: 1.0"))
     labels = TopicClassifier.from_policy(policy).classify("ask the vet")
     assert _names(labels) == ["pets"]
 
@@ -136,14 +136,14 @@ def test_several_topics_sorted_by_confidence(toy: TopicClassifier):
 
 def test_max_topics_truncates():
     """No more than max_topics labels come back."""
-    policy = Policy.from_yaml_text(TOY.replace("max_topics: 3", "max_topics: 1"))
+    policy = parse_policy(TOY.replace("max_topics: 3", "max_topics: 1"))
     labels = TopicClassifier.from_policy(policy).classify("recipe for dog food from the vet")
     assert len(labels) == 1
 
 
 def test_floor_zero_reports_every_specific_topic_and_drops_default():
     """At floor 0 every trained topic is detected; the default topic is dropped beside them."""
-    policy = Policy.from_yaml_text(TOY.replace("confidence_floor: 0.5", "confidence_floor: 0.0"))
+    policy = parse_policy(TOY.replace("confidence_floor: 0.5", "confidence_floor: 0.0"))
     labels = TopicClassifier.from_policy(policy).classify("hello")
     assert set(_names(labels)) == {"cooking", "pets"}  # legal has no examples, only keywords
 

@@ -266,14 +266,7 @@ class Policy(_Strict):
     def default_rule(self) -> TopicRule:
         return self.topic(self.classifier.default_topic)
 
-    # -- constructors and schema ------------------------------------------------------------
-
-    @classmethod
-    def from_yaml_text(cls, text: str, source: str = "<string>") -> Policy:
-        """Parse and validate YAML; errors are :class:`~guardrail.exceptions.PolicyError`."""
-        from guardrail.policy.loader import parse_policy
-
-        return parse_policy(text, source)
+    # -- schema ------------------------------------------------------------------------------
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.policy import ACTION_ORDER, Policy, PolicyEngine, load_policy, strongest
+from guardrail.policy import ACTION_ORDER, PolicyEngine, load_policy, parse_policy, strongest
 from tests.policy.factories import BASE_YAML, DEFAULT_POLICY, label, report
 
 
 @pytest.fixture
 def engine() -> PolicyEngine:
-    return PolicyEngine(Policy.from_yaml_text(BASE_YAML))
+    return PolicyEngine(parse_policy(BASE_YAML))
 
 
 @pytest.fixture
@@ -61,14 +61,14 @@ def test_strictest_topic_wins(engine: PolicyEngine):
 def test_lowest_threshold_beats_sensitivity():
     """A normal topic with a lower threshold is stricter than a sensitive one."""
     text = BASE_YAML + "  - name: finance\n    threshold: 0.2\n"
-    engine = PolicyEngine(Policy.from_yaml_text(text))
+    engine = PolicyEngine(parse_policy(text))
     assert engine.rule_for([label("asylum"), label("finance")]).name == "finance"
 
 
 def test_threshold_ties_prefer_sensitive_topics():
     """Equal thresholds: the sensitive rule applies, whatever the label order."""
     text = BASE_YAML + "  - name: legal\n    threshold: 0.3\n"
-    engine = PolicyEngine(Policy.from_yaml_text(text))
+    engine = PolicyEngine(parse_policy(text))
     assert engine.rule_for([label("legal"), label("labour")]).name == "labour"
     assert engine.rule_for([label("labour"), label("legal")]).name == "labour"
 
@@ -105,7 +105,7 @@ def test_regenerated_answer_that_passes_is_not_escalated(default_engine: PolicyE
 
 def test_more_regenerations_when_configured():
     """regenerate.max_attempts: 2 allows attempts 1 and 2 to regenerate, not 3."""
-    policy = Policy.from_yaml_text(BASE_YAML.replace("{max_attempts: 1}", "{max_attempts: 2}"))
+    policy = parse_policy(BASE_YAML.replace("{max_attempts: 1}", "{max_attempts: 2}"))
     engine = PolicyEngine(policy)
     plans = [engine.decide(report(0.9), [label("pregnancy")], attempt=a).action for a in (1, 2, 3)]
     assert plans == ["regenerate", "regenerate", "escalate"]
@@ -125,7 +125,7 @@ def test_flagged_with_no_actions_configured_still_reports_flagged():
     text = BASE_YAML.replace(
         "    threshold: 0.5\n", "    threshold: 0.5\n    on_flag: {highlight: false}\n"
     )
-    decision = PolicyEngine(Policy.from_yaml_text(text)).decide(report(0.8), [])
+    decision = PolicyEngine(parse_policy(text)).decide(report(0.8), [])
     assert (decision.flagged, decision.action, decision.actions) == (True, "pass", [])
     assert "no action configured" in decision.reason
 

@@ -9,20 +9,20 @@ from pathlib import Path
 import pytest
 
 from guardrail.exceptions import ConfigError, PolicyError
-from guardrail.policy import Policy, format_key_path, load_policy, parse_policy
+from guardrail.policy import format_key_path, load_policy, parse_policy
 from guardrail.policy.loader import parse_key_path
 from tests.policy.factories import BASE_YAML
 
 
 def _error(text: str, source: str = "p.yaml") -> PolicyError:
     with pytest.raises(PolicyError) as info:
-        Policy.from_yaml_text(text, source=source)
+        parse_policy(text, source=source)
     return info.value
 
 
 def test_base_policy_loads_with_documented_defaults():
     """Omitted sections get the documented defaults (metarag, k=2, local judge, floor 0.5)."""
-    policy = Policy.from_yaml_text(BASE_YAML)
+    policy = parse_policy(BASE_YAML)
     assert policy.name == "test"
     assert policy.scorer.method == "metarag"
     assert policy.scorer.k == 2
@@ -37,7 +37,7 @@ def test_base_policy_loads_with_documented_defaults():
 
 def test_on_error_defaults_fail_closed_for_sensitive_topics():
     """Sensitive topics escalate (or abstain without a queue) on error; normal ones pass."""
-    policy = Policy.from_yaml_text(BASE_YAML)
+    policy = parse_policy(BASE_YAML)
     assert policy.topic("general").on_error == "pass"
     assert policy.topic("pregnancy").on_error == "escalate"
     assert policy.topic("asylum").on_error == "escalate"
@@ -47,12 +47,12 @@ def test_on_error_defaults_fail_closed_for_sensitive_topics():
 def test_explicit_on_error_is_kept():
     """An author's explicit on_error wins over the sensitivity-based default."""
     text = BASE_YAML.replace("    threshold: 0.5\n", "    threshold: 0.5\n    on_error: abstain\n")
-    assert Policy.from_yaml_text(text).topic("general").on_error == "abstain"
+    assert parse_policy(text).topic("general").on_error == "abstain"
 
 
 def test_topic_lookup_and_default_rule():
     """policy.topic(name) finds rules; unknown names raise KeyError naming the topic."""
-    policy = Policy.from_yaml_text(BASE_YAML)
+    policy = parse_policy(BASE_YAML)
     assert policy.topic("asylum").threshold == 0.3
     assert policy.default_rule.name == "general"
     assert policy.has_topic("labour") and not policy.has_topic("finance")
@@ -62,7 +62,7 @@ def test_topic_lookup_and_default_rule():
 
 def test_content_hash_is_sha256_of_canonical_json():
     """content_hash is the sha256 hex digest of the sorted, compact JSON of the policy."""
-    policy = Policy.from_yaml_text(BASE_YAML)
+    policy = parse_policy(BASE_YAML)
     canonical = json.dumps(
         policy.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )
@@ -75,10 +75,10 @@ def test_content_hash_ignores_layout_but_not_content():
     restyled = "# a comment\n" + BASE_YAML.replace(
         "  - name: general\n    threshold: 0.5\n", "  - {name: general, threshold: 0.50}\n"
     )
-    base = Policy.from_yaml_text(BASE_YAML)
-    assert Policy.from_yaml_text(restyled).content_hash == base.content_hash
+    base = parse_policy(BASE_YAML)
+    assert parse_policy(restyled).content_hash == base.content_hash
     changed = BASE_YAML.replace("threshold: 0.5\n", "threshold: 0.4\n")
-    assert Policy.from_yaml_text(changed).content_hash != base.content_hash
+    assert parse_policy(changed).content_hash != base.content_hash
 
 
 def test_load_policy_reads_a_file(tmp_path: Path):
@@ -178,13 +178,13 @@ def test_valid_judge_specs_are_accepted():
     specs = (
         "[local, 'openai:gpt-4.1-mini', 'anthropic:claude-x', 'openai-compatible:m@http://h:1/v1']"
     )
-    policy = Policy.from_yaml_text(f"scorer:\n  verifiers: {specs}\n" + BASE_YAML)
+    policy = parse_policy(f"scorer:\n  verifiers: {specs}\n" + BASE_YAML)
     assert len(policy.scorer.verifiers) == 4
 
 
 def test_local_verifier_specs_follow_make_judge():
     """A policy may name the trained offline verifier; an unknown verifier is refused."""
-    policy = Policy.from_yaml_text("scorer:\n  judge: local:trained\n" + BASE_YAML)
+    policy = parse_policy("scorer:\n  judge: local:trained\n" + BASE_YAML)
     assert policy.scorer.judge == "local:trained"
     err = _error("scorer:\n  judge: local:magic\n" + BASE_YAML)
     assert err.key_path == "scorer.judge" and "rules, trained" in err.problem
@@ -282,7 +282,7 @@ def test_yaml_tags_that_build_objects_are_refused():
 def test_default_source_name():
     """Without a source, errors name '<string>'."""
     with pytest.raises(PolicyError, match=r"^<string>: "):
-        Policy.from_yaml_text("name: x\n")
+        parse_policy("name: x\n")
 
 
 def test_key_path_formatting_round_trips():
@@ -295,6 +295,6 @@ def test_key_path_formatting_round_trips():
 
 def test_policy_is_immutable():
     """A loaded policy cannot be changed in place (its hash would silently go stale)."""
-    policy = Policy.from_yaml_text(BASE_YAML)
+    policy = parse_policy(BASE_YAML)
     with pytest.raises(ValueError):
         policy.name = "other"  # type: ignore[misc]

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guardrail.exceptions import PolicyError
-from guardrail.policy import ACTION_ORDER, Policy, PolicyEngine, strongest
+from guardrail.policy import ACTION_ORDER, PolicyEngine, parse_policy, strongest
 from tests.policy.factories import label, report
 
 NAMES = st.from_regex(r"[a-z][a-z0-9_-]{0,10}", fullmatch=True)
@@ -56,8 +56,8 @@ def policies(draw: st.DrawFn) -> dict[str, Any]:
 @given(policies())
 def test_generated_policies_load_and_round_trip(data: dict[str, Any]):
     """Any well-formed policy loads, and dumping then reloading it gives the same policy/hash."""
-    policy = Policy.from_yaml_text(yaml.safe_dump(data))
-    again = Policy.from_yaml_text(yaml.safe_dump(policy.model_dump(mode="json")))
+    policy = parse_policy(yaml.safe_dump(data))
+    again = parse_policy(yaml.safe_dump(policy.model_dump(mode="json")))
     assert again == policy
     assert again.content_hash == policy.content_hash
     assert [t.threshold for t in policy.topics] == [t["threshold"] for t in data["topics"]]
@@ -67,7 +67,7 @@ def test_generated_policies_load_and_round_trip(data: dict[str, Any]):
 @given(policies(), st.data())
 def test_strictest_rule_has_the_lowest_threshold(data: dict[str, Any], draw: st.DataObject):
     """For any subset of detected topics, the applied rule has the subset's lowest threshold."""
-    policy = Policy.from_yaml_text(yaml.safe_dump(data))
+    policy = parse_policy(yaml.safe_dump(data))
     names = [t.name for t in policy.topics]
     chosen = draw.draw(st.lists(st.sampled_from(names), min_size=1, unique=True))
     rule = PolicyEngine(policy).rule_for([label(n) for n in chosen])
@@ -79,7 +79,7 @@ def test_strictest_rule_has_the_lowest_threshold(data: dict[str, Any], draw: st.
 def test_flagged_exactly_when_score_reaches_threshold(threshold: float, score: float):
     """flagged == (score >= threshold) for every threshold and score in [0, 1]."""
     text = yaml.safe_dump({"name": "p", "topics": [{"name": "general", "threshold": threshold}]})
-    decision = PolicyEngine(Policy.from_yaml_text(text)).decide(report(score), [])
+    decision = PolicyEngine(parse_policy(text)).decide(report(score), [])
     assert decision.flagged is (score >= threshold)
     assert decision.threshold == threshold
 
@@ -88,7 +88,7 @@ def test_flagged_exactly_when_score_reaches_threshold(threshold: float, score: f
 @given(policies(), st.data(), UNIT, st.integers(1, 6))
 def test_decision_invariants(data: dict[str, Any], draw: st.DataObject, score: float, attempt: int):
     """The plan is ordered, its strongest action is `action`, and escalation carries a queue."""
-    policy = Policy.from_yaml_text(yaml.safe_dump(data))
+    policy = parse_policy(yaml.safe_dump(data))
     names = [t.name for t in policy.topics]
     chosen = draw.draw(st.lists(st.sampled_from(names), unique=True))
     decision = PolicyEngine(policy).decide(
@@ -117,7 +117,7 @@ def test_out_of_range_thresholds_are_rejected_at_their_key_path(bad: float, inde
     topics[index]["threshold"] = bad
     text = yaml.safe_dump({"name": "p", "classifier": {"default_topic": "t0"}, "topics": topics})
     try:
-        Policy.from_yaml_text(text)
+        parse_policy(text)
     except PolicyError as exc:
         assert exc.key_path == f"topics[{index}].threshold"
     else:
@@ -135,7 +135,7 @@ def test_unknown_topic_keys_are_rejected(data: dict[str, Any], draw: st.DataObje
     index = draw.draw(st.integers(0, len(data["topics"]) - 1))
     data["topics"][index][key] = 1
     try:
-        Policy.from_yaml_text(yaml.safe_dump(data))
+        parse_policy(yaml.safe_dump(data))
     except PolicyError as exc:
         assert exc.key_path == f"topics[{index}].{key}"
         assert exc.problem.startswith("unknown key")
