@@ -1,9 +1,10 @@
 """The ``guardrail`` command line.
 
 Each subcommand lives in its own module with ``register(subparsers)``, which adds a parser and
-sets ``func`` — a callable ``(args) -> int`` returning the exit code. :data:`COMMANDS` names the
-module and one-line summary of each: ``guardrail --help`` reads only that table, and a module
-(with what it imports) loads only when its command runs or shows its own help.
+sets ``func`` — a callable ``(args) -> int`` returning the exit code.
+:data:`~guardrail.cli.commands.COMMANDS` names the module and one-line summary of each:
+``guardrail --help`` reads only that table, and a module (with what it imports) loads only
+when its command runs or shows its own help.
 
 Errors are one line on stderr, no traceback: :class:`~guardrail.exceptions.ConfigError` (bad
 input) exits 2, any other :class:`~guardrail.exceptions.GuardrailError` exits 1.
@@ -15,32 +16,9 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError, GuardrailError
-
-
-@dataclass(frozen=True)
-class Command:
-    """A subcommand: the module whose ``register`` adds it, and its line in ``--help``."""
-
-    module: str
-    summary: str
-
-
-#: The subcommands, in ``--help`` order.
-COMMANDS: dict[str, Command] = {
-    "check": Command("guardrail.cli.check", "score one answer against its retrieved context"),
-    "audit": Command("guardrail.cli.audit", "work with the hash-chained audit log"),
-    "policy": Command("guardrail.cli.policy", "work with policy files"),
-    "schema": Command("guardrail.cli.policy", "print the JSON Schema of policy files"),
-    "review": Command("guardrail.cli.review", "list, claim and resolve escalated cases"),
-    "serve": Command("guardrail.cli.serve", "run the HTTP API and the review web page"),
-    "eval": Command("guardrail.cli.eval", "score a labelled dataset and report P/R/F1"),
-    "calibrate": Command(
-        "guardrail.cli.calibrate", "tune a policy threshold on a labelled dataset"
-    ),
-}
 
 
 class _Parser(argparse.ArgumentParser):

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from guardrail.audit.chain import verify_log
-from guardrail.cli import COMMANDS
+from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 
 

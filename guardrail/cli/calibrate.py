@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
-from guardrail.cli import COMMANDS
+from guardrail.cli.commands import COMMANDS
 from guardrail.cli.eval import add_scoring_args, load_and_score
 from guardrail.evaluation.calibrate import ALL_TOPICS, write_policy_threshold
 from guardrail.evaluation.datasets import split_by_group

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from guardrail.cli import COMMANDS
+from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.judges.registry import SPEC_HELP, make_judge
 from guardrail.models import ScoreReport

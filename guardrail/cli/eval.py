@@ -20,7 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from guardrail.cli import COMMANDS
+from guardrail.cli.commands import COMMANDS
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
 from guardrail.evaluation.provenance import Selection, in_sample_note
 from guardrail.evaluation.results import summarize, tuned_block

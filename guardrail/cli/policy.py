@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from guardrail.cli import COMMANDS
+from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.policy import Policy, load_policy
 

@@ -30,7 +30,7 @@ from rich.table import Table
 
 from guardrail.audit.log import AuditLog
 from guardrail.audit.review import record_resolutions
-from guardrail.cli import COMMANDS
+from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
 from guardrail.queues.outbox import SQLiteOutbox
