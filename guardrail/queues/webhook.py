@@ -22,12 +22,14 @@ import hmac
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-
-import httpx
+from typing import TYPE_CHECKING
 
 from guardrail.exceptions import ConfigError, EscalationError
 from guardrail.models import EscalationCase
 from guardrail.queues.outbox import Outbox
+
+if TYPE_CHECKING:
+    import httpx  # loaded on the first delivery: a guard without a webhook never needs it
 
 __all__ = [
     "SIGNATURE_HEADER",
@@ -141,6 +143,8 @@ class WebhookSink:
         return body, headers
 
     async def _post(self, body: bytes, headers: dict[str, str]) -> httpx.Response:
+        import httpx
+
         if self._client is not None:
             return await self._client.post(self.url, content=body, headers=headers)
         async with httpx.AsyncClient(timeout=self.timeout_s) as client:
@@ -150,6 +154,8 @@ class WebhookSink:
         await asyncio.to_thread(self.outbox.record_attempt, self.url, case_id, error)
 
     async def _deliver(self, case: EscalationCase) -> None:
+        import httpx
+
         body, headers = self._request_parts(case)
         retry_after: float | None = None
         error = "not attempted"
