@@ -38,15 +38,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.exceptions import ConfigError
 from guardrail.judges.base import ANTONYM, DECOMPOSE, SYNONYM, VERIFY, Judge, JudgeRequest
-from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
+from guardrail.judges.runner import JudgeRunner, RetryPolicy
 from guardrail.models import (
     Factoid,
     JudgeCall,
@@ -54,13 +54,14 @@ from guardrail.models import (
     Relation,
     ReportStatus,
     ScoreReport,
-    StageTiming,
     Variant,
     Verdict,
 )
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements, parse_verdict
 from guardrail.scoring.spans import align, sentence_spans
+from guardrail.scoring.stages import request as stage_request
+from guardrail.scoring.stages import run_stage
 from guardrail.scoring.templates import PromptSet
 
 if TYPE_CHECKING:
@@ -77,7 +78,6 @@ PENALTY: dict[tuple[Relation, Label], float] = {
 }
 
 EnsembleRule = Literal["majority", "mean_penalty"]
-_T = TypeVar("_T")
 
 
 class MetaRAGConfig(BaseModel):
@@ -196,7 +196,9 @@ class MetaRAG(ScorerBase):
         if not answer or not answer.strip():
             return self.build_report("empty_answer", [], threshold, log, started, self.settings())
 
-        texts = await self._stage(log, DECOMPOSE, [self._decompose(question, answer, log)])
+        texts = await run_stage(
+            log, self.method, DECOMPOSE, [self._decompose(question, answer, log)]
+        )
         factoid_texts = texts[0]
         if not factoid_texts:
             return self.build_report("no_factoids", [], threshold, log, started, self.settings())
@@ -206,7 +208,7 @@ class MetaRAG(ScorerBase):
             for f in factoid_texts
             for relation in (Relation.SYNONYM, Relation.ANTONYM)
         ]
-        mutated = await self._stage(log, "mutate", mutate_jobs)
+        mutated = await run_stage(log, self.method, "mutate", mutate_jobs)
         variant_texts = [(mutated[2 * i], mutated[2 * i + 1]) for i in range(len(factoid_texts))]
 
         status: ReportStatus = "ok"
@@ -217,7 +219,7 @@ class MetaRAG(ScorerBase):
                 for relation, batch in ((Relation.SYNONYM, syn), (Relation.ANTONYM, ant))
                 for text, _ in batch
             ]
-            verified = iter(await self._stage(log, VERIFY, verify_jobs))
+            verified = iter(await run_stage(log, self.method, VERIFY, verify_jobs))
         else:
             status = "empty_context"
             unsure = [
@@ -260,29 +262,6 @@ class MetaRAG(ScorerBase):
         return self.localized(report, question, answer, passages)
 
     # -- stages -----------------------------------------------------------------------------
-
-    async def _stage(self, log: CallLog, name: str, jobs: Sequence[Awaitable[_T]]) -> list[_T]:
-        """Run one stage's jobs concurrently; time it; turn any failure into ScoringError."""
-        before = len(log.calls)
-        t0 = time.perf_counter()
-        results = await asyncio.gather(*jobs, return_exceptions=True)
-        log.stages.append(
-            StageTiming(stage=name, seconds=time.perf_counter() - t0, calls=len(log.calls) - before)
-        )
-        failures = [r for r in results if isinstance(r, BaseException)]
-        for failure in failures:
-            if not isinstance(failure, JudgeCallError):
-                raise failure
-        if failures:
-            first = failures[0]
-            assert isinstance(first, JudgeCallError)
-            raise ScoringError(
-                f"{name} stage failed: {len(failures)} judge call(s) failed after retries; "
-                f"first: {first.call.error}",
-                calls=log.calls,
-                stage=name,
-            )
-        return [r for r in results if not isinstance(r, BaseException)]
 
     async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
         request = JudgeRequest(
@@ -356,22 +335,21 @@ class MetaRAG(ScorerBase):
         verdicts: list[Verdict] = []
         for verifier, reply in zip(self.verifiers, replies, strict=True):
             if isinstance(reply, BaseException):
-                raise reply
+                continue  # raised below, once every good verifier's call is recorded
             label, reason, failure = parse_verdict(reply.text)
             log.record(reply.call, failure)
             verdicts.append(
                 Verdict(judge=verifier.name, label=label, reason=reason, parsed=failure is None)
             )
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                raise reply
         return verdicts
 
     async def _request(
         self, log: CallLog, judge: Judge, stage: str, request: JudgeRequest
     ) -> _Reply:
-        try:
-            response, call = await self._runner(judge).call(stage, request)
-        except JudgeCallError as exc:
-            log.record(exc.call)
-            raise
+        response, call = await stage_request(log, self._runner(judge), stage, request)
         return _Reply(response.text, call)
 
 

@@ -24,18 +24,18 @@ and is returned; a call that fails for good raises :class:`~guardrail.exceptions
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from guardrail.exceptions import ScoringError
 from guardrail.judges.base import DECOMPOSE, VERIFY, Judge, JudgeRequest
-from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
-from guardrail.models import JudgeCall, Label, StageTiming, Usage
+from guardrail.judges.runner import JudgeRunner, RetryPolicy
+from guardrail.models import JudgeCall, Label, Usage
 from guardrail.scoring.base import CallLog, with_parse_failure
 from guardrail.scoring.parsing import parse_statements, parse_verdict
+from guardrail.scoring.stages import request as stage_request
+from guardrail.scoring.stages import run_stage
 from guardrail.scoring.templates import PromptSet
 
 
@@ -135,29 +135,16 @@ class ReferenceMetric:
             claims = await self._decompose(question, answer, log)
         claims = [c for c in claims if c.strip()]
         refs = [r for r in references if r.strip()]
-        stage_start = time.perf_counter()
-        jobs = [self._verify(c, refs) for c in claims]
-        jobs += [self._verify(c, [target] if target.strip() else []) for c in claims]
-        results = await asyncio.gather(*jobs, return_exceptions=True)
-        labels: list[Label] = []
-        failed: BaseException | None = None
-        for res in results:
-            if isinstance(res, JudgeCallError):
-                log.record(res.call)
-                failed = failed or res
-            elif isinstance(res, BaseException):
-                raise res
-            else:
-                label, call = res
-                labels.append(label)
-                if call is not None:
-                    log.record(call)
-        made = sum(1 for r in results if not isinstance(r, tuple) or r[1] is not None)
-        log.stages.append(
-            StageTiming(stage=VERIFY, seconds=time.perf_counter() - stage_start, calls=made)
+        jobs = [self._verify(c, refs, log) for c in claims]
+        jobs += [self._verify(c, [target] if target.strip() else [], log) for c in claims]
+        verdicts = await run_stage(
+            log, "reference metric", VERIFY, jobs, unrecorded=lambda v: [v[1]] if v[1] else []
         )
-        if failed is not None:
-            raise ScoringError(f"reference metric: verify call failed: {failed}", calls=log.calls)
+        labels: list[Label] = []
+        for label, call in verdicts:
+            labels.append(label)
+            if call is not None:
+                log.record(call)
         n = len(claims)
         checks = [
             ClaimCheck(claim=c, references=labels[i], target=labels[n + i])
@@ -181,28 +168,25 @@ class ReferenceMetric:
     async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
         if not answer.strip():
             return []
-        started = time.perf_counter()
         request = JudgeRequest(
             task=DECOMPOSE,
             prompt=self.prompts.render(DECOMPOSE, inputText=answer),
             inputs={"text": answer, "question": question},
         )
-        try:
-            response, call = await self.runner.call(DECOMPOSE, request)
-        except JudgeCallError as exc:
-            log.record(exc.call)
-            raise ScoringError(
-                f"reference metric: decompose failed: {exc}", calls=log.calls
-            ) from exc
-        finally:
-            log.stages.append(
-                StageTiming(stage=DECOMPOSE, seconds=time.perf_counter() - started, calls=1)
-            )
+        [(response, call)] = await run_stage(
+            log,
+            "reference metric",
+            DECOMPOSE,
+            [stage_request(log, self.runner, DECOMPOSE, request)],
+            unrecorded=lambda reply: [reply[1]],
+        )
         items, failure = parse_statements(response.text)
         log.record(call, failure)
         return items
 
-    async def _verify(self, claim: str, passages: list[str]) -> tuple[Label, JudgeCall | None]:
+    async def _verify(
+        self, claim: str, passages: list[str], log: CallLog
+    ) -> tuple[Label, JudgeCall | None]:
         """One verdict; no passages means nothing can support the claim (no call is made)."""
         if not passages:
             return Label.NOT_SURE, None
@@ -212,6 +196,6 @@ class ReferenceMetric:
             prompt=self.prompts.render(VERIFY, context=context, statement=claim),
             inputs={"statement": claim, "context": context, "passages": list(passages)},
         )
-        response, call = await self.runner.call(VERIFY, request)
+        response, call = await stage_request(log, self.runner, VERIFY, request)
         label, _reason, failure = parse_verdict(response.text)
         return label, with_parse_failure(call, failure)

@@ -40,7 +40,6 @@ failure.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 from collections.abc import Sequence
@@ -48,20 +47,21 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal
 
-from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge, JudgeRequest
-from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
+from guardrail.judges.runner import JudgeRunner, RetryPolicy
 from guardrail.models import (
     Factoid,
     JudgeCall,
     ReportStatus,
     ScoreReport,
     Span,
-    StageTiming,
 )
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.spans import align, tokenize
+from guardrail.scoring.stages import request as stage_request
+from guardrail.scoring.stages import run_stage
 from guardrail.scoring.templates import PromptSet
 
 if TYPE_CHECKING:
@@ -298,38 +298,20 @@ class _Vote:
     reason: str
 
 
-class _Calls(CallLog):
-    """The run's call log, plus RT4CHART's stage: one concurrent round of runner calls."""
+async def _round(
+    log: CallLog, runner: JudgeRunner, name: str, requests: list[JudgeRequest]
+) -> list[tuple[str, JudgeCall]]:
+    """One RT4CHART stage: the replies in request order; their calls are the caller's to
+    :meth:`~CallLog.record` (with the parse outcome). A failure raises ScoringError with every
+    call made (:func:`~guardrail.scoring.stages.run_stage`)."""
 
-    async def stage(
-        self, runner: JudgeRunner, name: str, requests: list[JudgeRequest]
-    ) -> list[tuple[str, JudgeCall]]:
-        """The replies in request order; their calls are the caller's to :meth:`record`.
+    async def one(request: JudgeRequest) -> tuple[str, JudgeCall]:
+        response, call = await stage_request(log, runner, name, request)
+        return response.text, call
 
-        The first hard failure becomes a ScoringError carrying every call made.
-        """
-        started = time.perf_counter()
-        results = await asyncio.gather(
-            *(runner.call(name, r) for r in requests), return_exceptions=True
-        )
-        out: list[tuple[str, JudgeCall]] = []
-        failed: JudgeCallError | None = None
-        for res in results:
-            if isinstance(res, JudgeCallError):
-                self.calls.append(res.call)
-                failed = failed or res
-            elif isinstance(res, BaseException):
-                raise res
-            else:
-                response, call = res
-                out.append((response.text, call))
-        self.stages.append(
-            StageTiming(stage=name, seconds=time.perf_counter() - started, calls=len(requests))
-        )
-        if failed is not None:
-            self.calls.extend(call for _, call in out)
-            raise ScoringError(f"rt4chart: {name} call failed: {failed}", calls=list(self.calls))
-        return out
+    return await run_stage(
+        log, "rt4chart", name, [one(r) for r in requests], unrecorded=lambda reply: [reply[1]]
+    )
 
 
 class RT4Chart(ScorerBase):
@@ -402,7 +384,7 @@ class RT4Chart(ScorerBase):
         """Score one answer against its retrieved passages."""
         started = time.perf_counter()
         tau = check_threshold(self.threshold if threshold is None else threshold)
-        calls = _Calls()
+        calls = CallLog()
         answer_sents = split_sentences(answer)
         if not answer_sents:
             return self.build_report("empty_answer", [], tau, calls, started, self._settings())
@@ -449,14 +431,14 @@ class RT4Chart(ScorerBase):
     # -- stage 1 --------------------------------------------------------------------------------
 
     async def _claims(
-        self, question: str, answer: str, sents: list[Span], calls: _Calls
+        self, question: str, answer: str, sents: list[Span], calls: CallLog
     ) -> list[_Claim]:
         requests = []
         for i, (s, e) in enumerate(sents):
             inputs = {"text": answer[s:e], "question": question, "sentence_index": i}
             prompt = self.prompts.render("claims", text=answer[s:e], question=question)
             requests.append(JudgeRequest(task=CLAIMS, prompt=prompt, inputs=inputs))
-        replies = await calls.stage(self.runner, CLAIMS, requests)
+        replies = await _round(calls, self.runner, CLAIMS, requests)
         claims: list[_Claim] = []
         for i, (text, call) in enumerate(replies):
             items, failure = parse_statements(text)
@@ -473,7 +455,7 @@ class RT4Chart(ScorerBase):
         claims: list[_Claim],
         sents: list[str],
         chunks: list[range],
-        calls: _Calls,
+        calls: CallLog,
     ) -> tuple[dict[int, tuple[RTLabel, int | None, str]], dict[int, dict[str, Any]]]:
         pairs = [(c, k) for c in claims for k in range(len(chunks))]
         requests = []
@@ -495,7 +477,7 @@ class RT4Chart(ScorerBase):
                 question=question or "(none)",
             )
             requests.append(JudgeRequest(task=LOCAL_VERIFY, prompt=prompt, inputs=inputs))
-        replies = await calls.stage(self.runner, LOCAL_VERIFY, requests)
+        replies = await _round(calls, self.runner, LOCAL_VERIFY, requests)
         votes: dict[int, list[_Vote]] = {c.index: [] for c in claims}
         for (claim, _k), (text, call) in zip(pairs, replies, strict=True):
             label, reason, failure = parse_rt_verdict(text)
@@ -527,7 +509,7 @@ class RT4Chart(ScorerBase):
         sents: list[str],
         chunks: list[range],
         local: dict[int, tuple[RTLabel, int | None, str]],
-        calls: _Calls,
+        calls: CallLog,
     ) -> dict[int, tuple[RTLabel, list[int]]]:
         all_ids = list(range(len(sents)))
         full_numbered = _numbered(sents, all_ids)
@@ -559,7 +541,7 @@ class RT4Chart(ScorerBase):
                 values["hint"] = _numbered(sents, hint_ids)
             prompt = self.prompts.render(template, **values)
             requests.append(JudgeRequest(task=GLOBAL_VERIFY, prompt=prompt, inputs=inputs))
-        replies = await calls.stage(self.runner, GLOBAL_VERIFY, requests)
+        replies = await _round(calls, self.runner, GLOBAL_VERIFY, requests)
         keys = _SentenceKeys(sents)
         finals: dict[int, tuple[RTLabel, list[int]]] = {}
         for claim, (text, call) in zip(claims, replies, strict=True):
@@ -606,7 +588,7 @@ class RT4Chart(ScorerBase):
         finals: dict[int, tuple[RTLabel, list[int]]],
         trace: dict[int, dict[str, Any]],
         context_sents: list[str],
-        calls: _Calls,
+        calls: CallLog,
         started: float,
     ) -> ScoreReport:
         factoids: list[Factoid] = []

@@ -231,6 +231,27 @@ async def test_judge_failure_raises_scoring_error_with_all_calls():
     assert all(c.attempts == 2 for c in calls if not c.ok)
 
 
+async def test_ensemble_failure_keeps_every_verifier_call():
+    """Verifiers [failing, good]: the ScoringError carries the good verifier's calls too."""
+    good = fact_judge(FACTS[:1], true=FACTS[:1], name="good")
+
+    def fail(req: JudgeRequest) -> str:
+        raise JudgeServerError("boom", status_code=500)
+
+    failing = ScriptedJudge(fail, judge_name="failing")
+    scorer = MetaRAG(
+        good, verifiers=[failing, good], retry=RetryPolicy(max_attempts=1, backoff_base_s=0.001)
+    )
+    with pytest.raises(ScoringError) as info:
+        await scorer.score("q", FACTS[0], CONTEXT)
+    calls = info.value.calls
+    verify = [c for c in calls if c.stage == "verify"]
+    assert len(calls) == len(good.requests) + len(failing.requests) == 1 + 2 + 8
+    assert sorted((c.judge, c.ok) for c in verify) == [("failing", False)] * 4 + [
+        ("good", True)
+    ] * 4
+
+
 def _v(label: Label) -> Verdict:
     return Verdict(judge="j", label=label)
 
