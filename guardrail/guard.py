@@ -16,7 +16,6 @@ The core is async (:meth:`Guard.acheck`); :meth:`Guard.check` is the one blockin
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import inspect
@@ -32,10 +31,10 @@ from guardrail.actions.cite import add_citations
 from guardrail.actions.escalate import Escalator
 from guardrail.actions.highlight import mark_spans
 from guardrail.audit import AuditLog, AuditRecord, TextRedaction
-from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import Judge
 from guardrail.judges.registry import make_judge
-from guardrail.judges.runner import RetryPolicy
+from guardrail.judges.runner import JudgeCallError, RetryPolicy
 from guardrail.models import (
     ActionName,
     Decision,
@@ -219,12 +218,20 @@ class Guard:
         threshold: float,
         calls: list[JudgeCall],
     ) -> tuple[ScoreReport | None, str | None]:
+        """The report, or ``(None, error)`` when the judges failed (the policy's ``on_error``).
+
+        Only judge and scoring failures take that path; any other exception is a bug in the
+        scorer and propagates (:meth:`acheck` audits it as ``turn_failed``), so it can never let
+        an answer pass unscored.
+        """
         try:
             report = await self.scorer.score(question, answer, passages, threshold=threshold)
         except ScoringError as exc:
             calls.extend(exc.calls)
             return None, str(exc)
-        except (asyncio.TimeoutError, OSError, ValueError, RuntimeError) as exc:
+        except JudgeError as exc:
+            if isinstance(exc, JudgeCallError):
+                calls.append(exc.call)
             return None, f"{type(exc).__name__}: {exc}"
         calls.extend(report.calls)
         return report, None

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from guardrail.exceptions import ConfigError
 from guardrail.models import TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
 
@@ -82,11 +83,11 @@ class TopicClassifier:
     ) -> None:
         names = [t.name for t in topics]
         if default_topic not in names:
-            raise ValueError(f"default topic {default_topic!r} is not among {names}")
+            raise ConfigError(f"default topic {default_topic!r} is not among {names}")
         if not 0.0 <= confidence_floor <= 1.0:
-            raise ValueError("confidence_floor must be in [0, 1]")
+            raise ConfigError("confidence_floor must be in [0, 1]")
         if max_topics < 1:
-            raise ValueError("max_topics must be >= 1")
+            raise ConfigError("max_topics must be >= 1")
         self.default_topic = default_topic
         self.confidence_floor = confidence_floor
         self.max_topics = max_topics

@@ -343,6 +343,41 @@ def test_a_crash_mid_turn_still_leaves_an_audit_record(policy, queue, audit):
     assert record["kind"] == "event" and "exploded" in record["error"]
 
 
+class BuggyScorer:
+    """A scorer with a programming error (not a judge failure)."""
+
+    method = "buggy"
+
+    async def score(self, question: str, answer: str, contexts: Any, **kw: Any) -> Any:
+        return int("0.5 as text")  # ValueError: the old guard took it for a judge outage
+
+
+def test_a_scorer_bug_surfaces_and_is_audited_instead_of_passing(policy, queue, audit):
+    """A general topic fails open on judge errors only: a scorer bug raises and is audited."""
+    guard = make_guard(policy, queue, audit)
+    guard.scorer = BuggyScorer()
+    with pytest.raises(ValueError, match="invalid literal"):
+        guard.check("How do I reset my password?", "Use the portal.", ["Use the portal."])
+    [record] = read_audit(audit)
+    assert record["kind"] == "event" and record["event_name"] == "turn_failed"
+    assert record["error"].startswith("ValueError")
+
+
+def test_a_judge_error_raised_by_a_custom_scorer_takes_the_on_error_path(policy, queue, audit):
+    """A scorer that lets a JudgeError through still gets the policy's on_error decision."""
+
+    class DownScorer:
+        method = "down"
+
+        async def score(self, question: str, answer: str, contexts: Any, **kw: Any) -> Any:
+            raise JudgeServerError("upstream 502", status_code=502)
+
+    guard = make_guard(policy, queue, audit)
+    guard.scorer = DownScorer()
+    result = guard.check(REFUGEE_Q, REFUGEE_A, REFUGEE_CTX)
+    assert result.decision.action == "escalate" and "upstream 502" in (result.decision.error or "")
+
+
 def test_redaction_keeps_raw_text_out_of_the_audit_log(policy, queue, tmp_path):
     """With redaction='hash' the question and answer never reach the log file."""
     audit = AuditLog(tmp_path / "audit.jsonl")

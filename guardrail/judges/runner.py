@@ -17,7 +17,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-from guardrail.exceptions import JudgeError, JudgeTimeout
+from guardrail.exceptions import ConfigError, JudgeError, JudgeTimeout
 from guardrail.judges.base import Judge, JudgeRequest, JudgeResponse
 from guardrail.models import JudgeCall
 
@@ -34,11 +34,11 @@ class RetryPolicy:
 
     def __post_init__(self) -> None:
         if self.timeout_s <= 0:
-            raise ValueError("timeout_s must be > 0")
+            raise ConfigError("timeout_s must be > 0")
         if self.max_attempts < 1:
-            raise ValueError("max_attempts must be >= 1")
+            raise ConfigError("max_attempts must be >= 1")
         if self.max_concurrency < 1:
-            raise ValueError("max_concurrency must be >= 1")
+            raise ConfigError("max_concurrency must be >= 1")
 
 
 class JudgeCallError(JudgeError):

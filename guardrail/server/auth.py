@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 from fastapi import HTTPException, Request, status
 
+from guardrail.exceptions import ConfigError
+
 __all__ = ["LoginThrottle", "ReviewerTokens", "check_csrf", "csrf_token", "require_api_key"]
 
 _SESSION_REVIEWER = "reviewer"
@@ -102,7 +104,7 @@ class LoginThrottle:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if max_failures < 1 or window_s <= 0 or max_clients < 1:
-            raise ValueError("max_failures, window_s and max_clients must be positive")
+            raise ConfigError("max_failures, window_s and max_clients must be positive")
         self.max_failures = max_failures
         self.window_s = window_s
         self.max_clients = max_clients

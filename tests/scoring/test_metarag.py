@@ -247,9 +247,9 @@ async def test_ensemble_failure_keeps_every_verifier_call():
     calls = info.value.calls
     verify = [c for c in calls if c.stage == "verify"]
     assert len(calls) == len(good.requests) + len(failing.requests) == 1 + 2 + 8
-    assert sorted((c.judge, c.ok) for c in verify) == [("failing", False)] * 4 + [
-        ("good", True)
-    ] * 4
+    assert (
+        sorted((c.judge, c.ok) for c in verify) == [("failing", False)] * 4 + [("good", True)] * 4
+    )
 
 
 def _v(label: Label) -> Verdict:

@@ -199,13 +199,16 @@ def test_split_sentences_handles_abbreviations_and_newlines():
 
 @given(st.text(alphabet=st.sampled_from(list("ab .!?\n'A1"))))
 def test_split_sentences_spans_are_ordered_trimmed_and_in_bounds(text):
-    """Spans never overlap, stay inside the text and carry no outer whitespace."""
+    """Spans never overlap, stay inside the text, carry no outer whitespace, and cover every
+    character that is not whitespace (so nothing is dropped and empty means blank)."""
     spans = split_sentences(text)
     last = 0
     for s, e in spans:
         assert last <= s < e <= len(text)
         assert text[s:e] == text[s:e].strip()
         last = e
+    covered = {i for s, e in spans for i in range(s, e)}
+    assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
 
 
 def test_claim_spans_narrow_to_the_claims_words_or_keep_the_sentence():

@@ -7,6 +7,7 @@ import threading
 import httpx
 import pytest
 
+from guardrail.exceptions import ConfigError
 from guardrail.server import LoginThrottle, create_app
 from guardrail.server.testing import serve_in_thread
 from tests.server.conftest import ALICE, API_KEY, BOB
@@ -88,7 +89,7 @@ def test_concurrent_attempts_cannot_pass_the_limit_together():
 
 @pytest.mark.parametrize("kwargs", [{"max_failures": 0}, {"window_s": 0}, {"max_clients": 0}])
 def test_bad_settings_are_refused(kwargs):
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match="must be positive"):
         LoginThrottle(**kwargs)
 
 

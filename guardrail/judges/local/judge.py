@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from guardrail.exceptions import JudgeRequestError
+from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 from guardrail.judges.local.decompose import Decomposer
 from guardrail.judges.local.features import (
@@ -124,13 +124,13 @@ class LocalJudge:
         cache_size: int = 32,
     ) -> None:
         if verifier not in VERIFIERS:
-            raise ValueError(f"verifier must be one of {', '.join(VERIFIERS)}, got {verifier!r}")
+            raise ConfigError(f"verifier must be one of {', '.join(VERIFIERS)}, got {verifier!r}")
         if model_path is not None and verifier != "trained":
-            raise ValueError("model_path needs verifier='trained'")
+            raise ConfigError("model_path needs verifier='trained'")
         if not 0.0 <= support_threshold <= 1.0 or not 0.0 <= conflict_threshold <= 1.0:
-            raise ValueError("thresholds must be within [0, 1]")
+            raise ConfigError("thresholds must be within [0, 1]")
         if cache_size < 1:
-            raise ValueError("cache_size must be >= 1")
+            raise ConfigError("cache_size must be >= 1")
         self.verifier: VerifierKind = verifier
         self.model_path = model_path
         self.thresholds = Thresholds(support=support_threshold, conflict=conflict_threshold)

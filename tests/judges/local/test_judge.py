@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from guardrail.exceptions import JudgeRequestError
+from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges.base import Judge, JudgeRequest
 from guardrail.judges.local import MODEL, LocalJudge
 from guardrail.judges.registry import make_judge
@@ -31,9 +31,9 @@ def test_constructor_does_no_io():
 
 def test_constructor_validates_settings():
     """Out-of-range thresholds or cache size are rejected."""
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match="thresholds"):
         LocalJudge(support_threshold=1.5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match="cache_size"):
         LocalJudge(cache_size=0)
 
 

@@ -47,12 +47,16 @@ def test_sentences_split_list_items_and_lines():
 
 @given(st.text(max_size=300))
 def test_sentence_spans_are_trimmed_ordered_and_in_bounds(text):
-    """For any text, spans are in order, inside the text, non-empty and trimmed."""
+    """For any text, spans are in order, inside the text, non-empty and trimmed, and every
+    letter or digit of the text lies in one of them (so an empty result only for no words)."""
     last = 0
-    for s, e in split_sentences(text):
+    spans = split_sentences(text)
+    for s, e in spans:
         assert last <= s < e <= len(text)
         assert text[s:e] == text[s:e].strip()
         last = e
+    covered = {i for s, e in spans for i in range(s, e)}
+    assert all(i in covered for i, ch in enumerate(text) if ch.isalnum())
 
 
 def test_stem_conflates_inflections():

@@ -144,9 +144,9 @@ def test_constructor_does_no_io_and_validates():
     assert judge._model is None and judge.name == "local-trained"
     judge.answer("verify", {"statement": "Curie discovered radium.", "context": CURIE_CONTEXT})
     assert judge._model is not None
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match="verifier must be one of"):
         LocalJudge(verifier="neural")  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match="model_path"):
         LocalJudge(model_path="x.json")
 
 
