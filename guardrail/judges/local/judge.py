@@ -77,7 +77,11 @@ _RT4CHART_LABELS = {
 
 
 def _text(inputs: Mapping[str, Any], key: str) -> str:
-    value = inputs.get(key)
+    """``inputs[key]`` as text; a missing key is a malformed request (a typo must not turn
+    into a silent NOT SURE), while an empty or ``None`` value is empty text."""
+    if key not in inputs:
+        raise JudgeRequestError(f"local judge: request inputs lack {key!r}")
+    value = inputs[key]
     if value is None:
         return ""
     if isinstance(value, str):
@@ -251,8 +255,11 @@ class LocalJudge:
         )
 
     def _context(self, inputs: Mapping[str, Any]) -> str:
-        context = _text(inputs, "context")
-        if not context.strip():
+        """``context``, or when it is absent or blank, ``passages`` (at least one is needed)."""
+        if "context" not in inputs and "passages" not in inputs:
+            raise JudgeRequestError("local judge: request inputs lack 'context' (or 'passages')")
+        context = _text(inputs, "context") if "context" in inputs else ""
+        if not context.strip() and "passages" in inputs:
             context = _text(inputs, "passages")
         return context
 

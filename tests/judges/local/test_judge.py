@@ -85,13 +85,30 @@ async def test_unknown_task_is_a_request_error():
     assert not info.value.retryable
 
 
-def test_missing_or_odd_inputs_do_not_raise():
-    """Missing keys and non-string values are treated as text, not errors."""
+def test_odd_input_values_are_treated_as_text():
+    """Non-string and ``None`` values are text, not errors."""
     judge = LocalJudge()
-    assert judge.answer("decompose", {}) == "[]"
-    assert judge.answer("verify", {}).startswith("NOT SURE.")
     assert judge.answer("decompose", {"text": 12345}) == "[]"
+    assert judge.answer("decompose", {"text": None}) == "[]"
     assert len(judge.answer("antonym", {"factoid": None, "count": 2}).split("\n")) == 2
+    assert judge.answer("verify", {"statement": "x", "passages": []}).startswith("NOT SURE.")
+
+
+@pytest.mark.parametrize(
+    ("task", "inputs", "missing"),
+    [
+        ("decompose", {}, "'text'"),
+        ("synonym", {"count": 2}, "'factoid'"),
+        ("verify", {"context": "Paris is in France."}, "'statement'"),
+        ("verify", {"statment": "Paris is in France.", "context": "c"}, "'statement'"),
+        ("verify", {"statement": "Paris is in France."}, "'context'"),
+        ("local_verify", {"claim": "Paris is in France."}, "'context'"),
+    ],
+)
+def test_a_missing_input_key_is_a_request_error(task, inputs, missing):
+    """A misspelt or missing key raises instead of answering a silent NOT SURE."""
+    with pytest.raises(JudgeRequestError, match=missing):
+        LocalJudge().answer(task, inputs)
 
 
 def test_context_cache_is_bounded_lru_and_reused():
