@@ -20,10 +20,10 @@ import contextlib
 import functools
 import inspect
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast, overload
 
 from guardrail._sync import run_sync
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
@@ -55,7 +55,8 @@ from guardrail.topics import TopicClassifier
 
 #: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
 Regenerator = Callable[[str], Awaitable[Any]]
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def build_scorer(policy: Policy, judge: Judge | None = None) -> Scorer:
@@ -174,39 +175,52 @@ class Guard:
         regen = _async_regenerator(regenerate) if regenerate else None
         return run_sync(self.acheck(question, answer, contexts, regenerate=regen))
 
-    def wrap(self, fn: F) -> Callable[..., Any]:
+    # An async function matches both overloads; the first (async) one wins, as intended.
+    @overload
+    def wrap(  # type: ignore[overload-overlap]
+        self, fn: Callable[Concatenate[str, P], Coroutine[Any, Any, R]]
+    ) -> Callable[Concatenate[str, P], Awaitable[GuardResult]]: ...
+
+    @overload
+    def wrap(
+        self, fn: Callable[Concatenate[str, P], R]
+    ) -> Callable[Concatenate[str, P], GuardResult]: ...
+
+    def wrap(self, fn: Callable[Concatenate[str, P], Any]) -> Callable[Concatenate[str, P], Any]:
         """Decorate an answer function (sync or async); it then returns a GuardResult.
 
         The function is called as ``fn(question, *args, **kwargs)`` and must return an
-        answer-like value (see :mod:`guardrail.actions.answers`).
+        answer-like value (see :mod:`guardrail.actions.answers`). The wrapper keeps the
+        function's parameters for type checkers; an async function stays async.
         """
         regenerable = accepts_instruction(fn)
+        call: Callable[..., Any] = fn  # re-called with the guardrail_instruction keyword
 
         if inspect.iscoroutinefunction(fn):
 
             @functools.wraps(fn)
-            async def awrapped(question: str, *args: Any, **kwargs: Any) -> GuardResult:
+            async def awrapped(question: str, *args: P.args, **kwargs: P.kwargs) -> GuardResult:
                 answer, contexts = normalize_answer(await fn(question, *args, **kwargs))
 
                 async def regen(instruction: str) -> Any:
-                    return await fn(question, *args, guardrail_instruction=instruction, **kwargs)
+                    return await call(question, *args, guardrail_instruction=instruction, **kwargs)
 
                 return await self.acheck(
                     question, answer, contexts, regenerate=regen if regenerable else None
                 )
 
-            return awrapped
+            return cast("Callable[Concatenate[str, P], Awaitable[GuardResult]]", awrapped)
 
         @functools.wraps(fn)
-        def wrapped(question: str, *args: Any, **kwargs: Any) -> GuardResult:
+        def wrapped(question: str, *args: P.args, **kwargs: P.kwargs) -> GuardResult:
             answer, contexts = normalize_answer(fn(question, *args, **kwargs))
 
             def regen(instruction: str) -> Any:
-                return fn(question, *args, guardrail_instruction=instruction, **kwargs)
+                return call(question, *args, guardrail_instruction=instruction, **kwargs)
 
             return self.check(question, answer, contexts, regenerate=regen if regenerable else None)
 
-        return wrapped
+        return cast("Callable[Concatenate[str, P], GuardResult]", wrapped)
 
     # -- one turn ---------------------------------------------------------------------------
 
