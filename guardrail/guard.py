@@ -11,28 +11,33 @@ fallbacks) becomes a decision by the topic's ``on_error`` rule (sensitive topics
 an escalation sink failure falls back to the fallback sink; and every turn — including one that
 crashed half-way — gets an audit record carrying every judge call made.
 
-The core is async (:meth:`Guard.acheck`); :meth:`Guard.check` is the one blocking wrapper.
+The core is async (:meth:`Guard.acheck`); :meth:`Guard.check` is the one blocking wrapper. It
+runs turns on one event loop that the guard keeps on a background thread, so the SDK judges'
+HTTP clients and connection pools are reused from one ``check`` to the next;
+:meth:`Guard.close` (or ``with Guard...``) stops that loop and closes the judges the guard built.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import inspect
 import uuid
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast, overload
 
-from guardrail._sync import run_sync
+from guardrail._sync import LoopThread
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
 from guardrail.actions.cite import add_citations
 from guardrail.actions.escalate import Escalator
 from guardrail.actions.highlight import mark_spans
 from guardrail.audit import AuditLog, AuditRecord, TextRedaction
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
-from guardrail.judges.base import Judge
+from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import make_judge
 from guardrail.judges.runner import JudgeCallError, RetryPolicy
 from guardrail.models import (
@@ -59,13 +64,19 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def build_scorer(policy: Policy, judge: Judge | None = None) -> Scorer:
-    """The scorer the policy asks for; ``judge`` (if given) serves every stage."""
+def build_scorer(
+    policy: Policy, judge: Judge | None = None, *, made: dict[str, Judge] | None = None
+) -> Scorer:
+    """The scorer the policy asks for; ``judge`` (if given) serves every stage.
+
+    Judges built from the policy's specs are kept in ``made`` (by spec), so whoever asked can
+    close them later.
+    """
     s = policy.scorer
     retry = RetryPolicy(
         timeout_s=s.timeout_s, max_attempts=s.max_attempts, max_concurrency=s.max_concurrency
     )
-    cache: dict[str, Judge] = {}
+    cache: dict[str, Judge] = made if made is not None else {}
     localizer: Literal["packaged"] | None = "packaged" if s.localize == "words" else None
 
     def get(spec: str | None) -> Judge:
@@ -110,11 +121,14 @@ class Guard:
     ) -> None:
         self.policy = policy
         self.engine = PolicyEngine(policy)
-        self.scorer = scorer or build_scorer(policy, judge)
+        self._built_judges: dict[str, Judge] = {}
+        self.scorer = scorer or build_scorer(policy, judge, made=self._built_judges)
         self.classifier = classifier or TopicClassifier.from_policy(policy)
         self.escalator = escalator or Escalator()
         self.audit = audit
         self.redaction: TextRedaction = redaction
+        self._loop = LoopThread()
+        weakref.finalize(self, self._loop.stop)  # a guard dropped without close() stops its loop
 
     @classmethod
     def from_yaml(
@@ -171,9 +185,57 @@ class Guard:
         *,
         regenerate: Callable[[str], Any] | None = None,
     ) -> GuardResult:
-        """Blocking :meth:`acheck` (refuses to run inside an event loop)."""
+        """Blocking :meth:`acheck` (refuses to run inside an event loop).
+
+        Turns run on the guard's own event loop (one background thread), so judges keep their
+        HTTP clients across calls; many threads may call ``check`` at once. A blocking
+        ``regenerate`` runs in a worker thread.
+        """
         regen = _async_regenerator(regenerate) if regenerate else None
-        return run_sync(self.acheck(question, answer, contexts, regenerate=regen))
+        return self._loop.run(self.acheck(question, answer, contexts, regenerate=regen))
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def _close_built_judges(self) -> None:
+        for judge in self._built_judges.values():
+            if isinstance(judge, ClosableJudge):
+                await judge.aclose()
+
+    def close(self) -> None:
+        """Close the judges this guard built (not a ``judge=`` you passed), stop its loop.
+
+        Also closes the audit log file (a later turn reopens it). Safe to call twice; the guard
+        stays usable (a later ``check`` starts a new loop and new clients).
+        """
+        if self._loop.loop is not None:
+            self._loop.run(self._close_built_judges())
+        self._loop.stop()
+        if self.audit is not None:
+            self.audit.close()
+
+    async def aclose(self) -> None:
+        """:meth:`close` for async code: also closes clients made on the running loop."""
+        await self._close_built_judges()
+        loop = self._loop.loop
+        if loop is not None:
+            await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(self._close_built_judges(), loop)
+            )
+        await asyncio.to_thread(self._loop.stop)
+        if self.audit is not None:
+            self.audit.close()
+
+    def __enter__(self) -> Guard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Guard:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
     # An async function matches both overloads; the first (async) one wins, as intended.
     @overload
@@ -418,7 +480,7 @@ class Guard:
 
 def _async_regenerator(fn: Callable[[str], Any]) -> Regenerator:
     async def regen(instruction: str) -> Any:
-        out = fn(instruction)
+        out = await asyncio.to_thread(fn, instruction)  # keep the shared loop free meanwhile
         if inspect.isawaitable(out):
             return await out
         return out

@@ -69,3 +69,10 @@ class Judge(Protocol):
     def name(self) -> str: ...
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse: ...
+
+
+@runtime_checkable
+class ClosableJudge(Protocol):
+    """A judge holding resources (an SDK client, a connection pool) that ``aclose`` releases."""
+
+    async def aclose(self) -> None: ...
