@@ -22,7 +22,7 @@ from rich.table import Table
 from guardrail.evaluation.datasets import load_rows
 from guardrail.evaluation.metrics import answer_counts
 from guardrail.judges.local import LocalJudge
-from guardrail.scoring.metarag import MetaRAG, MetaRAGConfig
+from guardrail.scoring import MetaRAG, MetaRAGConfig
 
 DATA = Path(
     os.environ.get("GUARDRAIL_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")

@@ -55,7 +55,9 @@ if TYPE_CHECKING:  # the same names as _LAZY, for type checkers
         PromptSet,
         ReferenceMetric,
         RT4Chart,
+        RT4ChartConfig,
         Scorer,
+        build_scorer,
     )
     from guardrail.topics import TopicClassifier
 
@@ -80,6 +82,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "ScoreReport",
         "TopicLabel",
         "Usage",
+        "build_scorer",
         "Variant",
         "Verdict",
     ),
@@ -90,7 +93,9 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "PromptSet",
         "ReferenceMetric",
         "RT4Chart",
+        "RT4ChartConfig",
         "Scorer",
+        "build_scorer",
     ),
     "guardrail.topics": ("TopicClassifier",),
 }
@@ -144,6 +149,7 @@ __all__ = [
     "PolicyError",
     "PromptSet",
     "RT4Chart",
+    "RT4ChartConfig",
     "ReferenceMetric",
     "Relation",
     "RetryPolicy",
@@ -157,6 +163,7 @@ __all__ = [
     "Variant",
     "Verdict",
     "__version__",
+    "build_scorer",
     "load_policy",
     "make_judge",
 ]

@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast, overload
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast, overload
 
 from guardrail._sync import LoopThread
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
@@ -38,8 +38,7 @@ from guardrail.actions.highlight import mark_spans
 from guardrail.audit import AuditLog, AuditRecord, TextRedaction
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
-from guardrail.judges.registry import make_judge
-from guardrail.judges.runner import JudgeCallError, RetryPolicy
+from guardrail.judges.runner import JudgeCallError
 from guardrail.models import (
     ActionName,
     Decision,
@@ -55,50 +54,13 @@ from guardrail.policy.engine import strongest
 from guardrail.policy.schema import TopicRule
 from guardrail.queues.base import EscalationSink
 from guardrail.scoring.base import Scorer
-from guardrail.scoring.metarag import MetaRAG, MetaRAGConfig
+from guardrail.scoring.factory import build_scorer
 from guardrail.topics import TopicClassifier
 
 #: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
 Regenerator = Callable[[str], Awaitable[Any]]
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-def build_scorer(
-    policy: Policy, judge: Judge | None = None, *, made: dict[str, Judge] | None = None
-) -> Scorer:
-    """The scorer the policy asks for; ``judge`` (if given) serves every stage.
-
-    Judges built from the policy's specs are kept in ``made`` (by spec), so whoever asked can
-    close them later.
-    """
-    s = policy.scorer
-    retry = RetryPolicy(
-        timeout_s=s.timeout_s, max_attempts=s.max_attempts, max_concurrency=s.max_concurrency
-    )
-    cache: dict[str, Judge] = made if made is not None else {}
-    localizer: Literal["packaged"] | None = "packaged" if s.localize == "words" else None
-
-    def get(spec: str | None) -> Judge:
-        if judge is not None:
-            return judge
-        spec = spec or s.judge
-        if spec not in cache:
-            cache[spec] = make_judge(spec)
-        return cache[spec]
-
-    if s.method == "rt4chart":
-        from guardrail.scoring.rt4chart import RT4Chart
-
-        return RT4Chart(get(s.judge), retry=retry, localizer=localizer)
-    return MetaRAG(
-        decomposer=get(s.decomposer),
-        generator=get(s.generator),
-        verifiers=[get(v) for v in s.verifiers] or [get(s.judge)],
-        config=MetaRAGConfig(k=s.k, temperature=s.temperature, ensemble_rule=s.ensemble_rule),
-        retry=retry,
-        localizer=localizer,
-    )
 
 
 class Guard:
@@ -122,7 +84,7 @@ class Guard:
         self.policy = policy
         self.engine = PolicyEngine(policy)
         self._built_judges: dict[str, Judge] = {}
-        self.scorer = scorer or build_scorer(policy, judge, made=self._built_judges)
+        self.scorer = scorer or build_scorer(policy.scorer, judge=judge, judges=self._built_judges)
         self.classifier = classifier or TopicClassifier.from_policy(policy)
         self.escalator = escalator or Escalator()
         self.audit = audit

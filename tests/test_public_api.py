@@ -18,7 +18,7 @@ EXPECTED = {
     "PromptSet", "Relation", "RetryPolicy", "ScoreReport", "Scorer", "ScoringError",
     "ScriptedJudge", "TopicLabel", "Usage", "Variant", "Verdict", "__version__", "make_judge",
     "Guard", "Policy", "PolicyEngine", "load_policy", "RT4Chart", "ReferenceMetric",
-    "TopicClassifier", "Escalator", "AuditLog",
+    "TopicClassifier", "Escalator", "AuditLog", "RT4ChartConfig", "build_scorer",
 }  # fmt: skip
 
 

@@ -7,7 +7,8 @@ sets ``func`` — a callable ``(args) -> int`` returning the exit code.
 when its command runs or shows its own help.
 
 Errors are one line on stderr, no traceback: :class:`~guardrail.exceptions.ConfigError` (bad
-input) exits 2, any other :class:`~guardrail.exceptions.GuardrailError` exits 1.
+input) and any pydantic ``ValidationError`` that reaches here (bad input too) exit 2, any other
+:class:`~guardrail.exceptions.GuardrailError` exits 1.
 """
 
 from __future__ import annotations
@@ -50,6 +51,16 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     return parser
 
 
+def _validation_line(exc: BaseException) -> str | None:
+    """One line for a pydantic ``ValidationError`` (pydantic is loaded only if one can exist)."""
+    pydantic = sys.modules.get("pydantic")
+    if pydantic is None or not isinstance(exc, pydantic.ValidationError):
+        return None
+    from guardrail.validation import error_line
+
+    return f"{exc.title}: {error_line(exc)}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(words).parse_args(words)
@@ -61,6 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GuardrailError as exc:
         print(f"guardrail: error: {exc}", file=sys.stderr)
         return 1
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        line = _validation_line(exc)
+        if line is None:
+            raise
+        print(f"guardrail: error: {line}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("guardrail: interrupted", file=sys.stderr)
         return 130

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if not args.policy.is_file():
         raise ConfigError(f"{args.policy}: policy file not found")
-    rows, result, judge_name, _ = load_and_score(args, console)
+    rows, result, judge_name, settings = load_and_score(args, console)
     if args.holdout_frac is not None:
         tune, report = split_by_group(rows, args.holdout_frac, seed=args.seed)
     else:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     same = bool(block["tuned_on_same_rows"])
     where = "these same rows" if same else f"{block['n']} held-out rows"
     note = (
-        f"threshold {threshold:g} set by `guardrail calibrate` ({args.method}, judge "
+        f"threshold {threshold:g} set by `guardrail calibrate` ({settings.method}, judge "
         f"{judge_name}) to maximize {args.metric} on {block['tuned_rows']} rows of "
         f"{args.dataset.name}.\n{args.metric} {block['answer'][args.metric]:.3f} measured on "
         f"{where}" + (" (tuned on the same rows: optimistic)." if same else ".")
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json_out is not None:
         out: dict[str, Any] = {
             "dataset": str(args.dataset),
-            "method": args.method,
+            "method": settings.method,
             "judge": judge_name,
             "policy_in": str(args.policy),
             "policy_out": str(args.out),
@@ -77,7 +77,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("calibrate", help=COMMANDS["calibrate"].summary)
     add_scoring_args(p)
     p.add_argument("--metric", choices=METRICS[:3], default="f1")
-    p.add_argument("--policy", type=Path, required=True, metavar="IN.yaml")
+    p.add_argument(
+        "--policy",
+        type=Path,
+        required=True,
+        metavar="IN.yaml",
+        help="the policy to calibrate: its scorer settings score the rows (the flags above "
+        "override them); the copy gets the new threshold",
+    )
     p.add_argument("--out", type=Path, required=True, metavar="OUT.yaml")
     p.add_argument(
         "--topic",

@@ -17,7 +17,14 @@ from guardrail.exceptions import ConfigError
 from guardrail.judges.registry import SPEC_HELP, make_judge
 from guardrail.models import ScoreReport
 from guardrail.paths import DEFAULT_REVIEW_DB, fallback_beside
-from guardrail.scoring.metarag import MetaRAG, MetaRAGConfig
+from guardrail.scoring.base import ScorerBase
+from guardrail.scoring.factory import build_scorer
+from guardrail.scoring.settings import (
+    DEFAULT_THRESHOLD,
+    MetaRAGSettings,
+    check_flag_threshold,
+    with_overrides,
+)
 
 
 def read_text_arg(value: str) -> str:
@@ -72,19 +79,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def _build_scorer(args: argparse.Namespace) -> MetaRAG:
-    settings: dict[str, Any] = {}
-    if args.k is not None:
-        settings["k"] = args.k
-    if args.threshold is not None:
-        settings["threshold"] = args.threshold
-    try:
-        config = MetaRAGConfig(**settings)
-    except ValueError as exc:
-        first = exc.errors()[0] if hasattr(exc, "errors") else {"msg": str(exc), "loc": ()}
-        where = ".".join(str(x) for x in first.get("loc", ()))
-        raise ConfigError(f"--{where}: {first['msg']}") from None
-    return MetaRAG(make_judge(args.judge or "local"), config=config)
+def _build_scorer(args: argparse.Namespace) -> ScorerBase:
+    """MetaRAG with the default settings, overridden by ``--judge`` and ``--k``."""
+    settings = with_overrides(
+        MetaRAGSettings(), {"judge": ("--judge", args.judge), "k": ("--k", args.k)}
+    )
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+    return build_scorer(settings, threshold=check_flag_threshold(threshold))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Console
 from rich.table import Table
@@ -28,41 +28,57 @@ from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult,
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 from guardrail.judges.registry import SPEC_HELP, make_judge, parse_spec
-from guardrail.localize.model import TokenLocalizer, packaged_localizer
+from guardrail.localize.model import TokenLocalizer
+from guardrail.policy import load_policy
 from guardrail.scoring.base import Scorer
-
-METHODS = ("metarag", "rt4chart")
-DEFAULT_THRESHOLD = 0.5
-
-
-def make_scorer(method: str, judge: Judge, args: argparse.Namespace) -> Scorer:
-    """Build the scorer ``--method`` names, with the options the command line gives."""
-    localizer = load_localizer(args)
-    if method == "rt4chart":
-        from guardrail.scoring.rt4chart import RT4Chart
-
-        return RT4Chart(judge, window=args.window, overlap=args.overlap, localizer=localizer)
-    if method == "metarag":
-        from guardrail.scoring.metarag import MetaRAG
-
-        return MetaRAG(judge, localizer=localizer)
-    raise ConfigError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+from guardrail.scoring.factory import build_scorer
+from guardrail.scoring.settings import (
+    DEFAULT_THRESHOLD,
+    METHODS,
+    AnyScorerSettings,
+    MetaRAGSettings,
+    check_flag_threshold,
+    with_overrides,
+)
 
 
-def load_localizer(args: argparse.Namespace) -> TokenLocalizer:
-    """``--localizer-model``'s file, else the packaged word localizer."""
+def scorer_settings(args: argparse.Namespace) -> AnyScorerSettings:
+    """The ``--policy`` file's scorer block (else the defaults), overridden by the flags."""
+    policy = getattr(args, "policy", None)
+    base = load_policy(policy).scorer if policy is not None else MetaRAGSettings()
+    return with_overrides(
+        base,
+        {
+            "method": ("--method", args.method),
+            "judge": ("--judge", args.judge),
+            "window": ("--window", args.window),
+            "overlap": ("--overlap", args.overlap),
+        },
+    )
+
+
+def flag_threshold(args: argparse.Namespace) -> tuple[float, str]:
+    """``--threshold`` (validated) and where it came from; the default without the flag."""
+    value = getattr(args, "threshold", None)
+    if value is None:
+        return DEFAULT_THRESHOLD, "scorer default"
+    return check_flag_threshold(value), "--threshold"
+
+
+def load_localizer(args: argparse.Namespace) -> TokenLocalizer | Literal["settings"]:
+    """``--localizer-model``'s file, else whatever the settings' ``localize`` names."""
     path = args.localizer_model
-    return packaged_localizer() if path is None else TokenLocalizer.load(path)
+    return "settings" if path is None else TokenLocalizer.load(path)
 
 
-def build_judge(args: argparse.Namespace) -> Judge:
-    """The judge ``--judge`` names; ``--judge-model`` swaps in another trained verifier file.
+def build_judge(settings: AnyScorerSettings, args: argparse.Namespace) -> Judge:
+    """The settings' main judge; ``--judge-model`` swaps in another trained verifier file.
 
     The model file is read here, so a bad path is a clear error before any row is scored.
     """
     if args.judge_model is None:
-        return make_judge(args.judge)
-    spec = parse_spec(args.judge)
+        return make_judge(settings.judge)
+    spec = parse_spec(settings.judge)
     if (spec.kind, spec.model) != ("local", "trained"):
         raise ConfigError("--judge-model needs --judge local:trained")
     from guardrail.judges.local import LocalJudge
@@ -103,20 +119,21 @@ def provenance_notes(
     return [n for n in notes if n]
 
 
-def default_threshold(scorer: Scorer) -> float:
-    """The scorer's own threshold (``.threshold`` or ``.config.threshold``), else 0.5."""
-    for holder in (scorer, getattr(scorer, "config", None)):
-        value = getattr(holder, "threshold", None)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    return DEFAULT_THRESHOLD
-
-
 def add_scoring_args(p: argparse.ArgumentParser) -> None:
     """Options shared by ``eval`` and ``calibrate``: what to score and how."""
     p.add_argument("dataset", type=Path, help="JSON Lines file in the benchmark row schema")
-    p.add_argument("--method", choices=METHODS, default="metarag")
-    p.add_argument("--judge", default="local", metavar="SPEC", help=SPEC_HELP)
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default=None,
+        help="scoring method (default: the policy's, else metarag)",
+    )
+    p.add_argument(
+        "--judge",
+        default=None,
+        metavar="SPEC",
+        help=f"{SPEC_HELP} (default: the policy's, else local)",
+    )
     p.add_argument(
         "--judge-model",
         type=Path,
@@ -150,8 +167,10 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="JSON Lines progress file: finished rows are appended, a rerun skips them",
     )
-    p.add_argument("--window", type=int, default=25, help="rt4chart: chunk size in sentences")
-    p.add_argument("--overlap", type=int, default=10, help="rt4chart: chunk overlap")
+    p.add_argument(
+        "--window", type=int, default=None, help="rt4chart: chunk size in sentences (default 25)"
+    )
+    p.add_argument("--overlap", type=int, default=None, help="rt4chart: chunk overlap (default 10)")
     p.add_argument(
         "--holdout-frac",
         type=float,
@@ -168,17 +187,25 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
 
 def load_and_score(
     args: argparse.Namespace, console: Console
-) -> tuple[list[EvalRow], RunResult, str, Scorer]:
+) -> tuple[list[EvalRow], RunResult, str, AnyScorerSettings]:
     """Load the rows, build judge and scorer, score everything not already in the resume file."""
+    settings = scorer_settings(args)
+    threshold, _source = flag_threshold(args)
     rows = load_rows(args.dataset, task=args.task, limit=args.limit, shuffle_seed=args.shuffle)
-    judge = build_judge(args)
-    scorer = make_scorer(args.method, judge, args)
+    judge = build_judge(settings, args)
+    scorer = build_scorer(
+        settings,
+        judges={settings.judge: judge},
+        threshold=threshold,
+        localizer=load_localizer(args),
+    )
     label = judge_label(judge, args)
     for note in provenance_notes(rows, judge, scorer, args):
         console.print(f"[yellow]note:[/yellow] {note}")
     progress = None
     if args.resume_file is not None:
-        progress = ProgressFile(args.resume_file, ProgressHeader(method=args.method, judge=label))
+        header = ProgressHeader(method=settings.method, judge=label)
+        progress = ProgressFile(args.resume_file, header)
     reference = None
     if any(r.target is not None for r in rows):
         from guardrail.scoring.reference import ReferenceMetric
@@ -190,7 +217,7 @@ def load_and_score(
             rows,
             scorer,
             jobs=args.jobs,
-            threshold=getattr(args, "threshold", None),
+            threshold=threshold,
             progress_file=progress,
             reference=reference,
             show_progress=show,
@@ -198,7 +225,7 @@ def load_and_score(
     )
     if result.resumed:
         console.print(f"resumed {result.resumed} rows from {args.resume_file}")
-    return rows, result, label, scorer
+    return rows, result, label, settings
 
 
 def _fmt(value: Any) -> str:
@@ -286,19 +313,15 @@ def holdout_block(
 
 def run(args: argparse.Namespace) -> int:
     console = Console()
-    if args.threshold is not None and not 0.0 <= args.threshold <= 1.0:
-        raise ConfigError(f"--threshold must be in [0, 1], got {args.threshold}")
-    rows, result, judge_name, scorer = load_and_score(args, console)
-    if args.threshold is not None:
-        threshold, source = args.threshold, "--threshold"
-    else:
-        threshold, source = default_threshold(scorer), "scorer default"
+    threshold, source = flag_threshold(args)
+    rows, result, judge_name, settings = load_and_score(args, console)
     summary = summarize(rows, result.outcomes, threshold=threshold, threshold_source=source)
     if args.holdout_frac is not None:
         summary["holdout"] = holdout_block(rows, result, args.holdout_frac, args.seed, "f1")
     out: dict[str, Any] = {
         "dataset": str(args.dataset),
-        "method": args.method,
+        "method": settings.method,
+        "settings": settings.model_dump(mode="json"),
         "judge": judge_name,
         "task_filter": args.task,
         "limit": args.limit,
@@ -311,7 +334,7 @@ def run(args: argparse.Namespace) -> int:
         },
         **summary,
     }
-    title = f"{args.method} / {judge_name} on {args.dataset.name}"
+    title = f"{settings.method} / {judge_name} on {args.dataset.name}"
     print_summary(console, summary, title)
     if args.json_out is not None:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
@@ -327,6 +350,13 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("eval", help=COMMANDS["eval"].summary)
     add_scoring_args(p)
+    p.add_argument(
+        "--policy",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="score with this policy's scorer settings (the flags above override them)",
+    )
     p.add_argument(
         "--threshold",
         type=float,

@@ -17,28 +17,33 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-from guardrail.exceptions import ConfigError, JudgeError, JudgeTimeout
+from pydantic import Field
+
+from guardrail.exceptions import JudgeError, JudgeTimeout
 from guardrail.judges.base import Judge, JudgeRequest, JudgeResponse
 from guardrail.models import JudgeCall
+from guardrail.validation import Settings
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How hard to try. Defaults suit hosted APIs; tests pass tiny backoffs."""
+class RetryPolicy(Settings):
+    """How hard to try. Defaults suit hosted APIs; tests pass tiny backoffs.
 
-    timeout_s: float = 60.0
-    max_attempts: int = 4
-    backoff_base_s: float = 0.5
-    backoff_max_s: float = 8.0
-    max_concurrency: int = 64
+    The one definition of these fields and their bounds: a policy's ``scorer`` block carries
+    them too (flat), by inheriting this model.
+    """
 
-    def __post_init__(self) -> None:
-        if self.timeout_s <= 0:
-            raise ConfigError("timeout_s must be > 0")
-        if self.max_attempts < 1:
-            raise ConfigError("max_attempts must be >= 1")
-        if self.max_concurrency < 1:
-            raise ConfigError("max_concurrency must be >= 1")
+    timeout_s: float = Field(default=60.0, gt=0.0, description="per judge call, in seconds")
+    max_attempts: int = Field(default=4, ge=1, description="tries per judge call")
+    backoff_base_s: float = Field(
+        default=0.5, ge=0.0, description="first retry waits up to this (doubling after)"
+    )
+    backoff_max_s: float = Field(default=8.0, ge=0.0, description="longest wait between tries")
+    max_concurrency: int = Field(default=64, ge=1, description="judge calls in flight")
+
+    @property
+    def retry(self) -> RetryPolicy:
+        """Just the retry fields, as a plain :class:`RetryPolicy`."""
+        return RetryPolicy(**{name: getattr(self, name) for name in RetryPolicy.model_fields})
 
 
 class JudgeCallError(JudgeError):

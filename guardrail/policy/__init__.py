@@ -18,9 +18,9 @@ from guardrail.policy.schema import (
     OnFlag,
     Policy,
     RegenerateAction,
-    ScorerSettings,
     TopicRule,
 )
+from guardrail.scoring.settings import ScorerSettings
 
 __all__ = [
     "ACTION_ORDER",

@@ -20,6 +20,7 @@ from pydantic_core import ErrorDetails
 
 from guardrail.exceptions import PolicyError
 from guardrail.policy.schema import RULE_ERROR, Policy
+from guardrail.scoring.settings import SETTINGS
 
 Loc = tuple[str | int, ...]
 
@@ -138,16 +139,35 @@ def _to_policy_error(exc: ValidationError, source: str, lines: dict[Loc, int]) -
     return PolicyError(source, format_key_path(loc), problem)
 
 
+def _untagged(loc: Loc) -> Loc:
+    """``loc`` without the scorer method pydantic puts in (``scorer.rt4chart.window``)."""
+    if len(loc) > 1 and loc[0] == "scorer" and loc[1] in SETTINGS:
+        return loc[:1] + loc[2:]
+    return loc
+
+
 def _describe(error: ErrorDetails) -> tuple[Loc, str]:
-    loc: Loc = tuple(error["loc"])
+    tagged: Loc = tuple(error["loc"])
+    loc = _untagged(tagged)
     kind = error["type"]
     ctx = error.get("ctx") or {}
     if kind == RULE_ERROR:
         return loc + parse_key_path(str(ctx["path"])), str(ctx["problem"])
     if kind == "extra_forbidden":
-        return loc, _unknown_key_problem(loc)
+        if loc == ("scorer", "threshold"):
+            return loc, "unknown key; thresholds are set per topic (topics[].threshold)"
+        if tagged != loc:  # a key of the other scoring method?
+            method, key = tagged[1], loc[-1]
+            owners = [m for m, model in SETTINGS.items() if key in model.model_fields]
+            if len(loc) == 2 and owners:
+                return loc, f"not a setting of method {method!r} (only of {', '.join(owners)})"
+        return loc, _unknown_key_problem(tagged)
     if kind == "missing":
         return loc, "required key is missing"
+    if kind == "unknown_method":
+        given = error["input"].get("method") if isinstance(error["input"], dict) else None
+        expected = ", ".join(SETTINGS)
+        return (*loc, "method"), f"unknown scorer method {given!r}; expected: {expected}"
     message = error["msg"].removeprefix("Value error, ")
     if kind != "value_error" and "input" in error:
         shown = repr(error["input"])
@@ -168,7 +188,10 @@ def _unknown_key_problem(loc: Loc) -> str:
 def _allowed_keys(loc: Loc) -> list[str]:
     """The field names of the model found at ``loc`` (walking the schema, not the data)."""
     model: type[BaseModel] | None = Policy
-    for part in loc:
+    for i, part in enumerate(loc):
+        if i == 1 and loc[0] == "scorer" and part in SETTINGS:
+            model = SETTINGS[str(part)]  # the scorer block's model, chosen by its method
+            continue
         if isinstance(part, int) or model is None:
             continue
         field = model.model_fields.get(part)

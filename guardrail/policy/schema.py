@@ -17,16 +17,14 @@ import hashlib
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from guardrail.audit.chain import canonical_json
-from guardrail.exceptions import ConfigError
-from guardrail.judges.registry import parse_spec
 from guardrail.models import Sensitivity
+from guardrail.scoring.settings import MetaRAGSettings, ScorerSettings
+from guardrail.validation import Settings
 
-ScorerMethod = Literal["metarag", "rt4chart"]
-EnsembleRule = Literal["majority", "mean_penalty"]
 Reads = Literal["query", "context", "both"]
 OnError = Literal["pass", "abstain", "escalate"]
 
@@ -48,23 +46,13 @@ _NAME_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
 _NAME_HELP = "lower-case letters, digits, '_', '-' and '.', starting with a letter or digit"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+class _Strict(Settings):
+    """Strict, closed and frozen, like every settings model (see guardrail.validation)."""
 
 
 def _rule_error(path: str, problem: str) -> PydanticCustomError:
     """A validation error whose key path is ``path`` (relative to the policy root)."""
     return PydanticCustomError(RULE_ERROR, "{problem}", {"path": path, "problem": problem})
-
-
-def check_judge_spec(spec: str) -> str:
-    """Reject judge specs that :func:`guardrail.judges.registry.make_judge` cannot build
-    (same parser, no SDK import)."""
-    try:
-        parse_spec(spec)
-    except ConfigError as exc:
-        raise ValueError(str(exc)) from None
-    return spec.strip()
 
 
 def _non_blank(value: str) -> str:
@@ -73,37 +61,7 @@ def _non_blank(value: str) -> str:
     return value
 
 
-JudgeSpec = Annotated[str, AfterValidator(check_judge_spec)]
 NonBlank = Annotated[str, AfterValidator(_non_blank)]
-
-
-class ScorerSettings(_Strict):
-    """How answers are scored. Judge specs use the same grammar as ``--judge`` on the CLI."""
-
-    method: ScorerMethod = Field(default="metarag", description="metarag | rt4chart")
-    k: int = Field(default=2, ge=1, le=10, description="variants per metamorphic relation")
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="mutation temperature")
-    judge: JudgeSpec = Field(
-        default="local",
-        description="judge for every stage: local | openai:MODEL | anthropic:MODEL | "
-        "openai-compatible:MODEL@URL",
-    )
-    decomposer: JudgeSpec | None = Field(default=None, description="judge for decomposition")
-    generator: JudgeSpec | None = Field(default=None, description="judge for mutation generation")
-    verifiers: list[JudgeSpec] = Field(
-        default_factory=list, description="verifier ensemble; empty means [judge]"
-    )
-    ensemble_rule: EnsembleRule = Field(
-        default="majority", description="how an ensemble's labels combine"
-    )
-    localize: Literal["words", "factoids"] = Field(
-        default="words",
-        description="flagged spans: 'words' narrows each flagged factoid to its unsupported "
-        "words (guardrail.localize, judge-independent); 'factoids' keeps whole factoid spans",
-    )
-    timeout_s: float = Field(default=60.0, gt=0.0, description="per judge call")
-    max_attempts: int = Field(default=4, ge=1, description="tries per judge call")
-    max_concurrency: int = Field(default=64, ge=1, description="judge calls in flight")
 
 
 class ClassifierSettings(_Strict):
@@ -213,7 +171,7 @@ class Policy(_Strict):
     name: str = Field(pattern=_NAME_PATTERN)
     version: int = Field(default=1, ge=1)
     description: str = ""
-    scorer: ScorerSettings = Field(default_factory=ScorerSettings)
+    scorer: ScorerSettings = Field(default_factory=MetaRAGSettings)
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
     topics: list[TopicRule] = Field(min_length=1)
 

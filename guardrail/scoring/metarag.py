@@ -42,8 +42,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import ANTONYM, DECOMPOSE, SYNONYM, VERIFY, Judge, JudgeRequest
 from guardrail.judges.runner import JudgeRunner, RetryPolicy
@@ -59,6 +57,7 @@ from guardrail.models import (
 )
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements, parse_verdict
+from guardrail.scoring.settings import EnsembleRule, MetaRAGConfig
 from guardrail.scoring.spans import align, sentence_spans
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
@@ -76,21 +75,6 @@ PENALTY: dict[tuple[Relation, Label], float] = {
     (Relation.ANTONYM, Label.NOT_SURE): 0.5,
     (Relation.ANTONYM, Label.NO): 0.0,
 }
-
-EnsembleRule = Literal["majority", "mean_penalty"]
-
-
-class MetaRAGConfig(BaseModel):
-    """Scorer settings. Defaults are the paper's best configuration (k = 2, temperature 0)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    k: int = Field(default=2, ge=1, le=10, description="variants per relation")
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="mutation temperature")
-    threshold: float = Field(default=0.5, ge=0.0, le=1.0, description="flag when score >= this")
-    ensemble_rule: EnsembleRule = "majority"
-    min_alignment: float = Field(default=0.5, ge=0.0, le=1.0)
-    max_tokens: int = Field(default=512, ge=16)
 
 
 def combine(

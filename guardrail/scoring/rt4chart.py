@@ -59,6 +59,7 @@ from guardrail.models import (
 )
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements
+from guardrail.scoring.settings import RT4ChartConfig
 from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
@@ -317,6 +318,7 @@ async def _round(
 class RT4Chart(ScorerBase):
     """The RT4CHART scorer. ``await RT4Chart(judge).score(question, answer, contexts)``.
 
+    ``config`` (:class:`~guardrail.scoring.settings.RT4ChartConfig`) holds the knobs:
     ``window``/``overlap`` are in context sentences (the paper's default (25, 10));
     ``global_verification=False`` gives the paper's "w/o global verif." ablation (local labels
     are final). The constructor does no I/O beyond reading the packaged prompt files.
@@ -327,29 +329,15 @@ class RT4Chart(ScorerBase):
     def __init__(
         self,
         judge: Judge,
+        config: RT4ChartConfig | None = None,
         *,
-        window: int = 25,
-        overlap: int = 10,
-        threshold: float = 0.5,
-        baseless_score: float = 0.5,
-        global_verification: bool = True,
-        refine_spans: bool = True,
         prompts: PromptSet | None = None,
         runner: JudgeRunner | None = None,
         retry: RetryPolicy | None = None,
         localizer: SpanLocalizer | Literal["packaged"] | None = "packaged",
     ) -> None:
-        chunk_ranges(1, window, overlap)  # validates window/overlap
-        if not 0.0 < baseless_score < 1.0:
-            raise ConfigError(f"baseless_score must be in (0, 1), got {baseless_score}")
-        check_threshold(threshold)
         self.judge = judge
-        self.window = window
-        self.overlap = overlap
-        self.threshold = threshold
-        self.baseless_score = baseless_score
-        self.global_verification = global_verification
-        self.refine_spans = refine_spans
+        self.config = config or RT4ChartConfig()
         self.localizer = resolve_localizer(localizer)
         self.prompts = prompts or PromptSet.builtin("rt4chart_v1")
         self.runner = runner or JudgeRunner(judge, retry or RetryPolicy())
@@ -357,17 +345,17 @@ class RT4Chart(ScorerBase):
     def label_score(self, label: RTLabel) -> float:
         return {
             RTLabel.CONTRADICTED: 1.0,
-            RTLabel.BASELESS: self.baseless_score,
+            RTLabel.BASELESS: self.config.baseless_score,
             RTLabel.ENTAILED: 0.0,
         }[label]
 
     def _settings(self) -> dict[str, Any]:
         return {
-            "window": self.window,
-            "overlap": self.overlap,
-            "baseless_score": self.baseless_score,
-            "global_verification": self.global_verification,
-            "refine_spans": self.refine_spans,
+            "window": self.config.window,
+            "overlap": self.config.overlap,
+            "baseless_score": self.config.baseless_score,
+            "global_verification": self.config.global_verification,
+            "refine_spans": self.config.refine_spans,
             "localizer": self.localizer.name if self.localizer else None,
             "prompts": f"{self.prompts.name}/{self.prompts.version}",
             "judge": self.judge.name,
@@ -383,7 +371,7 @@ class RT4Chart(ScorerBase):
     ) -> ScoreReport:
         """Score one answer against its retrieved passages."""
         started = time.perf_counter()
-        tau = check_threshold(self.threshold if threshold is None else threshold)
+        tau = check_threshold(self.config.threshold if threshold is None else threshold)
         calls = CallLog()
         answer_sents = split_sentences(answer)
         if not answer_sents:
@@ -413,9 +401,9 @@ class RT4Chart(ScorerBase):
                 started,
             )
 
-        chunks = chunk_ranges(len(context_sents), self.window, self.overlap)
+        chunks = chunk_ranges(len(context_sents), self.config.window, self.config.overlap)
         local, trace = await self._local(question, claims, context_sents, chunks, calls)
-        if self.global_verification:
+        if self.config.global_verification:
             finals = await self._global(question, claims, context_sents, chunks, local, calls)
         else:
             keys = _SentenceKeys(context_sents)
@@ -601,7 +589,9 @@ class RT4Chart(ScorerBase):
                 Factoid(
                     index=claim.index,
                     text=claim.text,
-                    spans=claim_spans(claim.text, answer, sentence, refine=self.refine_spans),
+                    spans=claim_spans(
+                        claim.text, answer, sentence, refine=self.config.refine_spans
+                    ),
                     aligned=True,
                     alignment=_word_overlap(claim.text, answer[sentence[0] : sentence[1]]),
                     score=score,

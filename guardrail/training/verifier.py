@@ -50,7 +50,8 @@ from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import FORMAT, Decision, VerifierModel
 from guardrail.judges.local.verify import Outcome
 from guardrail.models import Label, Relation, Span, merge_spans
-from guardrail.scoring.metarag import PENALTY, MetaRAG, MetaRAGConfig
+from guardrail.scoring.metarag import PENALTY, MetaRAG
+from guardrail.scoring.settings import MetaRAGConfig
 
 MIN_OVERLAP = 3
 #: Candidate coverages above which a context unit's polarity is trusted.

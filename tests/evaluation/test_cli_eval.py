@@ -30,7 +30,7 @@ def scripted(monkeypatch):
 def fake(monkeypatch, scripted):
     """Replace the scorer with the fixed-output fake; returns it so tests can count calls."""
     scorer = FakeScorer(OUTPUTS)
-    monkeypatch.setattr("guardrail.cli.eval.make_scorer", lambda method, judge, args: scorer)
+    monkeypatch.setattr("guardrail.cli.eval.build_scorer", lambda settings, **kw: scorer)
     return scorer
 
 
@@ -118,7 +118,10 @@ def test_eval_threshold_task_and_holdout(tmp_path, fake):
     ("argv", "message"),
     [
         (["eval", "missing.jsonl"], "cannot read dataset"),
-        (["eval", str(TINY), "--threshold", "1.5"], "--threshold must be in [0, 1]"),
+        (
+            ["eval", str(TINY), "--threshold", "1.5"],
+            "--threshold: Input should be less than or equal to 1",
+        ),
         (["eval", str(TINY), "--jobs", "0"], "--jobs must be >= 1"),
         (["eval", str(TINY), "--holdout-frac", "2"], "holdout fraction"),
     ],

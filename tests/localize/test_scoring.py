@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 
 from guardrail.evaluation.runner import RowOutcome
-from guardrail.guard import build_scorer
 from guardrail.judges.local import LocalJudge
 from guardrail.models import Span
 from guardrail.policy import load_policy
-from guardrail.scoring import MetaRAG
+from guardrail.scoring import MetaRAG, build_scorer
 from guardrail.scoring.rt4chart import RT4Chart
 
 QUESTION = "When does the office open, and how much parking is there?"
@@ -73,11 +72,11 @@ def test_policy_switch_selects_word_or_factoid_spans():
     """``scorer.localize: factoids`` turns the localizer off; the default turns it on."""
     base = load_policy(Path(__file__).resolve().parents[2] / "policies" / "default.yaml")
     assert base.scorer.localize == "words"
-    assert build_scorer(base).localizer is not None
+    assert build_scorer(base.scorer).localizer is not None
     off = base.model_copy(
         update={"scorer": base.scorer.model_copy(update={"localize": "factoids"})}
     )
-    assert build_scorer(off).localizer is None
+    assert build_scorer(off.scorer).localizer is None
 
 
 async def test_eval_span_figures_use_the_focus_at_any_threshold():

@@ -155,7 +155,7 @@ def test_each_kind_of_error_names_the_key_path(old: str, new: str, key_path: str
 @pytest.mark.parametrize(
     ("section", "key_path", "problem"),
     [
-        ("scorer:\n  method: bert\n", "scorer.method", "'metarag' or 'rt4chart'"),
+        ("scorer:\n  method: bert\n", "scorer.method", "unknown scorer method 'bert'"),
         ("scorer:\n  k: 0\n", "scorer.k", "greater than or equal to 1"),
         ("scorer:\n  judge: gpt-4\n", "scorer.judge", "unknown judge spec 'gpt-4'"),
         ("scorer:\n  verifiers: [local, 'openai-compatible:m']\n", "scorer.verifiers[1]",

@@ -334,7 +334,9 @@ def test_bad_configuration_is_rejected():
     """Invalid k / threshold and a missing judge are configuration errors."""
     with pytest.raises(ConfigError):
         MetaRAG()
-    with pytest.raises(ValueError):
+    with pytest.raises(
+        ConfigError, match="MetaRAGConfig: k: Input should be greater than or equal to 1"
+    ):
         MetaRAGConfig(k=0)
     scorer = MetaRAG(fact_judge(FACTS))
     with pytest.raises(ConfigError):

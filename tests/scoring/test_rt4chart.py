@@ -24,6 +24,7 @@ from guardrail.scoring.rt4chart import (
     parse_rt_verdict,
     split_sentences,
 )
+from guardrail.scoring.settings import RT4ChartConfig
 
 E, C, N = RTLabel.ENTAILED, RTLabel.CONTRADICTED, RTLabel.BASELESS
 
@@ -78,7 +79,8 @@ def scorer(handler=table1_handler, **kwargs) -> tuple[RT4Chart, ScriptedJudge]:
     judge = ScriptedJudge(handler)
     kwargs.setdefault("window", 2)
     kwargs.setdefault("overlap", 1)
-    return RT4Chart(judge, retry=RetryPolicy(backoff_base_s=0.0, max_attempts=1), **kwargs), judge
+    retry = RetryPolicy(backoff_base_s=0.0, max_attempts=1)
+    return RT4Chart(judge, RT4ChartConfig(**kwargs), retry=retry), judge
 
 
 # --- chunking -----------------------------------------------------------------------------------
@@ -115,7 +117,7 @@ def test_chunking_rejects_bad_window_or_overlap(window, overlap):
     with pytest.raises(ConfigError):
         chunk_ranges(10, window, overlap)
     with pytest.raises(ConfigError):
-        RT4Chart(ScriptedJudge(lambda r: ""), window=window, overlap=overlap)
+        RT4Chart(ScriptedJudge(lambda r: ""), RT4ChartConfig(window=window, overlap=overlap))
 
 
 # --- joins and parsing --------------------------------------------------------------------------
@@ -395,7 +397,7 @@ async def test_no_claims_means_no_factoids():
 async def test_stage_calls_run_concurrently():
     """Fifteen local calls of 50 ms each finish in well under their serial time."""
     judge = ScriptedJudge(table1_handler, latency_s=0.05)
-    rt = RT4Chart(judge, window=2, overlap=1)
+    rt = RT4Chart(judge, RT4ChartConfig(window=2, overlap=1))
     started = time.perf_counter()
     await rt.score("q", ANSWER, CONTEXT)
     elapsed = time.perf_counter() - started

@@ -1,0 +1,220 @@
+"""Every scorer setting, defined once: its type, bounds, default and description.
+
+Three layers, so each field exists in one class only::
+
+    MetaRAGParams / RT4ChartParams     the method's own knobs (k, window, ...)
+      + Threshold                      -> MetaRAGConfig / RT4ChartConfig: what the scorer takes
+      + ScorerWiring (judges, localize, the RetryPolicy fields)
+                                       -> MetaRAGSettings / RT4ChartSettings: a policy's
+                                          ``scorer:`` block, and what build_scorer builds from
+
+:data:`ScorerSettings` is the union of the two settings models, told apart by ``method``
+(default ``metarag``). The threshold is not a policy setting (each topic has its own); outside a
+policy (``guardrail check``/``eval``) it is a flag with the default :data:`DEFAULT_THRESHOLD`.
+:func:`with_overrides` applies CLI flags onto settings and names the flag in any error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    model_validator,
+)
+
+from guardrail.exceptions import ConfigError
+from guardrail.judges.registry import parse_spec
+from guardrail.judges.runner import RetryPolicy
+from guardrail.validation import Settings, error_line
+
+DEFAULT_THRESHOLD = 0.5
+EnsembleRule = Literal["majority", "mean_penalty"]
+Localize = Literal["words", "factoids"]
+Method = Literal["metarag", "rt4chart"]
+
+
+def check_judge_spec(spec: str) -> str:
+    """Reject judge specs that :func:`guardrail.judges.registry.make_judge` cannot build
+    (same parser, no SDK import)."""
+    try:
+        parse_spec(spec)
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from None
+    return spec.strip()
+
+
+JudgeSpec = Annotated[str, AfterValidator(check_judge_spec)]
+
+
+class Threshold(Settings):
+    threshold: float = Field(
+        default=DEFAULT_THRESHOLD, ge=0.0, le=1.0, description="flag when score >= this"
+    )
+
+
+# --- each method's own knobs ---------------------------------------------------------------
+
+
+class MetaRAGParams(Settings):
+    k: int = Field(default=2, ge=1, le=10, description="variants per metamorphic relation")
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="mutation temperature")
+    ensemble_rule: EnsembleRule = Field(
+        default="majority", description="how a verifier ensemble's labels combine"
+    )
+    min_alignment: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="a factoid maps to an answer span when this share of its words align",
+    )
+    max_tokens: int = Field(default=512, ge=16, description="completion tokens per judge call")
+
+
+class RT4ChartParams(Settings):
+    window: int = Field(default=25, ge=1, description="context chunk size, in sentences")
+    overlap: int = Field(default=10, ge=0, description="sentences shared by adjacent chunks")
+    baseless_score: float = Field(
+        default=0.5, gt=0.0, lt=1.0, description="score of a claim the context does not cover"
+    )
+    global_verification: bool = Field(
+        default=True, description="re-judge every claim against the full context"
+    )
+    refine_spans: bool = Field(
+        default=True, description="narrow a flagged sentence to the words of its claim"
+    )
+
+    @model_validator(mode="after")
+    def _overlap_below_window(self) -> RT4ChartParams:
+        if self.overlap >= self.window:
+            raise ValueError(
+                f"overlap must be smaller than window, got overlap {self.overlap} "
+                f"and window {self.window}"
+            )
+        return self
+
+
+class MetaRAGConfig(MetaRAGParams, Threshold):
+    """What :class:`~guardrail.scoring.metarag.MetaRAG` takes. Defaults are the paper's best
+    configuration (k = 2, temperature 0)."""
+
+
+class RT4ChartConfig(RT4ChartParams, Threshold):
+    """What :class:`~guardrail.scoring.rt4chart.RT4Chart` takes (the paper's window (25, 10))."""
+
+
+# --- a scorer as a policy (or the CLI) describes it ----------------------------------------
+
+
+class ScorerWiring(RetryPolicy):
+    """What every scorer needs around its method: judges, span localization, retries."""
+
+    judge: JudgeSpec = Field(
+        default="local",
+        description="judge for every stage: local | local:trained | openai:MODEL | "
+        "anthropic:MODEL | openai-compatible:MODEL@URL",
+    )
+    localize: Localize = Field(
+        default="words",
+        description="flagged spans: 'words' narrows each flagged factoid to its unsupported "
+        "words (guardrail.localize, judge-independent); 'factoids' keeps whole factoid spans",
+    )
+
+
+class MetaRAGSettings(MetaRAGParams, ScorerWiring):
+    """A MetaRAG scorer: decompose, mutate, verify (Section 3 of the MetaRAG paper)."""
+
+    method: Literal["metarag"] = Field(default="metarag", description="metarag | rt4chart")
+    decomposer: JudgeSpec | None = Field(default=None, description="judge for decomposition")
+    generator: JudgeSpec | None = Field(default=None, description="judge for mutation generation")
+    verifiers: list[JudgeSpec] = Field(
+        default_factory=list, description="verifier ensemble; empty means [judge]"
+    )
+
+    def config(self, threshold: float = DEFAULT_THRESHOLD) -> MetaRAGConfig:
+        return MetaRAGConfig(threshold=threshold, **_fields_of(self, MetaRAGParams))
+
+
+class RT4ChartSettings(RT4ChartParams, ScorerWiring):
+    """An RT4CHART scorer: claims, local (chunked) then global verification."""
+
+    # A scorer block without ``method`` is MetaRAG: say so to JSON Schema validators too.
+    model_config = ConfigDict(json_schema_extra={"required": ["method"]})
+
+    method: Literal["rt4chart"] = Field(default="rt4chart", description="metarag | rt4chart")
+
+    def config(self, threshold: float = DEFAULT_THRESHOLD) -> RT4ChartConfig:
+        return RT4ChartConfig(threshold=threshold, **_fields_of(self, RT4ChartParams))
+
+
+SETTINGS: dict[str, type[MetaRAGSettings] | type[RT4ChartSettings]] = {
+    "metarag": MetaRAGSettings,
+    "rt4chart": RT4ChartSettings,
+}
+METHODS = tuple(SETTINGS)
+
+
+def _method_of(value: Any) -> Any:
+    """The ``method`` of a scorer block (``metarag`` when the key is absent)."""
+    return value.get("method", "metarag") if isinstance(value, dict) else value.method
+
+
+ScorerSettings = Annotated[
+    Annotated[MetaRAGSettings, Tag("metarag")] | Annotated[RT4ChartSettings, Tag("rt4chart")],
+    Discriminator(
+        _method_of,
+        custom_error_type="unknown_method",
+        custom_error_message="unknown scorer method; expected metarag or rt4chart",
+    ),
+]
+AnyScorerSettings = MetaRAGSettings | RT4ChartSettings
+
+
+def check_flag_threshold(value: float, flag: str = "--threshold") -> float:
+    """``value`` if it is a valid threshold, else :class:`ConfigError` naming ``flag``."""
+    try:
+        return Threshold.model_validate({"threshold": value}).threshold
+    except ValidationError as exc:
+        raise ConfigError(error_line(exc, {"threshold": flag})) from None
+
+
+def _fields_of(settings: Settings, part: type[Settings]) -> dict[str, Any]:
+    return {name: getattr(settings, name) for name in part.model_fields}
+
+
+def with_overrides(
+    settings: AnyScorerSettings, overrides: Mapping[str, tuple[str, Any]]
+) -> AnyScorerSettings:
+    """``settings`` with CLI overrides applied and validated again.
+
+    ``overrides`` maps a field to ``(flag, value)``; a ``None`` value means "not given". A new
+    ``method`` keeps the settings both methods share (judge, localize, retries). An invalid
+    value, or a flag that the method does not have, raises :class:`ConfigError` naming the flag.
+    """
+    given = {name: value for name, (_flag, value) in overrides.items() if value is not None}
+    flags = {name: flag for name, (flag, _value) in overrides.items()}
+    method = given.get("method", settings.method)
+    if method not in SETTINGS:
+        flag = flags.get("method", "method")
+        raise ConfigError(f"{flag}: unknown method {method!r}; expected one of {METHODS}")
+    target = SETTINGS[method]
+    data = settings.model_dump()
+    if method != settings.method:
+        data = {k: v for k, v in data.items() if k in ScorerWiring.model_fields}
+    data.update(given, method=method)
+    for name in given:
+        if name not in target.model_fields:
+            raise ConfigError(f"{flags[name]}: not a setting of method {method!r}")
+    try:
+        return target.model_validate(data)
+    except ValidationError as exc:
+        problem = error_line(exc, flags)
+        if not exc.errors()[0]["loc"]:  # a rule across fields: name the flags given
+            problem = ", ".join(flags[n] for n in given if n != "method") + ": " + problem
+        raise ConfigError(problem) from None
