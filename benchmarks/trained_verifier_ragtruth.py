@@ -50,7 +50,7 @@ from guardrail.evaluation.datasets import EvalRow, load_rows  # noqa: E402
 from guardrail.evaluation.results import summarize  # noqa: E402
 from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
 from guardrail.judges.local import LocalJudge  # noqa: E402
-from guardrail.judges.local.trained import MODEL_FILE, VerifierModel  # noqa: E402
+from guardrail.judges.local.trained import VERIFIER_FILE, VerifierModel  # noqa: E402
 from guardrail.localize.model import TokenLocalizer  # noqa: E402
 from guardrail.scoring.base import ScorerBase  # noqa: E402
 from guardrail.scoring.metarag import MetaRAG  # noqa: E402
@@ -211,7 +211,7 @@ def main() -> int:
             **{task: blk["span"] for task, blk in sorted(whole["tasks"].items())},
         }
     perf = speed(args.speed_rows)
-    model_bytes = (ROOT / "guardrail/judges/local" / MODEL_FILE).stat().st_size
+    model_bytes = (ROOT / "guardrail/judges/local" / VERIFIER_FILE).stat().st_size
     packaged = VerifierModel.load()
 
     table = Table(title=f"RAGTruth dev ({len(rows)} rows), {args.folds}-fold grouped cross-fit")

@@ -170,6 +170,8 @@ def merge_spans(spans: list[Span]) -> list[Span]:
 
 Sensitivity = Literal["normal", "sensitive"]
 ActionName = Literal["pass", "highlight", "cite", "regenerate", "abstain", "escalate"]
+#: What a human reviewer did with an escalated answer.
+ReviewOutcome = Literal["approved", "edited", "rejected"]
 
 
 class TopicLabel(_Value):

@@ -15,8 +15,10 @@ Imports inside functions count as well (``deferred``): a cycle closed by a funct
 import still means two modules that need each other, only hidden; so the strict reading of
 "no import cycles" is checked along with the import-time one. Cycles are looked for between
 modules and between the package's parts (``guardrail.scoring``, ``guardrail.judges`` with its
-``local`` subpackage, ``guardrail.models``, ...), where issue 12 found one:
-``scoring -> localize -> judges.local -> scoring`` (through the training code).
+``local`` subpackage, ``guardrail.models``, ...), where issue 12 found two:
+``scoring -> localize -> judges.local -> scoring`` (through the training code, now in
+``guardrail.training``) and ``localize -> scoring -> localize`` (tokens, now in
+``guardrail.text``).
 """
 
 from __future__ import annotations
@@ -29,16 +31,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "guardrail"
 TRAINING = "guardrail.training"
-
-#: (importer, imported module) of the imports that still close a cycle, each
-#: ``guardrail.localize -> guardrail.scoring (package) -> guardrail.scoring.base ->
-#: (function) guardrail.localize.model``: the localizer takes ``Token`` from the scorers'
-#: module. Issue 12's text layer (``guardrail.text``) gives both modules their tokens; when it
-#: lands these imports go, and ``test_known_cycle_imports_still_exist`` says to empty this.
-TEXT_LAYER_IMPORTS = {
-    ("guardrail.localize.features", "guardrail.scoring.spans"),
-    ("guardrail.localize.model", "guardrail.scoring.spans"),
-}
 
 
 @dataclass(frozen=True)
@@ -211,19 +203,15 @@ def describe(found: list[list[Edge]]) -> str:
     return "\n\n".join("\n".join(f"  {edge}" for edge in cycle) for cycle in found)
 
 
-def checked_edges() -> list[Edge]:
-    return [e for e in import_graph() if (e.source, e.statement) not in TEXT_LAYER_IMPORTS]
-
-
 def test_no_cycle_at_import_time():
     """No two modules import each other (directly or around a loop) when they are loaded."""
-    found = cycles([edge for edge in checked_edges() if not edge.deferred])
+    found = cycles([edge for edge in import_graph() if not edge.deferred])
     assert not found, "import cycles:\n" + describe(found)
 
 
 def test_no_cycle_through_function_level_imports_either():
     """Counting the imports inside functions, the modules are still free of cycles."""
-    found = cycles(checked_edges())
+    found = cycles(import_graph())
     assert not found, "import cycles (some through function-level imports):\n" + describe(found)
 
 
@@ -237,7 +225,7 @@ def test_no_cycle_between_the_package_parts():
     imports included): an edge names the module import that makes it."""
     between = [
         Edge(part_of(e.source), part_of(e.target), e.line, e.deferred, f"{e.source} -> {e.target}")
-        for e in checked_edges()
+        for e in import_graph()
         if part_of(e.source) != part_of(e.target)
     ]
     found = cycles(between)
@@ -254,12 +242,6 @@ def test_runtime_modules_never_import_the_training_code():
         if edge.target.startswith(TRAINING) and not edge.source.startswith(TRAINING)
     ]
     assert not leaks
-
-
-def test_known_cycle_imports_still_exist():
-    """TEXT_LAYER_IMPORTS lists only imports that are there (empty it once they are gone)."""
-    present = {(edge.source, edge.statement) for edge in import_graph()}
-    assert present >= TEXT_LAYER_IMPORTS, TEXT_LAYER_IMPORTS - present
 
 
 def test_graph_sees_imports_where_they_hide():

@@ -13,13 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from guardrail.models import Citation, ScoreReport, Span
-from guardrail.scoring.spans import sentence_spans, tokenize
+from guardrail.text.sentences import split_sentences
+from guardrail.text.tokens import content_keys
 
 UNSUPPORTED = "[unsupported]"
-
-
-def _keys(text: str) -> set[str]:
-    return {t.key for t in tokenize(text) if t.content}
 
 
 def _overlaps(span: Span, others: Sequence[Span]) -> bool:
@@ -34,11 +31,11 @@ def add_citations(
     min_support: float = 0.5,
 ) -> tuple[str, list[Citation]]:
     """Return the answer with inline citation markers, and one :class:`Citation` a sentence."""
-    passages = [_keys(c) for c in contexts]
+    passages = [content_keys(c) for c in contexts]
     flagged = report.flagged_spans if report else []
     citations: list[Citation] = []
-    for start, end in sentence_spans(answer):
-        words = _keys(answer[start:end])
+    for start, end in split_sentences(answer, rules="plain"):
+        words = content_keys(answer[start:end])
         if not words:
             continue
         support, best = 0.0, None

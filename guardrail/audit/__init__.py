@@ -19,21 +19,21 @@ from guardrail.audit.log import AuditLog
 from guardrail.audit.record import (
     AuditRecord,
     FactoidEntry,
-    Outcome,
     RecordKind,
     Resolution,
     TextRedaction,
     text_hash,
 )
+from guardrail.models import ReviewOutcome
 
 __all__ = [
     "GENESIS_HASH",
     "AuditLog",
     "AuditRecord",
     "FactoidEntry",
-    "Outcome",
     "RecordKind",
     "Resolution",
+    "ReviewOutcome",
     "TextRedaction",
     "VerifyReport",
     "canonical_json",

@@ -27,6 +27,7 @@ from guardrail.models import (
     Decision,
     GuardResult,
     JudgeCall,
+    ReviewOutcome,
     Span,
     TopicLabel,
     Usage,
@@ -34,7 +35,6 @@ from guardrail.models import (
 
 TextRedaction = Literal["none", "hash", "drop"]
 RecordKind = Literal["turn", "resolution", "event"]
-Outcome = Literal["approved", "edited", "rejected"]
 
 #: Strength order: applying a weaker redaction to a record never un-redacts it.
 _STRENGTH: dict[str, int] = {"none": 0, "hash": 1, "drop": 2}
@@ -63,11 +63,11 @@ def utc_now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-class _Strict(BaseModel):
+class _AuditModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
-class FactoidEntry(_Strict):
+class FactoidEntry(_AuditModel):
     """One factoid as the audit log keeps it: no variants or verdicts, only the outcome."""
 
     index: int
@@ -80,17 +80,17 @@ class FactoidEntry(_Strict):
     flagged: bool = False
 
 
-class Resolution(_Strict):
+class Resolution(_AuditModel):
     """A reviewer's outcome for one escalated case (``kind="resolution"`` records)."""
 
     case_id: str = Field(description="the escalated turn's audit id")
     reviewer: str
-    outcome: Outcome
+    outcome: ReviewOutcome
     final_answer: str | None = Field(default=None, description="redactable")
     note: str | None = Field(default=None, description="redactable: free text may quote the answer")
 
 
-class AuditRecord(_Strict):
+class AuditRecord(_AuditModel):
     """One line of the audit log.
 
     Build one with :meth:`from_result` (a guarded turn), :meth:`resolution` (a reviewer's
@@ -195,7 +195,7 @@ class AuditRecord(_Strict):
         cls,
         case_id: str,
         reviewer: str,
-        outcome: Outcome,
+        outcome: ReviewOutcome,
         final_answer: str | None = None,
         note: str | None = None,
         *,

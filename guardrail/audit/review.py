@@ -9,17 +9,17 @@ from guardrail.audit.log import AuditLog
 from guardrail.audit.record import AuditRecord
 
 if TYPE_CHECKING:  # pragma: no cover
-    from guardrail.queues.sqlite import Resolution
+    from guardrail.queues.sqlite import CaseResolution
 
 
-def record_resolutions(log: AuditLog) -> Callable[[Resolution], None]:
+def record_resolutions(log: AuditLog) -> Callable[[CaseResolution], None]:
     """A hook for ``SQLiteQueue(on_resolve=...)``: one ``resolution`` record per decision.
 
     The queue calls it inside the resolving transaction, so if the audit write fails the
     resolution is rolled back: the log never misses a resolution that happened.
     """
 
-    def hook(resolution: Resolution) -> None:
+    def hook(resolution: CaseResolution) -> None:
         log.append(
             AuditRecord.resolution(
                 resolution.case_id,

@@ -37,7 +37,7 @@ from guardrail.queues.outbox import SQLiteOutbox
 from guardrail.queues.sqlite import STATES, ReviewError, SQLiteQueue, StoredCase
 from guardrail.queues.webhook import WebhookSink
 
-Handler = Callable[[argparse.Namespace], int]
+CommandFunc = Callable[[argparse.Namespace], int]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -97,7 +97,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     red.set_defaults(func=_wrap(_redeliver))
 
 
-def _wrap(fn: Handler) -> Handler:
+def _wrap(fn: CommandFunc) -> CommandFunc:
     """Review errors are user errors: turn them into ConfigError (one line, exit 2)."""
 
     def run(args: argparse.Namespace) -> int:

@@ -22,7 +22,8 @@ describe each *word* of the answer by how well the context supports it and its n
 ===========================  ====================================================================
 
 Everything is derived from the request itself (question, answer, contexts): no judge, no
-dataset label. Words are the word tokens of :func:`guardrail.scoring.spans.tokenize`.
+dataset label. Words are the alphanumeric tokens of :func:`guardrail.text.tokens.tokenize`
+(``"align"`` mode), compared by their alignment keys.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 
 from guardrail.judges.local.structured import json_to_prose
-from guardrail.scoring.spans import Token, sentence_spans, tokenize
+from guardrail.text.ngrams import NgramIndex
+from guardrail.text.sentences import split_sentences
+from guardrail.text.tokens import Token, tokenize
 
 FEATURE_NAMES: tuple[str, ...] = (
     "content",
@@ -67,25 +69,18 @@ _SENTENCE_CAP = 30
 
 
 @dataclass(frozen=True)
-class ContextIndex:
-    """The context's normalized words, bigrams and trigrams (built once per request)."""
+class ContextWords:
+    """The context's word n-grams (by alignment key) and whether it was a JSON record."""
 
-    words: frozenset[str]
-    bigrams: frozenset[tuple[str, str]]
-    trigrams: frozenset[tuple[str, str, str]]
+    ngrams: NgramIndex[str]
     structured: bool
 
     @classmethod
-    def build(cls, contexts: Sequence[str]) -> ContextIndex:
+    def build(cls, contexts: Sequence[str]) -> ContextWords:
         prose = [json_to_prose(c) for c in contexts]
         structured = any(p != c for p, c in zip(prose, contexts, strict=True))
-        keys = [t.key for t in tokenize("\n\n".join(prose)) if t.word]
-        return cls(
-            frozenset(keys),
-            frozenset(pairwise(keys)),
-            frozenset(zip(keys, keys[1:], keys[2:], strict=False)),
-            structured,
-        )
+        keys = [t.key for t in tokenize("\n\n".join(prose), "align") if t.is_alnum]
+        return cls(NgramIndex.of(keys), structured)
 
 
 def _share(flags: Sequence[bool]) -> float:
@@ -93,17 +88,17 @@ def _share(flags: Sequence[bool]) -> float:
 
 
 def word_features(
-    answer: str, question: str, context: ContextIndex
+    answer: str, question: str, context: ContextWords
 ) -> tuple[list[Token], np.ndarray]:
     """The answer's word tokens and their feature matrix (rows in ``FEATURE_NAMES`` order)."""
-    words = [t for t in tokenize(answer) if t.word]
+    words = [t for t in tokenize(answer, "align") if t.is_alnum]
     n = len(words)
     if not n:
         return [], np.zeros((0, len(FEATURE_NAMES)))
-    question_keys = {t.key for t in tokenize(question) if t.word}
-    found = [t.key in context.words for t in words]
+    question_keys = {t.key for t in tokenize(question, "align") if t.is_alnum}
+    found = [t.key in context.ngrams.unigrams for t in words]
     sentence_of: list[tuple[float, float]] = [(1.0, 0.0)] * n
-    for start, end in sentence_spans(answer):
+    for start, end in split_sentences(answer, rules="plain"):
         inside = [i for i, t in enumerate(words) if start <= t.start < end]
         content = [found[i] for i in inside if words[i].content]
         figures = (_share(content), min(len(content), _SENTENCE_CAP) / _SENTENCE_CAP)
@@ -118,7 +113,7 @@ def word_features(
         near3 = [found[j] for j in range(max(0, i - 3), min(n, i + 4)) if words[j].content]
         near6 = [found[j] for j in range(max(0, i - 6), min(n, i + 7)) if words[j].content]
         trigram = any(
-            (words[j].key, words[j + 1].key, words[j + 2].key) in context.trigrams
+            (words[j].key, words[j + 1].key, words[j + 2].key) in context.ngrams.trigrams
             for j in range(max(0, i - 2), min(i + 1, n - 2))
         )
         coverage, length = sentence_of[i]
@@ -130,8 +125,8 @@ def word_features(
             number and not found[i],
             capital,
             capital and not found[i],
-            i > 0 and (words[i - 1].key, key) in context.bigrams,
-            i < n - 1 and (key, words[i + 1].key) in context.bigrams,
+            i > 0 and (words[i - 1].key, key) in context.ngrams.bigrams,
+            i < n - 1 and (key, words[i + 1].key) in context.ngrams.bigrams,
             trigram,
             _share(near3),
             _share(near6),

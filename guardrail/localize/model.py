@@ -29,13 +29,13 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from guardrail.exceptions import ConfigError
-from guardrail.localize.features import FEATURE_NAMES, ContextIndex, word_features
+from guardrail.localize.features import FEATURE_NAMES, ContextWords, word_features
 from guardrail.model_files import read_json_model
 from guardrail.models import Span
-from guardrail.scoring.spans import Token
+from guardrail.text.tokens import Token
 
-FORMAT = "guardrail-localizer/1"
-MODEL_FILE = "token_model.json"
+LOCALIZER_FORMAT = "guardrail-localizer/1"
+LOCALIZER_FILE = "token_model.json"
 _JOIN_GAP = 2  # kept words at most this many characters apart form one span
 _NEGATIONS = frozenset({"not", "no", "never", "without", "nor", "cannot"})
 
@@ -82,9 +82,9 @@ class TokenLocalizer:
     """A loaded ``token_model.json``: word probabilities and the keep threshold."""
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        if data.get("format") != FORMAT:
+        if data.get("format") != LOCALIZER_FORMAT:
             raise ConfigError(
-                f"localizer model: expected format {FORMAT!r}, got {data.get('format')!r}"
+                f"localizer model: expected format {LOCALIZER_FORMAT!r}, got {data.get('format')!r}"
             )
         if list(data.get("feature_names") or []) != list(FEATURE_NAMES):
             raise ConfigError("localizer model: its feature names differ from this version's")
@@ -100,7 +100,7 @@ class TokenLocalizer:
     def load(cls, path: str | Path | None = None) -> TokenLocalizer:
         """Read a model file; ``None`` reads the packaged ``token_model.json``."""
         data = read_json_model(
-            path, package=__package__ or "", file_name=MODEL_FILE, what="localizer model"
+            path, package=__package__ or "", file_name=LOCALIZER_FILE, what="localizer model"
         )
         return cls(data)
 
@@ -113,7 +113,7 @@ class TokenLocalizer:
     def word_probabilities(
         self, answer: str, question: str, contexts: Sequence[str]
     ) -> tuple[list[Token], np.ndarray]:
-        words, features = word_features(answer, question, ContextIndex.build(contexts))
+        words, features = word_features(answer, question, ContextWords.build(contexts))
         return words, self.probabilities(features)
 
     def narrow(

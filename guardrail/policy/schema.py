@@ -46,10 +46,6 @@ _NAME_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
 _NAME_HELP = "lower-case letters, digits, '_', '-' and '.', starting with a letter or digit"
 
 
-class _Strict(Settings):
-    """Strict, closed and frozen, like every settings model (see guardrail.validation)."""
-
-
 def _rule_error(path: str, problem: str) -> PydanticCustomError:
     """A validation error whose key path is ``path`` (relative to the policy root)."""
     return PydanticCustomError(RULE_ERROR, "{problem}", {"path": path, "problem": problem})
@@ -64,7 +60,7 @@ def _non_blank(value: str) -> str:
 NonBlank = Annotated[str, AfterValidator(_non_blank)]
 
 
-class ClassifierSettings(_Strict):
+class ClassifierSettings(Settings):
     """How queries are mapped to topics (see guardrail.topics)."""
 
     confidence_floor: float = Field(
@@ -78,27 +74,27 @@ class ClassifierSettings(_Strict):
     max_topics: int = Field(default=3, ge=1, description="most topics reported per turn")
 
 
-class RegenerateAction(_Strict):
+class RegenerateAction(Settings):
     """Ask the answer function for a new answer with a stricter instruction."""
 
     max_attempts: int = Field(default=1, ge=1, le=5, description="regenerations allowed")
     instruction: str = Field(default=DEFAULT_REGENERATE_INSTRUCTION, min_length=1)
 
 
-class AbstainAction(_Strict):
+class AbstainAction(Settings):
     """Replace the answer with a message."""
 
     message: str = Field(default=DEFAULT_ABSTAIN_MESSAGE, min_length=1)
 
 
-class EscalateAction(_Strict):
+class EscalateAction(Settings):
     """Send the turn to a human review queue; the user sees the holding message."""
 
     queue: str = Field(pattern=_NAME_PATTERN, description="review queue name")
     message: str = Field(default=DEFAULT_HOLDING_MESSAGE, min_length=1)
 
 
-class OnFlag(_Strict):
+class OnFlag(Settings):
     """What happens when a response is flagged. Null or false switches an action off."""
 
     highlight: bool = Field(default=True, description="mark unsupported spans")
@@ -108,7 +104,7 @@ class OnFlag(_Strict):
     escalate: EscalateAction | None = None
 
 
-class TopicRule(_Strict):
+class TopicRule(Settings):
     """One topic: how to recognise it and how strictly to treat answers about it."""
 
     name: str = Field(pattern=_NAME_PATTERN)
@@ -160,7 +156,7 @@ class TopicRule(_Strict):
         return self.on_flag.abstain.message if self.on_flag.abstain else DEFAULT_ABSTAIN_MESSAGE
 
 
-class Policy(_Strict):
+class Policy(Settings):
     """A guardrail policy: scorer settings, classifier settings and topic rules."""
 
     model_config = ConfigDict(

@@ -10,8 +10,8 @@ from guardrail.queues.jsonl import JSONLSink
 from guardrail.queues.outbox import OutboxEntry, SQLiteOutbox
 from guardrail.queues.sqlite import (
     CaseNotFoundError,
+    CaseResolution,
     CaseStateError,
-    Resolution,
     ReviewError,
     SQLiteQueue,
     StoredCase,
@@ -20,11 +20,11 @@ from guardrail.queues.webhook import WebhookDeliveryError, WebhookSink, verify_s
 
 __all__ = [
     "CaseNotFoundError",
+    "CaseResolution",
     "CaseStateError",
     "EscalationSink",
     "JSONLSink",
     "OutboxEntry",
-    "Resolution",
     "ReviewError",
     "SQLiteOutbox",
     "SQLiteQueue",

@@ -30,15 +30,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from guardrail.exceptions import EscalationError, GuardrailError
-from guardrail.models import EscalationCase
+from guardrail.models import EscalationCase, ReviewOutcome
 
 __all__ = [
     "CaseNotFoundError",
+    "CaseResolution",
     "CaseState",
     "CaseStateError",
-    "Outcome",
-    "Resolution",
     "ReviewError",
+    "ReviewOutcome",
     "SQLiteQueue",
     "StoredCase",
     "connect",
@@ -46,9 +46,8 @@ __all__ = [
 ]
 
 CaseState = Literal["open", "claimed", "resolved"]
-Outcome = Literal["approved", "edited", "rejected"]
 STATES: tuple[CaseState, ...] = ("open", "claimed", "resolved")
-OUTCOMES: tuple[Outcome, ...] = ("approved", "edited", "rejected")
+OUTCOMES: tuple[ReviewOutcome, ...] = ("approved", "edited", "rejected")
 
 _SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -83,14 +82,14 @@ class CaseStateError(ReviewError):
     """The case is not in a state that allows the action (e.g. resolving an open case)."""
 
 
-class Resolution(BaseModel):
+class CaseResolution(BaseModel):
     """A reviewer's decision on one case — what the audit log records."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     case_id: str
     queue: str
-    outcome: Outcome
+    outcome: ReviewOutcome
     reviewer: str
     final_answer: str | None
     note: str | None = None
@@ -109,7 +108,7 @@ class StoredCase(BaseModel):
     reviewer: str | None = None
     claimed_at: str | None = None
     resolved_at: str | None = None
-    outcome: Outcome | None = None
+    outcome: ReviewOutcome | None = None
     final_answer: str | None = None
     note: str | None = None
 
@@ -219,7 +218,7 @@ class SchemaDB:
 class SQLiteQueue:
     """Durable review queue and :class:`~guardrail.queues.base.EscalationSink`.
 
-    ``on_resolve`` is called with the :class:`Resolution` *inside* the resolving transaction,
+    ``on_resolve`` is called with the :class:`CaseResolution` *inside* the resolving transaction,
     before it commits: if the hook (e.g. an audit-log append) raises, the resolution is rolled
     back and the error propagates, so the audit log never misses a resolution that happened.
     """
@@ -228,7 +227,7 @@ class SQLiteQueue:
         self,
         path: str | Path,
         *,
-        on_resolve: Callable[[Resolution], None] | None = None,
+        on_resolve: Callable[[CaseResolution], None] | None = None,
     ) -> None:
         self.path = Path(path)
         self.on_resolve = on_resolve
@@ -354,12 +353,12 @@ class SQLiteQueue:
     def resolve(
         self,
         case_id: str,
-        outcome: Outcome,
+        outcome: ReviewOutcome,
         final_answer: str | None = None,
         note: str | None = None,
         *,
         reviewer: str | None = None,
-    ) -> Resolution:
+    ) -> CaseResolution:
         """Close a claimed case.
 
         ``approved`` keeps the original answer (no ``final_answer`` allowed); ``edited`` needs
@@ -387,7 +386,7 @@ class SQLiteQueue:
                     f"case {case_id!r} is claimed by {holder}, not {reviewer.strip()}"
                 )
             chosen = case.answer if outcome == "approved" else final_answer
-            resolution = Resolution(
+            resolution = CaseResolution(
                 case_id=case_id,
                 queue=row["queue"],
                 outcome=outcome,

@@ -55,13 +55,14 @@ from guardrail.models import (
     Variant,
     Verdict,
 )
+from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements, parse_verdict
 from guardrail.scoring.settings import EnsembleRule, MetaRAGConfig
-from guardrail.scoring.spans import align, sentence_spans
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
 from guardrail.scoring.templates import PromptSet
+from guardrail.text.sentences import split_sentences
 
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
@@ -258,7 +259,7 @@ class MetaRAG(ScorerBase):
         reply = await self._request(log, self.decomposer, DECOMPOSE, request)
         items, failure = parse_statements(reply.text)
         if failure and not items:
-            items = [answer[s:e] for s, e in sentence_spans(answer)]
+            items = [answer[s:e] for s, e in split_sentences(answer, rules="plain")]
             failure = f"{failure}; used the answer's sentences as factoids"
         log.record(reply.call, failure)
         seen: set[str] = set()

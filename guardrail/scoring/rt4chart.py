@@ -57,13 +57,15 @@ from guardrail.models import (
     ScoreReport,
     Span,
 )
+from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.settings import RT4ChartConfig
-from guardrail.scoring.spans import align, tokenize
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
 from guardrail.scoring.templates import PromptSet
+from guardrail.text.sentences import split_sentences
+from guardrail.text.tokens import content_keys
 
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
@@ -184,46 +186,6 @@ def and_join(labels: Sequence[RTLabel]) -> RTLabel:
 
 # --- sentences, chunks, alignment --------------------------------------------------------------
 
-_ABBREVIATION_WORDS = (
-    "mr mrs ms dr prof sr jr st vs etc e.g i.e u.s u.k inc ltd co corp no nos fig approx dept "
-    "est gen gov jan feb mar apr jun jul aug sep sept oct nov dec mt ft vol p pp ph.d a.m p.m"
-)
-_ABBREVIATIONS = frozenset(_ABBREVIATION_WORDS.split())
-_BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)|\n+")
-
-
-def split_sentences(text: str) -> list[Span]:
-    """Sentence spans of ``text`` (end exclusive), whitespace trimmed, empty pieces dropped.
-
-    A boundary is a newline, or ``.``/``!``/``?`` (plus closing quotes or brackets) followed by
-    whitespace and then a character that is not lowercase — unless the word before the period
-    is a known abbreviation or a single letter (an initial).
-    """
-    spans: list[Span] = []
-    start = 0
-    for m in _BOUNDARY.finditer(text):
-        end = m.end()
-        if m.group(0)[0] != "\n":
-            after = text[end:].lstrip()
-            if after and after[0].islower():
-                continue
-            before = re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[start : m.start() + 1])
-            if before and m.group(0).startswith(".") and len(m.group(0).rstrip("\"'”’)]")) == 1:
-                word = before.group(1).lower()
-                if word in _ABBREVIATIONS or len(word) == 1:
-                    continue
-        spans.append((start, end))
-        start = end
-    spans.append((start, len(text)))
-    out: list[Span] = []
-    for s, e in spans:
-        piece = text[s:e]
-        lead = len(piece) - len(piece.lstrip())
-        trail = len(piece.rstrip())
-        if trail > lead:
-            out.append((s + lead, s + trail))
-    return out
-
 
 def chunk_ranges(n_sentences: int, window: int, overlap: int) -> list[range]:
     """Sliding windows of ``window`` sentences, each overlapping the previous by ``overlap``.
@@ -240,10 +202,6 @@ def chunk_ranges(n_sentences: int, window: int, overlap: int) -> list[range]:
     return [range(s, min(s + window, n_sentences)) for s in starts]
 
 
-def _content_keys(text: str) -> set[str]:
-    return {t.key for t in tokenize(text) if t.content}
-
-
 def _key_overlap(want: set[str], have: set[str]) -> float:
     """Share of the content keys ``want`` that are in ``have`` (0.0 when ``want`` is empty)."""
     return len(want & have) / len(want) if want else 0.0
@@ -251,7 +209,7 @@ def _key_overlap(want: set[str], have: set[str]) -> float:
 
 def _word_overlap(claim: str, sentence: str) -> float:
     """Share of the claim's content words (lightly stemmed) that occur in ``sentence``."""
-    return _key_overlap(_content_keys(claim), _content_keys(sentence))
+    return _key_overlap(content_keys(claim), content_keys(sentence))
 
 
 class _SentenceKeys:
@@ -264,7 +222,7 @@ class _SentenceKeys:
     def __getitem__(self, i: int) -> set[str]:
         keys = self._keys.get(i)
         if keys is None:
-            keys = self._keys[i] = _content_keys(self.sents[i])
+            keys = self._keys[i] = content_keys(self.sents[i])
         return keys
 
 
@@ -373,7 +331,7 @@ class RT4Chart(ScorerBase):
         started = time.perf_counter()
         tau = check_threshold(self.config.threshold if threshold is None else threshold)
         calls = CallLog()
-        answer_sents = split_sentences(answer)
+        answer_sents = split_sentences(answer, rules="prose")
         if not answer_sents:
             return self.build_report("empty_answer", [], tau, calls, started, self._settings())
 
@@ -556,7 +514,7 @@ class RT4Chart(ScorerBase):
         if cited:
             return cited
         pool = list(chunks[focus]) if focus is not None else list(range(n))
-        want = _content_keys(claim)
+        want = content_keys(claim)
         # the best overlap, ties to the earliest sentence; no shared word means no evidence
         scored = [(_key_overlap(want, keys[i]), -i) for i in pool]
         if not scored:
@@ -615,7 +573,7 @@ class RT4Chart(ScorerBase):
 
 
 def _sentences_of(passage: str) -> list[str]:
-    return [passage[s:e] for s, e in split_sentences(passage)]
+    return [passage[s:e] for s, e in split_sentences(passage, rules="prose")]
 
 
 def _numbered(sents: list[str], ids: Sequence[int]) -> str:

@@ -50,7 +50,7 @@ def check_judge_spec(spec: str) -> str:
     return spec.strip()
 
 
-JudgeSpec = Annotated[str, AfterValidator(check_judge_spec)]
+JudgeSpecText = Annotated[str, AfterValidator(check_judge_spec)]
 
 
 class Threshold(Settings):
@@ -115,7 +115,7 @@ class RT4ChartConfig(RT4ChartParams, Threshold):
 class ScorerWiring(RetryPolicy):
     """What every scorer needs around its method: judges, span localization, retries."""
 
-    judge: JudgeSpec = Field(
+    judge: JudgeSpecText = Field(
         default="local",
         description="judge for every stage: local | local:trained | openai:MODEL | "
         "anthropic:MODEL | openai-compatible:MODEL@URL",
@@ -131,9 +131,11 @@ class MetaRAGSettings(MetaRAGParams, ScorerWiring):
     """A MetaRAG scorer: decompose, mutate, verify (Section 3 of the MetaRAG paper)."""
 
     method: Literal["metarag"] = Field(default="metarag", description="metarag | rt4chart")
-    decomposer: JudgeSpec | None = Field(default=None, description="judge for decomposition")
-    generator: JudgeSpec | None = Field(default=None, description="judge for mutation generation")
-    verifiers: list[JudgeSpec] = Field(
+    decomposer: JudgeSpecText | None = Field(default=None, description="judge for decomposition")
+    generator: JudgeSpecText | None = Field(
+        default=None, description="judge for mutation generation"
+    )
+    verifiers: list[JudgeSpecText] = Field(
         default_factory=list, description="verifier ensemble; empty means [judge]"
     )
 

@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass, field
 
 from guardrail.models import Factoid, ScoreReport, Span
-from guardrail.scoring.spans import STOPWORDS
-from guardrail.scoring.spans import sentence_spans as split_sentences
+from guardrail.text.sentences import split_sentences
+from guardrail.text.tokens import STOPWORDS
 
 __all__ = [
     "BUCKETS",
@@ -30,7 +30,6 @@ __all__ = [
     "factoid_views",
     "passage_views",
     "score_bucket",
-    "split_sentences",
 ]
 
 BUCKETS = 10
@@ -160,7 +159,7 @@ def passage_views(contexts: list[str], report: ScoreReport | None) -> list[Passa
     layout: list[list[tuple[int, int, int]]] = []  # per passage: (number, start, end)
     for ctx in contexts:
         rows = []
-        for start, end in split_sentences(ctx):
+        for start, end in split_sentences(ctx, rules="plain"):
             rows.append((len(flat), start, end))
             flat.append((len(flat), ctx[start:end]))
         layout.append(rows)

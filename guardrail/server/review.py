@@ -13,7 +13,8 @@ from urllib.parse import quote
 from fastapi import APIRouter, Form, HTTPException, Request, status
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from guardrail.queues.sqlite import CaseNotFoundError, Outcome, ReviewError, StoredCase
+from guardrail.models import ReviewOutcome
+from guardrail.queues.sqlite import CaseNotFoundError, ReviewError, StoredCase
 from guardrail.server import render
 from guardrail.server.auth import check_csrf, client_address, csrf_token, logout
 
@@ -21,7 +22,11 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/review", include_in_schema=False)
 
-_OUTCOMES: dict[str, Outcome] = {"approve": "approved", "edit": "edited", "reject": "rejected"}
+_OUTCOMES: dict[str, ReviewOutcome] = {
+    "approve": "approved",
+    "edit": "edited",
+    "reject": "rejected",
+}
 #: The colour legend: (bucket, lowest score in it).
 _LEGEND = tuple((b, b / render.BUCKETS) for b in range(render.BUCKETS))
 

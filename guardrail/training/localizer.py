@@ -22,10 +22,10 @@ import numpy as np
 
 from guardrail.evaluation.datasets import EvalRow, fold_of
 from guardrail.evaluation.metrics import span_metrics
-from guardrail.localize.features import FEATURE_NAMES, ContextIndex, word_features
-from guardrail.localize.model import FORMAT, TokenLocalizer, word_runs
+from guardrail.localize.features import FEATURE_NAMES, ContextWords, word_features
+from guardrail.localize.model import LOCALIZER_FORMAT, TokenLocalizer, word_runs
 from guardrail.models import Span
-from guardrail.scoring.spans import Token
+from guardrail.text.tokens import Token
 
 THRESHOLDS = tuple(round(0.05 + 0.025 * i, 3) for i in range(19))  # 0.05 .. 0.5
 
@@ -47,7 +47,7 @@ def word_rows(rows: Sequence[EvalRow]) -> list[WordRows]:
     for row in rows:
         if row.label and not row.spans:
             continue  # a hallucinated answer without spans has unknown word labels
-        words, features = word_features(row.answer, row.question, ContextIndex.build(row.contexts))
+        words, features = word_features(row.answer, row.question, ContextWords.build(row.contexts))
         labels = np.array(
             [any(s < w.end and w.start < e for s, e in row.spans) for w in words], dtype=int
         )
@@ -66,7 +66,7 @@ def fit(examples: Sequence[WordRows], *, c: float = 1.0) -> dict[str, Any]:
     model = LogisticRegression(C=c, max_iter=2000)
     model.fit(x, y)
     return {
-        "format": FORMAT,
+        "format": LOCALIZER_FORMAT,
         "feature_names": list(FEATURE_NAMES),
         "coef": [float(v) for v in model.coef_[0]],
         "intercept": float(model.intercept_[0]),

@@ -5,7 +5,7 @@ cross-fits it):
 
 1. **Statements.** Every answer goes through MetaRAG with the offline judge exactly as at
    scoring time: the rule decomposer's factoids, and the rule mutator's synonym and antonym
-   variants. Each factoid is aligned to the answer (:func:`guardrail.scoring.spans.align`).
+   variants. Each factoid is aligned to the answer (:func:`guardrail.scoring.align.align`).
 2. **Labels.** A factoid whose aligned span overlaps a human-labelled hallucinated span by at
    least :data:`MIN_OVERLAP` characters is *unsupported* (1); every other factoid of every answer
    is *supported* (0).
@@ -47,8 +47,8 @@ from guardrail.judges.local.features import (
     checkable,
 )
 from guardrail.judges.local.judge import LocalJudge
-from guardrail.judges.local.trained import FORMAT, Decision, VerifierModel
-from guardrail.judges.local.verify import Outcome
+from guardrail.judges.local.trained import VERIFIER_FORMAT, Cutoffs, VerifierModel
+from guardrail.judges.local.verify import Support
 from guardrail.models import Label, Relation, Span, merge_spans
 from guardrail.scoring.metarag import PENALTY, MetaRAG
 from guardrail.scoring.settings import MetaRAGConfig
@@ -58,9 +58,9 @@ MIN_OVERLAP = 3
 TRUST_GRID = (0.0, 0.3, 0.45, 0.6)
 ModelKind = Literal["trees", "logistic"]
 _LABELS = {
-    Outcome.SUPPORTED: Label.YES,
-    Outcome.CONTRADICTED: Label.NO,
-    Outcome.UNKNOWN: Label.NOT_SURE,
+    Support.SUPPORTED: Label.YES,
+    Support.CONTRADICTED: Label.NO,
+    Support.UNKNOWN: Label.NOT_SURE,
 }
 _RULE_CONTRADICTED = DENSE_NAMES.index("rule_contradicted")
 
@@ -149,7 +149,7 @@ def fit(
         raise ValueError("training needs both supported and unsupported factoids")
     x = _dense(stmts)
     base: dict[str, Any] = {
-        "format": FORMAT,
+        "format": VERIFIER_FORMAT,
         "kind": kind,
         "dense_names": list(DENSE_NAMES),
         "hash_buckets": HASH_BUCKETS,
@@ -238,7 +238,7 @@ def score_records(records: Sequence[RowRecord], model: VerifierModel) -> list[Sc
 
 
 def metarag_outcome(
-    s: Scored, decision: Decision, threshold: float = 0.5
+    s: Scored, decision: Cutoffs, threshold: float = 0.5
 ) -> tuple[bool, list[Span]]:
     """MetaRAG's answer flag and flagged spans, as the scorer computes them."""
     best = 0.0
@@ -255,24 +255,24 @@ def metarag_outcome(
     return flagged, merge_spans(spans) if flagged else []
 
 
-def rt4chart_outcome(s: Scored, decision: Decision) -> bool:
+def rt4chart_outcome(s: Scored, decision: Cutoffs) -> bool:
     """RT4CHART's default rule (any claim not ENTAILED), approximated on MetaRAG's factoids."""
     return any(
-        _outcome(decision, f.own, p, support=decision.entailed) is not Outcome.SUPPORTED
+        _outcome(decision, f.own, p, support=decision.entailed) is not Support.SUPPORTED
         for f, p in zip(s.row.factoids, s.own, strict=True)
     )
 
 
 def _outcome(
-    decision: Decision,
+    decision: Cutoffs,
     statement: Statement,
     p: float,
     *,
     support: float | None = None,
-) -> Outcome:
+) -> Support:
     """What the trained judge answers for ``statement`` (mirrors ``LocalJudge.check``)."""
     if not checkable(statement.features):
-        return Outcome.UNKNOWN
+        return Support.UNKNOWN
     return decision.outcome(
         p, statement.polarity.flipped(decision.trust), clash=_clash(statement), support=support
     )
@@ -306,15 +306,15 @@ def simulate(
     return SimResult(c.f1, c.precision, c.recall, spans)
 
 
-def _metarag_flagger(decision: Decision) -> Callable[[Scored], tuple[bool, list[Span]]]:
+def _metarag_flagger(decision: Cutoffs) -> Callable[[Scored], tuple[bool, list[Span]]]:
     return lambda s: metarag_outcome(s, decision)
 
 
-def _rt4chart_flagger(decision: Decision) -> Callable[[Scored], tuple[bool, list[Span]]]:
+def _rt4chart_flagger(decision: Cutoffs) -> Callable[[Scored], tuple[bool, list[Span]]]:
     return lambda s: (rt4chart_outcome(s, decision), [])
 
 
-def tune(scored: Sequence[Scored]) -> tuple[Decision, dict[str, float]]:
+def tune(scored: Sequence[Scored]) -> tuple[Cutoffs, dict[str, float]]:
     """Thresholds maximizing answer F1 (ties: span F1) of MetaRAG and RT4CHART on ``scored``."""
     ps = sorted(p for s in scored for p in s.own)
 
@@ -322,9 +322,9 @@ def tune(scored: Sequence[Scored]) -> tuple[Decision, dict[str, float]]:
         return sorted({ps[min(len(ps) - 1, int(q * len(ps)))] for q in np.linspace(lo, hi, n)})
 
     qs = quantiles(0.3, 0.99, 40)
-    best: tuple[float, float, Decision] | None = None
+    best: tuple[float, float, Cutoffs] | None = None
     for trust, support in itertools.product(TRUST_GRID, qs):
-        d = Decision(support=support, entailed=support, trust=trust)
+        d = Cutoffs(support=support, entailed=support, trust=trust)
         res = simulate(scored, _metarag_flagger(d))
         key = (res.f1, res.span.f1)
         if best is None or key > best[:2]:

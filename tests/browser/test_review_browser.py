@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from guardrail.models import Decision, GuardResult
-from guardrail.queues import Resolution, SQLiteQueue
+from guardrail.queues import CaseResolution, SQLiteQueue
 from guardrail.server import create_app
 from guardrail.server.samples import sample_case
 from guardrail.server.testing import serve_in_thread
@@ -71,8 +71,8 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def site(tmp_path) -> Iterator[tuple[str, SQLiteQueue, list[Resolution]]]:
-    resolutions: list[Resolution] = []
+def site(tmp_path) -> Iterator[tuple[str, SQLiteQueue, list[CaseResolution]]]:
+    resolutions: list[CaseResolution] = []
     queue = SQLiteQueue(tmp_path / "review.sqlite3", on_resolve=resolutions.append)
     queue.add(sample_case("case-7", queue="medical"))
     queue.add(sample_case("case-8", queue="legal"))

@@ -251,11 +251,11 @@ def _model_copy(tmp_path: Path, package: str, name: str, **meta: object) -> Path
 def _flat_localizer(tmp_path: Path, threshold: float) -> Path:
     """Every word gets p = 0.5: threshold below keeps every word, above keeps one per factoid."""
     from guardrail.localize.features import FEATURE_NAMES
-    from guardrail.localize.model import FORMAT
+    from guardrail.localize.model import LOCALIZER_FORMAT
 
     path = tmp_path / f"localizer-{threshold}.json"
     data = {
-        "format": FORMAT,
+        "format": LOCALIZER_FORMAT,
         "feature_names": list(FEATURE_NAMES),
         "coef": [0.0] * len(FEATURE_NAMES),
         "intercept": 0.0,

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from guardrail.localize.features import FEATURE_NAMES, ContextIndex, word_features
+from guardrail.localize.features import FEATURE_NAMES, ContextWords, word_features
 
 
 def column(name: str) -> int:
@@ -14,7 +14,7 @@ def column(name: str) -> int:
 
 
 def features_of(answer: str, question: str, contexts: list[str]) -> dict[str, np.ndarray]:
-    words, x = word_features(answer, question, ContextIndex.build(contexts))
+    words, x = word_features(answer, question, ContextWords.build(contexts))
     return {w.text: x[i] for i, w in enumerate(words)}
 
 
@@ -43,5 +43,5 @@ def test_sentence_coverage_is_per_sentence_and_json_contexts_are_read_as_prose()
 
 
 def test_empty_answer_gives_an_empty_matrix():
-    words, x = word_features("", "q", ContextIndex.build(["ctx"]))
+    words, x = word_features("", "q", ContextWords.build(["ctx"]))
     assert words == [] and x.shape == (0, len(FEATURE_NAMES))

@@ -11,7 +11,7 @@ import pytest
 from guardrail.exceptions import ConfigError
 from guardrail.localize import TokenLocalizer, packaged_localizer
 from guardrail.localize.features import FEATURE_NAMES
-from guardrail.localize.model import FORMAT, MODEL_FILE
+from guardrail.localize.model import LOCALIZER_FILE, LOCALIZER_FORMAT
 
 CONTEXT = ["The office opens at 9:00 on weekdays. There are 40 parking spaces for staff."]
 
@@ -22,7 +22,7 @@ def model_data(**changes: Any) -> dict[str, Any]:
     coef[FEATURE_NAMES.index("in_context")] = -6.0
     coef[FEATURE_NAMES.index("content")] = 3.0
     data = {
-        "format": FORMAT,
+        "format": LOCALIZER_FORMAT,
         "feature_names": list(FEATURE_NAMES),
         "coef": coef,
         "intercept": -1.0,
@@ -63,7 +63,7 @@ def test_regions_are_kept_apart_and_a_wordless_region_passes_through():
 
 def test_packaged_model_loads_is_small_json_and_records_its_recipe():
     """The shipped model is plain JSON (< 5 MB) with its data recipe and chosen threshold."""
-    path = Path(__import__("guardrail.localize", fromlist=["x"]).__file__).parent / MODEL_FILE
+    path = Path(__import__("guardrail.localize", fromlist=["x"]).__file__).parent / LOCALIZER_FILE
     assert path.stat().st_size < 5_000_000
     data = json.loads(path.read_text(encoding="utf-8"))
     loc = packaged_localizer()

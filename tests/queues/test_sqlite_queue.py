@@ -18,9 +18,9 @@ import pytest
 from guardrail.exceptions import EscalationError
 from guardrail.queues import (
     CaseNotFoundError,
+    CaseResolution,
     CaseStateError,
     EscalationSink,
-    Resolution,
     ReviewError,
     SQLiteQueue,
 )
@@ -123,8 +123,8 @@ def test_illegal_transitions_give_clear_errors(tmp_path, make_case):
 
 
 def test_on_resolve_hook_receives_resolution(tmp_path, make_case):
-    """The hook sees the Resolution the queue committed."""
-    seen: list[Resolution] = []
+    """The hook sees the CaseResolution the queue committed."""
+    seen: list[CaseResolution] = []
     q = SQLiteQueue(tmp_path / "q.sqlite3", on_resolve=seen.append)
     q.add(make_case("x", queue="legal"))
     q.claim("x", "carol")
@@ -141,7 +141,7 @@ def test_on_resolve_hook_receives_resolution(tmp_path, make_case):
 def test_failing_hook_rolls_back_resolution(tmp_path, make_case):
     """If the audit hook fails, the case stays claimed so no resolution escapes the audit."""
 
-    def broken(_: Resolution) -> None:
+    def broken(_: CaseResolution) -> None:
         raise OSError("audit disk full")
 
     q = SQLiteQueue(tmp_path / "q.sqlite3", on_resolve=broken)

@@ -22,9 +22,9 @@ from guardrail.scoring.rt4chart import (
     claim_spans,
     or_join,
     parse_rt_verdict,
-    split_sentences,
 )
 from guardrail.scoring.settings import RT4ChartConfig
+from guardrail.text.sentences import split_sentences
 
 E, C, N = RTLabel.ENTAILED, RTLabel.CONTRADICTED, RTLabel.BASELESS
 
@@ -188,35 +188,10 @@ def test_cited_sentences_keeps_only_allowed_indices():
 # --- sentences and spans ------------------------------------------------------------------------
 
 
-def test_split_sentences_handles_abbreviations_and_newlines():
-    """Abbreviations and initials do not end a sentence; newlines always do."""
-    text = "Dr. Smith met J. Doe in the U.S. on Monday. It rained!\nNext line here"
-    pieces = [text[s:e] for s, e in split_sentences(text)]
-    assert pieces == [
-        "Dr. Smith met J. Doe in the U.S. on Monday.",
-        "It rained!",
-        "Next line here",
-    ]
-
-
-@given(st.text(alphabet=st.sampled_from(list("ab .!?\n'A1"))))
-def test_split_sentences_spans_are_ordered_trimmed_and_in_bounds(text):
-    """Spans never overlap, stay inside the text, carry no outer whitespace, and cover every
-    character that is not whitespace (so nothing is dropped and empty means blank)."""
-    spans = split_sentences(text)
-    last = 0
-    for s, e in spans:
-        assert last <= s < e <= len(text)
-        assert text[s:e] == text[s:e].strip()
-        last = e
-    covered = {i for s, e in spans for i in range(s, e)}
-    assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
-
-
 def test_claim_spans_narrow_to_the_claims_words_or_keep_the_sentence():
     """A claim whose words are in its sentence gets their runs; a paraphrase gets the sentence."""
     answer = "Sure. The free trial lasts 14 days and includes priority support."
-    sentence = split_sentences(answer)[1]
+    sentence = split_sentences(answer, rules="prose")[1]
     spans = claim_spans("The trial lasts 14 days.", answer, sentence)
     assert [answer[s:e] for s, e in spans] == ["trial lasts 14 days"]
     assert claim_spans("A fortnight of testing is offered.", answer, sentence) == [sentence]
@@ -305,7 +280,7 @@ async def test_answer_spans_point_into_the_claims_sentence():
     """Each claim's span lies in its source sentence; flagged spans cover only flagged claims."""
     rt, _ = scorer()
     report = await rt.score("q", ANSWER, CONTEXT)
-    sentences = split_sentences(ANSWER)
+    sentences = split_sentences(ANSWER, rules="prose")
     for factoid, t in zip(report.factoids, report.settings["claims"], strict=True):
         (s, e) = factoid.spans[0]
         ss, se = sentences[t["sentence"]]
@@ -319,7 +294,7 @@ async def test_unrefined_spans_are_whole_sentences():
     """refine_spans=False localizes each claim to its full pointer sentence."""
     rt, _ = scorer(refine_spans=False)
     report = await rt.score("q", ANSWER, CONTEXT)
-    sentences = split_sentences(ANSWER)
+    sentences = split_sentences(ANSWER, rules="prose")
     assert report.factoids[4].spans == [sentences[3]]
 
 

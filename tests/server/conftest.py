@@ -9,7 +9,7 @@ import pytest
 
 from guardrail.exceptions import GuardrailError
 from guardrail.models import GuardResult
-from guardrail.queues import Resolution, SQLiteQueue
+from guardrail.queues import CaseResolution, SQLiteQueue
 from guardrail.server import create_app
 from guardrail.server.samples import sample_case
 from guardrail.server.testing import serve_in_thread
@@ -67,7 +67,7 @@ def tokens() -> dict[str, str]:
 
 
 @pytest.fixture
-def resolutions() -> list[Resolution]:
+def resolutions() -> list[CaseResolution]:
     return []
 
 

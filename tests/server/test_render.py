@@ -12,7 +12,6 @@ from guardrail.server.render import (
     factoid_views,
     passage_views,
     score_bucket,
-    split_sentences,
 )
 from guardrail.server.samples import sample_case
 
@@ -64,13 +63,6 @@ def test_segments_always_reassemble_the_answer(answer, raw):
     fs = [factoid(i, "f", [(s, e)] if s < e else [], sc) for i, (s, e, sc) in enumerate(raw)]
     rep = report(*fs) if fs else None
     assert "".join(s.text for s in answer_segments(answer, rep)) == answer
-
-
-def test_split_sentences_keeps_offsets():
-    """Sentences are found by end punctuation and map back to the original text."""
-    text = "One fact. Two facts!  Three? tail"
-    spans = split_sentences(text)
-    assert [text[s:e] for s, e in spans] == ["One fact.", "Two facts!", "Three?", "tail"]
 
 
 def test_cited_evidence_wins_over_overlap():

@@ -12,13 +12,9 @@ from __future__ import annotations
 import re
 
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.text import (
-    Token,
-    capitalize_first,
-    ensure_period,
-    split_sentences,
-    tokenize,
-)
+from guardrail.text.edits import capitalize_first, ensure_period
+from guardrail.text.sentences import split_sentences
+from guardrail.text.tokens import Token, tokenize
 
 _BULLET = re.compile(r"^\s*(?:[-*•·>]+|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s))\s*")
 _MARKDOWN = re.compile(r"\*\*|__|^#+\s*|`")
@@ -76,7 +72,7 @@ class Decomposer:
         """Atomic factual sentences of ``text``, in order, without duplicates."""
         out: list[str] = []
         seen: set[str] = set()
-        for start, end in split_sentences(text or ""):
+        for start, end in split_sentences(text or "", rules="passages"):
             sentence = self._clean(text[start:end])
             if sentence is None:
                 continue
@@ -118,7 +114,7 @@ class Decomposer:
         return re.match(r"^(?:i|we)\s+(?:hope|think you|would|'d|can help)", low) is not None
 
     def _is_claim(self, factoid: str) -> bool:
-        words = [t for t in tokenize(factoid) if t.is_word or t.is_number]
+        words = [t for t in tokenize(factoid, "lexical") if t.is_word or t.is_number]
         if len(words) == 1 and len(words[0].text) >= 4 and not words[0].text.isascii():
             return True  # scripts written without spaces (CJK) tokenize as one "word"
         return len(words) >= 2 and any(self.lex.is_content(t.lower) for t in words)
@@ -174,7 +170,7 @@ class Decomposer:
         """Split at ", and"-style boundaries first, then at bare "and"/"but"."""
         if depth > 8:
             return [text]
-        tokens = tokenize(text)
+        tokens = tokenize(text, "lexical")
         for comma_only in (True, False):
             for i in self._coordinators(tokens, comma_only):
                 split = self._split_at(text, tokens, i)

@@ -13,28 +13,29 @@ the context verbatim (word n-grams). A second, sparse part hashes the stems of w
 context does not contain, so the model can learn which unsupported words tend to be
 embellishments ("popular", "cozy") and which are harmless ("information").
 
-Per-context work (word n-gram sets) is done once per context by :func:`context_ngrams`; the
+Per-context work (word n-gram sets) is done once per context by :func:`context_profile`; the
 judge caches it beside the rule verifier's index.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.text import words
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
-    Outcome,
+    Support,
     Thresholds,
     _decide,
 )
+from guardrail.text.ngrams import NgramIndex, bigrams, trigrams
+from guardrail.text.tokens import words
 
 #: Names of the dense features, in vector order (the model file stores them to catch drift).
 DENSE_NAMES: tuple[str, ...] = (
@@ -102,28 +103,23 @@ _HEDGES = frozenset(
 
 
 @dataclass(frozen=True)
-class ContextNgrams:
-    """Lower-cased word unigrams, bigrams and trigrams of one context."""
+class ContextProfile:
+    """One context's lower-cased word n-grams and what kind of text it is."""
 
-    unigrams: frozenset[str]
-    bigrams: frozenset[str]
-    trigrams: frozenset[str]
+    ngrams: NgramIndex[str]
     json_like: bool
     passages: bool = False
 
 
-def context_ngrams(context: str, *, structured: bool = False) -> ContextNgrams:
-    """Word n-gram sets of a context (computed once per context).
+def context_profile(context: str, *, structured: bool = False) -> ContextProfile:
+    """Word n-grams and kind of a context (computed once per context).
 
     ``structured``: the text was rewritten from a JSON record (see
     :mod:`~guardrail.judges.local.structured`), which the features flag.
     """
-    w = words(context)
     head = context.lstrip()[:1]
-    return ContextNgrams(
-        unigrams=frozenset(w),
-        bigrams=frozenset(f"{a} {b}" for a, b in itertools.pairwise(w)),
-        trigrams=frozenset(f"{a} {b} {c}" for a, b, c in zip(w, w[1:], w[2:], strict=False)),
+    return ContextProfile(
+        ngrams=NgramIndex.of(words(context)),
         json_like=structured or head in ("{", "[") or context.count('": ') >= 3,
         passages=_PASSAGE.search(context) is not None,
     )
@@ -142,7 +138,7 @@ def bucket(stem_text: str) -> int:
     return zlib.crc32(stem_text.encode("utf-8")) % HASH_BUCKETS
 
 
-def _ngram_cov(grams: Sequence[str], known: frozenset[str]) -> float:
+def _ngram_cov(grams: Sequence[Hashable], known: frozenset[Any]) -> float:
     return sum(g in known for g in grams) / len(grams) if grams else 1.0
 
 
@@ -155,7 +151,7 @@ def _longest_run(flags: Sequence[bool]) -> int:
 
 
 def extract(
-    assessment: Assessment, index: ContextIndex, ngrams: ContextNgrams, lex: Lexicon
+    assessment: Assessment, index: ContextIndex, context: ContextProfile, lex: Lexicon
 ) -> Features:
     """The feature vector of one statement already assessed against ``index``."""
     terms = assessment.terms
@@ -180,9 +176,9 @@ def extract(
 
     w = [t.lower for t in assessment.tokens if t.is_word or t.is_number]
     uni = [x for x in w if lex.is_content(x) or x[:1].isdigit()]
-    bi = [f"{a} {b}" for a, b in itertools.pairwise(w)]
-    tri = [f"{a} {b} {c}" for a, b, c in zip(w, w[1:], w[2:], strict=False)]
-    tri_flags = [g in ngrams.trigrams for g in tri]
+    bi = list(bigrams(w))
+    tri = list(trigrams(w))
+    tri_flags = [g in context.ngrams.trigrams for g in tri]
     run = _longest_run(tri_flags)
     outcome = assessment.finding.outcome
     if best is not None and assessment.parity:
@@ -190,8 +186,8 @@ def extract(
         outcome = _decide(best, terms, weights, assessment.elsewhere, 0, Thresholds()).outcome
     coverage = best.coverage if best else 0.0
     dense: tuple[float, ...] = (
-        float(outcome is Outcome.SUPPORTED),
-        float(outcome is Outcome.CONTRADICTED),
+        float(outcome is Support.SUPPORTED),
+        float(outcome is Support.CONTRADICTED),
         coverage,
         strict / total_w,
         absent_w / total_w,
@@ -204,23 +200,23 @@ def extract(
         float(len(entities)),
         float(sum(a for t, a in zip(terms, absent, strict=True) if t.entity)),
         float(ent_missing_unit),
-        _ngram_cov(uni, ngrams.unigrams),
-        _ngram_cov(bi, ngrams.bigrams),
-        _ngram_cov(tri, ngrams.trigrams),
+        _ngram_cov(uni, context.ngrams.unigrams),
+        _ngram_cov(bi, context.ngrams.bigrams),
+        _ngram_cov(tri, context.ngrams.trigrams),
         (run + 2) / len(w) if tri and run else 0.0,
         (unit.size / n_terms) if unit and n_terms else 0.0,
         float(any(x in _HEDGES for x in w)),
-        float(ngrams.json_like),
+        float(context.json_like),
         math.log1p(index.sentences),
         max((wt for wt, a in zip(weights, absent, strict=True) if a), default=0.0) / 10.0,
         elsewhere / total_w,
         float(best is None),
-        float(ngrams.passages),
+        float(context.passages),
     )
     dense = (
         *dense,
-        *(dense[i] * ngrams.json_like for i in _INTERACT_AT),
-        *(dense[i] * ngrams.passages for i in _INTERACT_AT),
+        *(dense[i] * context.json_like for i in _INTERACT_AT),
+        *(dense[i] * context.passages for i in _INTERACT_AT),
     )
     hashed = tuple(
         sorted(

@@ -37,11 +37,11 @@ from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 from guardrail.judges.local.decompose import Decomposer
 from guardrail.judges.local.features import (
-    ContextNgrams,
+    ContextProfile,
     Features,
     Polarity,
     checkable,
-    context_ngrams,
+    context_profile,
     extract,
     polarity,
 )
@@ -52,7 +52,7 @@ from guardrail.judges.local.trained import VerifierModel
 from guardrail.judges.local.verify import (
     ContextIndex,
     Finding,
-    Outcome,
+    Support,
     Thresholds,
     assess,
     index_context,
@@ -65,14 +65,14 @@ VerifierKind = Literal["rules", "trained"]
 VERIFIERS: tuple[VerifierKind, ...] = ("rules", "trained")
 _MAX_COUNT = 50
 _METARAG_LABELS = {
-    Outcome.SUPPORTED: "YES",
-    Outcome.CONTRADICTED: "NO",
-    Outcome.UNKNOWN: "NOT SURE",
+    Support.SUPPORTED: "YES",
+    Support.CONTRADICTED: "NO",
+    Support.UNKNOWN: "NOT SURE",
 }
 _RT4CHART_LABELS = {
-    Outcome.SUPPORTED: "ENTAILED",
-    Outcome.CONTRADICTED: "CONTRADICTED",
-    Outcome.UNKNOWN: "BASELESS",
+    Support.SUPPORTED: "ENTAILED",
+    Support.CONTRADICTED: "CONTRADICTED",
+    Support.UNKNOWN: "BASELESS",
 }
 
 
@@ -105,7 +105,7 @@ class _Prepared:
     """One context preprocessed for both verifiers."""
 
     index: ContextIndex
-    ngrams: ContextNgrams | None = None
+    profile: ContextProfile | None = None
 
 
 class LocalJudge:
@@ -225,8 +225,8 @@ class LocalJudge:
             return verify(statement, self._prepare(context).index, self.lexicon, self.thresholds)
         prepared = self._prepare(context)
         assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
-        assert prepared.ngrams is not None
-        features = extract(assessment, prepared.index, prepared.ngrams, self.lexicon)
+        assert prepared.profile is not None
+        features = extract(assessment, prepared.index, prepared.profile, self.lexicon)
         if not checkable(features):
             return assessment.finding  # nothing to weigh: no content words, or no context
         model = self.model
@@ -236,7 +236,7 @@ class LocalJudge:
         outcome = decision.outcome(
             p,
             flipped,
-            clash=assessment.finding.outcome is Outcome.CONTRADICTED,
+            clash=assessment.finding.outcome is Support.CONTRADICTED,
             support=decision.entailed if rt4chart else None,
         )
         return Finding(outcome, _trained_reason(outcome, assessment.finding, p, flipped))
@@ -248,9 +248,9 @@ class LocalJudge:
         """
         prepared = self._prepare(context, trained=True)
         assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
-        assert prepared.ngrams is not None
+        assert prepared.profile is not None
         return (
-            extract(assessment, prepared.index, prepared.ngrams, self.lexicon),
+            extract(assessment, prepared.index, prepared.profile, self.lexicon),
             polarity(assessment),
         )
 
@@ -278,7 +278,7 @@ class LocalJudge:
             text = json_to_prose(context)
             prepared = _Prepared(
                 index_context(text, self.lexicon),
-                context_ngrams(text, structured=text is not context),
+                context_profile(text, structured=text is not context),
             )
         else:
             prepared = _Prepared(index_context(context, self.lexicon))
@@ -288,14 +288,14 @@ class LocalJudge:
         return prepared
 
 
-def _trained_reason(outcome: Outcome, rules: Finding, p: float, flipped: bool) -> str:
+def _trained_reason(outcome: Support, rules: Finding, p: float, flipped: bool) -> str:
     """A one-line reason: the rules' evidence when they agree, else what the model saw."""
     risk = f"(unsupported-risk {p:.2f})"
     if outcome is rules.outcome:
         return f"{rules.reason} {risk}"
-    if outcome is Outcome.SUPPORTED:
+    if outcome is Support.SUPPORTED:
         return f"The context covers this statement {risk}."
-    if outcome is Outcome.CONTRADICTED:
+    if outcome is Support.CONTRADICTED:
         if flipped:
             return f"The statement reverses what the context says {risk}."
         return f"The context gives no support for this statement; very likely unfounded {risk}."

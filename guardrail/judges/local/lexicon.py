@@ -10,7 +10,7 @@ Three relations matter:
 * polarity scales — looser families, used only when verifying: any positive word of a scale
   ("safe", "recommended") opposes any negative one ("contraindicated", "avoid").
 
-Lookups for verification are keyed by :func:`~guardrail.judges.local.text.stem`, so inflected
+Lookups for verification are keyed by :func:`~guardrail.text.stemming.stem`, so inflected
 forms ("increases", "increased") find their entry.
 """
 
@@ -23,7 +23,7 @@ from importlib import resources
 from typing import Any
 
 from guardrail.judges.local.morph import Form, Morphology
-from guardrail.judges.local.text import stem
+from guardrail.text.stemming import stem
 
 _FORMS: tuple[Form, ...] = ("", "s", "ed", "ing")
 

@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterator
 
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.text import Token, capitalize_first, ensure_period, tokenize
+from guardrail.text.edits import capitalize_first, ensure_period
+from guardrail.text.tokens import Token, tokenize
 
 _MODALS = frozenset({"can", "could", "will", "would", "should", "shall", "may", "might", "must"})
 _COPULAS = frozenset({"is", "are", "was", "were", "am"})
@@ -78,7 +79,7 @@ def _match_case(template: str, word: str) -> str:
 
 def _decap(text: str, lex: Lexicon) -> str:
     """Lower-case the first word when it is a common word, so it can follow a wrapper."""
-    toks = tokenize(text)
+    toks = tokenize(text, "lexical")
     if not toks or not toks[0].is_word or toks[0].text == "I" or toks[0].text.isupper():
         return text
     first = toks[0].lower
@@ -113,7 +114,7 @@ class Mutator:
     def antonyms(self, factoid: str, count: int) -> list[str]:
         """``count`` contradictions of the factoid, best first, distinct where possible."""
         candidates = self._antonym_candidates(factoid)
-        if self._is_negated(tokenize(factoid)):
+        if self._is_negated(tokenize(factoid, "lexical")):
             # wrapping a negated factoid in "It is not true that" reads as a double negation:
             # affirm the un-negated rewrite instead, and wrap only as a last resort
             return self._take(factoid, count, candidates, (), _AFFIRMING_WRAPS, _NEGATING_WRAPS)
@@ -168,7 +169,7 @@ class Mutator:
         return any(t.is_word and self.lex.is_negation(t.lower) for t in tokens)
 
     def _antonym_candidates(self, factoid: str) -> Iterator[str]:
-        tokens = tokenize(factoid)
+        tokens = tokenize(factoid, "lexical")
         toggled = self._toggle_negation(factoid, tokens)
         if toggled:
             yield toggled
@@ -319,7 +320,7 @@ class Mutator:
     # -- synonyms -------------------------------------------------------------------------------
 
     def _synonym_candidates(self, factoid: str) -> Iterator[str]:
-        tokens = tokenize(factoid)
+        tokens = tokenize(factoid, "lexical")
         swaps = list(
             self._lexicon_swaps(factoid, tokens, self.lex.synonym_forms, self.lex.synonyms)
         )
@@ -356,7 +357,7 @@ class Mutator:
             if any(t.lower in _CLAUSE_WORDS or self._looks_verbal(t.lower) for t in tail[1:]):
                 return None
             head = text[: tok.start].strip()
-            head_tokens = tokenize(head)
+            head_tokens = tokenize(head, "lexical")
             if len([t for t in head_tokens if t.is_word]) < 2:
                 return None
             if not any(self._looks_verbal(t.lower) for t in head_tokens):

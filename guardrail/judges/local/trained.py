@@ -25,15 +25,15 @@ from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, TRUSTED_COVERAGE, Features
-from guardrail.judges.local.verify import Outcome
+from guardrail.judges.local.verify import Support
 from guardrail.model_files import read_json_model
 
-FORMAT = "guardrail-verifier/1"
-MODEL_FILE = "verifier.json"
+VERIFIER_FORMAT = "guardrail-verifier/1"
+VERIFIER_FILE = "verifier.json"
 
 
 @dataclass(frozen=True)
-class Decision:
+class Cutoffs:
     """Thresholds on ``p``: supported below ``support``; contradicted at or above ``refute``.
 
     ``entailed`` is RT4CHART's own support threshold (its answer is flagged as soon as one claim
@@ -50,7 +50,7 @@ class Decision:
 
     def outcome(
         self, p: float, flipped: bool, *, clash: bool = False, support: float | None = None
-    ) -> Outcome:
+    ) -> Support:
         """The three-way outcome for probability ``p`` and the statement's polarity.
 
         ``clash``: the rule verifier found a number or name that differs from the best-matching
@@ -58,12 +58,12 @@ class Decision:
         """
         cut = self.support if support is None else support
         if clash and self.rule_clash and not flipped:
-            return Outcome.CONTRADICTED
+            return Support.CONTRADICTED
         if p < cut:
-            return Outcome.CONTRADICTED if flipped else Outcome.SUPPORTED
+            return Support.CONTRADICTED if flipped else Support.SUPPORTED
         if p >= self.refute and not flipped:
-            return Outcome.CONTRADICTED
-        return Outcome.UNKNOWN
+            return Support.CONTRADICTED
+        return Support.UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -103,9 +103,9 @@ class VerifierModel:
     """A loaded ``verifier.json``: ``probability(features)`` and the decision thresholds."""
 
     def __init__(self, data: Mapping[str, Any]) -> None:
-        if data.get("format") != FORMAT:
+        if data.get("format") != VERIFIER_FORMAT:
             raise ConfigError(
-                f"verifier model: expected format {FORMAT!r}, got {data.get('format')!r}"
+                f"verifier model: expected format {VERIFIER_FORMAT!r}, got {data.get('format')!r}"
             )
         names = data.get("dense_names")
         if list(names or []) != list(DENSE_NAMES):
@@ -143,9 +143,9 @@ class VerifierModel:
         else:
             raise ConfigError(f"verifier model: unknown kind {self.kind!r}")
         th = data.get("thresholds") or {}
-        default = Decision()
+        default = Cutoffs()
         support = float(th.get("support", default.support))
-        self.decision = Decision(
+        self.decision = Cutoffs(
             support=support,
             refute=float(th.get("refute", default.refute)),
             entailed=float(th.get("entailed", support)),  # RT4CHART's cut defaults to MetaRAG's
@@ -158,7 +158,7 @@ class VerifierModel:
     def load(cls, path: str | Path | None = None) -> VerifierModel:
         """Read a model file; ``None`` reads the packaged ``verifier.json``."""
         data = read_json_model(
-            path, package=__package__ or "", file_name=MODEL_FILE, what="verifier model"
+            path, package=__package__ or "", file_name=VERIFIER_FILE, what="verifier model"
         )
         return cls(data)
 

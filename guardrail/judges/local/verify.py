@@ -30,15 +30,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.text import (
-    Token,
-    parse_number,
-    split_sentences,
-    stem,
-    strip_citations,
-    strip_passage_label,
-    tokenize,
-)
+from guardrail.text.edits import strip_citations, strip_passage_label
+from guardrail.text.sentences import split_sentences
+from guardrail.text.stemming import stem
+from guardrail.text.tokens import Token, parse_number, tokenize
 
 _CLAUSE_BREAK = re.compile(
     r";\s+|,\s+(?=(?:but|whereas|while|although|though|however|yet|except)\b)", re.IGNORECASE
@@ -51,7 +46,7 @@ _NOT_NEGATION_AFTER = frozenset({"only", "just", "merely", "necessarily", "all",
 _MAX_QUOTE = 160
 
 
-class Outcome(str, Enum):
+class Support(str, Enum):
     """The verifier's three answers (mapped to YES/NO/NOT SURE or RT4CHART labels)."""
 
     SUPPORTED = "supported"
@@ -63,7 +58,7 @@ class Outcome(str, Enum):
 class Finding:
     """An outcome and a one-line reason that names the evidence or the missing item."""
 
-    outcome: Outcome
+    outcome: Support
     reason: str
 
 
@@ -207,7 +202,7 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
 
 
 def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -> Unit:
-    tokens = tokenize(text)
+    tokens = tokenize(text, "lexical")
     terms = _terms(tokens, lex, lower_vocab)
     polar: dict[str, set[int]] = {}
     for t in terms:
@@ -237,12 +232,12 @@ def _keys(unit: Unit) -> Iterable[str]:
 def index_context(context: str, lex: Lexicon) -> ContextIndex:
     """Preprocess a context once; every verify call for the same answer reuses it."""
     lower_vocab = frozenset(
-        t.lower for t in tokenize(context) if t.is_word and not t.is_capitalized
+        t.lower for t in tokenize(context, "lexical") if t.is_word and not t.is_capitalized
     )
     units: list[Unit] = []
     df: dict[str, int] = {}
     n_sentences = 0
-    for start, end in split_sentences(context):
+    for start, end in split_sentences(context, rules="passages"):
         sentence = strip_citations(strip_passage_label(context[start:end])).strip()
         if not sentence:
             continue
@@ -413,15 +408,15 @@ def assess(
     """:func:`verify`, keeping the matched unit, term weights and polarity for feature use."""
     th = thresholds or Thresholds()
     core, framing_neg = _strip_framing(strip_citations(statement), lex)
-    tokens = tokenize(core)
+    tokens = tokenize(core, "lexical")
     terms = _terms(tokens, lex, index.lower_vocab)
     if not terms:
         return Assessment(
-            Finding(Outcome.UNKNOWN, "The statement has no content words to check."), tokens=tokens
+            Finding(Support.UNKNOWN, "The statement has no content words to check."), tokens=tokens
         )
     if not index.units:
         return Assessment(
-            Finding(Outcome.UNKNOWN, "The context is empty."),
+            Finding(Support.UNKNOWN, "The context is empty."),
             terms,
             tokens=tokens,
             elsewhere=[False] * len(terms),
@@ -447,7 +442,7 @@ def assess(
             candidates.update(index.postings.get(key, ()))
     if not candidates:
         return Assessment(
-            Finding(Outcome.UNKNOWN, f"The context does not mention {_names(terms)}."),
+            Finding(Support.UNKNOWN, f"The context does not mention {_names(terms)}."),
             terms,
             weights,
             negations=negations,
@@ -483,7 +478,7 @@ def _decide(
     if best.coverage >= th.conflict and parity == 1:
         clash = _names(best.opposed) if best.opposed else "negation"
         return Finding(
-            Outcome.CONTRADICTED,
+            Support.CONTRADICTED,
             f"The context says the opposite ({clash}): {_quote(unit.text)}",
         )
 
@@ -493,7 +488,7 @@ def _decide(
     if missing_numbers and unit.numbers and rest >= th.conflict:
         other = ", ".join(f"{v:g}" for v in sorted(unit.numbers))
         return Finding(
-            Outcome.CONTRADICTED,
+            Support.CONTRADICTED,
             f"The context gives {other}, not {_names(missing_numbers)}: {_quote(unit.text)}",
         )
 
@@ -502,28 +497,28 @@ def _decide(
     extra_entities = unit.entities - set(stmt_entities) - {t.stem for t in terms}
     rest = _coverage_without(best, terms, weights, lambda t: t.entity)
     if missing_entities and extra_entities and rest >= th.conflict:
-        named = [t for t in tokenize(unit.text) if stem(t.lower) in extra_entities]
+        named = [t for t in tokenize(unit.text, "lexical") if stem(t.lower) in extra_entities]
         return Finding(
-            Outcome.CONTRADICTED,
+            Support.CONTRADICTED,
             f"The context names {_names_tokens(named)}, not {_names(missing_entities)}: "
             f"{_quote(unit.text)}",
         )
 
     key_missing = [t for t in best.missing if t.entity or t.number is not None]
     if best.coverage >= th.support and not key_missing:
-        return Finding(Outcome.SUPPORTED, f"The context states: {_quote(unit.text)}")
+        return Finding(Support.SUPPORTED, f"The context states: {_quote(unit.text)}")
     missing = {id(t) for t in best.missing}
     absent = [t for t, e in zip(terms, elsewhere, strict=True) if id(t) in missing and not e]
     absent = [t for t in absent if not t.light] or absent
     if absent:
-        return Finding(Outcome.UNKNOWN, f"The context does not mention {_names(absent)}.")
+        return Finding(Support.UNKNOWN, f"The context does not mention {_names(absent)}.")
     if key_missing:
         return Finding(
-            Outcome.UNKNOWN,
+            Support.UNKNOWN,
             f"No context sentence links {_names(key_missing)} to the rest of the statement.",
         )
     return Finding(
-        Outcome.UNKNOWN,
+        Support.UNKNOWN,
         f"The closest context sentence only partly matches: {_quote(unit.text)}",
     )
 

@@ -10,8 +10,8 @@ import pytest
 from guardrail.exceptions import ConfigError
 from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features
-from guardrail.judges.local.trained import FORMAT, MODEL_FILE, Decision, VerifierModel
-from guardrail.judges.local.verify import Outcome
+from guardrail.judges.local.trained import VERIFIER_FILE, VERIFIER_FORMAT, Cutoffs, VerifierModel
+from guardrail.judges.local.verify import Support
 from guardrail.judges.registry import make_judge
 from guardrail.models import Label
 from guardrail.scoring.metarag import MetaRAG
@@ -36,7 +36,7 @@ def _label(statement: str, context: str = CURIE_CONTEXT) -> Label:
 
 def _logistic(**overrides: object) -> dict[str, object]:
     data: dict[str, object] = {
-        "format": FORMAT,
+        "format": VERIFIER_FORMAT,
         "kind": "logistic",
         "dense_names": list(DENSE_NAMES),
         "hash_buckets": HASH_BUCKETS,
@@ -51,11 +51,11 @@ def _logistic(**overrides: object) -> dict[str, object]:
 
 def test_packaged_model_is_small_json_that_loads():
     """verifier.json is plain JSON under 5 MB, in the current format, with CV thresholds."""
-    path = resources.files("guardrail.judges.local").joinpath(MODEL_FILE)
+    path = resources.files("guardrail.judges.local").joinpath(VERIFIER_FILE)
     raw = path.read_bytes()
     assert len(raw) < 5 * 1024 * 1024
     data = json.loads(raw)
-    assert data["format"] == FORMAT and data["dense_names"] == list(DENSE_NAMES)
+    assert data["format"] == VERIFIER_FORMAT and data["dense_names"] == list(DENSE_NAMES)
     model = VerifierModel.load()
     assert model.kind in ("logistic", "trees")
     assert 0.0 < model.decision.support < 1.0
@@ -116,26 +116,26 @@ def test_trees_model_walks_nodes():
 @pytest.mark.parametrize(
     ("p", "flipped", "clash", "expected"),
     [
-        (0.1, False, False, Outcome.SUPPORTED),
-        (0.1, True, False, Outcome.CONTRADICTED),  # "not X" where X is supported
-        (0.5, False, False, Outcome.UNKNOWN),
-        (0.5, True, False, Outcome.UNKNOWN),  # "not X" where X is unsupported
-        (0.95, False, False, Outcome.CONTRADICTED),
-        (0.95, True, False, Outcome.UNKNOWN),
-        (0.1, False, True, Outcome.CONTRADICTED),  # a number the context gives differently
+        (0.1, False, False, Support.SUPPORTED),
+        (0.1, True, False, Support.CONTRADICTED),  # "not X" where X is supported
+        (0.5, False, False, Support.UNKNOWN),
+        (0.5, True, False, Support.UNKNOWN),  # "not X" where X is unsupported
+        (0.95, False, False, Support.CONTRADICTED),
+        (0.95, True, False, Support.UNKNOWN),
+        (0.1, False, True, Support.CONTRADICTED),  # a number the context gives differently
     ],
 )
 def test_decision_maps_probability_and_polarity(p, flipped, clash, expected):
     """Thresholds split p into YES/NOT SURE/NO; a reversed polarity turns support into NO."""
-    decision = Decision(support=0.3, refute=0.9, entailed=0.4, rule_clash=True)
+    decision = Cutoffs(support=0.3, refute=0.9, entailed=0.4, rule_clash=True)
     assert decision.outcome(p, flipped, clash=clash) is expected
 
 
 def test_rt4chart_operating_point_is_separate():
     """The entailed threshold replaces the support threshold for RT4CHART calls."""
-    decision = Decision(support=0.3, refute=0.9, entailed=0.2)
-    assert decision.outcome(0.25, False) is Outcome.SUPPORTED
-    assert decision.outcome(0.25, False, support=decision.entailed) is Outcome.UNKNOWN
+    decision = Cutoffs(support=0.3, refute=0.9, entailed=0.2)
+    assert decision.outcome(0.25, False) is Support.SUPPORTED
+    assert decision.outcome(0.25, False, support=decision.entailed) is Support.UNKNOWN
 
 
 def test_constructor_does_no_io_and_validates():

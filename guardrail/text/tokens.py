@@ -1,0 +1,122 @@
+"""Tokens with character offsets, and the stop words.
+
+One :class:`Token` type; :func:`tokenize` has two named modes because two kinds of reader need
+different cuts (and the packaged models were trained on them):
+
+``"align"``
+    A word is letters and digits joined by ``'``, ``’`` or ``-`` ("COVID-19", "it's"); every
+    other non-space character is a token of its own. Offsets cover every visible character,
+    which span alignment, citations and the word localizer rely on.
+``"lexical"``
+    Numbers stay whole with their separators and a trailing percent ("1,000", "3.5%"); a word
+    is letters joined by ``-``, ``'`` or ``’``; punctuation marks are single tokens;
+    underscores are dropped. The offline judge compares claims to evidence with these.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from guardrail.text.stemming import light_stem
+
+TokenMode = Literal["align", "lexical"]
+
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    "align": re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*|\S", re.UNICODE),
+    "lexical": re.compile(
+        r"\d+(?:[.,]\d+)*%?|[^\W\d_]+(?:[-'’][^\W\d_]+)*|[^\w\s]",
+        re.UNICODE,
+    ),
+}
+
+STOPWORDS = frozenset(
+    (
+        "a an the and or but nor so yet of in on at to for from by with without into onto upon "
+        "about above below over under between among through during before after since until "
+        "than as is are was were be been being am do does did done has have had having can "
+        "could may might must shall should will would it its it's this that these those there "
+        "here he she they them his her their theirs we us our you your i me my mine who whom "
+        "whose which what when where why how also very just only not no yes too then thus "
+        "however therefore such own same other each any all both either neither some more most "
+        "much many few"
+    ).split()
+)
+#: Negations and quantifiers carry meaning: never treated as droppable function words.
+MEANINGFUL = frozenset({"not", "no", "never", "all", "only", "none", "without", "nor"})
+
+
+@dataclass(frozen=True)
+class Token:
+    """A token and its offsets: ``source[start:end] == text``."""
+
+    text: str
+    start: int
+    end: int
+
+    @cached_property
+    def lower(self) -> str:
+        """Lower case, with the typographic apostrophe made plain."""
+        return self.text.lower().replace("’", "'")
+
+    @property
+    def is_word(self) -> bool:
+        """Starts with a letter."""
+        return self.text[:1].isalpha()
+
+    @property
+    def is_number(self) -> bool:
+        """Starts with a digit."""
+        return self.text[:1].isdigit()
+
+    @property
+    def is_alnum(self) -> bool:
+        """Starts with a letter or any numeric character (not punctuation)."""
+        return self.text[:1].isalnum()
+
+    @property
+    def is_capitalized(self) -> bool:
+        return self.text[:1].isupper()
+
+    @cached_property
+    def key(self) -> str:
+        """The alignment key: :func:`~guardrail.text.stemming.light_stem` of the text."""
+        return light_stem(self.text)
+
+    @cached_property
+    def content(self) -> bool:
+        """A word or number that is not a function word (negations and quantifiers count)."""
+        low = self.text.lower()
+        return self.is_alnum and (low not in STOPWORDS or low in MEANINGFUL)
+
+
+def tokenize(text: str, mode: TokenMode) -> list[Token]:
+    """The tokens of ``text`` with their offsets (see the module docstring for ``mode``)."""
+    return [Token(m.group(0), m.start(), m.end()) for m in _PATTERNS[mode].finditer(text)]
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word and number tokens of the lexical mode (punctuation dropped)."""
+    return [t.lower for t in tokenize(text, "lexical") if t.is_word or t.is_number]
+
+
+def content_keys(text: str) -> set[str]:
+    """Alignment keys of the content words of ``text``."""
+    return {t.key for t in tokenize(text, "align") if t.content}
+
+
+def parse_number(token: str) -> float | None:
+    """The numeric value of a digit token ("1,000" -> 1000, "3.5%" -> 3.5), else None."""
+    raw = token.rstrip("%")
+    if not raw or not raw[0].isdigit():
+        return None
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+        raw = raw.replace(",", "")
+    elif "," in raw:
+        raw = raw.replace(",", ".", 1) if raw.count(",") == 1 and "." not in raw else raw
+    try:
+        return float(raw)
+    except ValueError:
+        return None
