@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from guardrail.exceptions import ConfigError
 from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
 
@@ -68,7 +69,7 @@ class PolicyEngine:
     ) -> Decision:
         """Decide what to do with one scored answer (``attempt`` 1 is the original answer)."""
         if attempt < 1:
-            raise ValueError(f"attempt must be >= 1, got {attempt}")
+            raise ConfigError(f"attempt must be >= 1, got {attempt}")
         rule = self.rule_for(topics)
         if report is None:
             return self._on_error(rule, error or "scoring failed")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from guardrail.exceptions import ConfigError
 from guardrail.policy import ACTION_ORDER, PolicyEngine, load_policy, parse_policy, strongest
 from tests.policy.factories import BASE_YAML, DEFAULT_POLICY, label, report
 
@@ -166,8 +167,8 @@ def test_error_is_recorded_even_with_a_report(engine: PolicyEngine):
 
 
 def test_attempt_must_be_positive(engine: PolicyEngine):
-    """attempt counts answers from 1; 0 is a programming error."""
-    with pytest.raises(ValueError, match="attempt"):
+    """attempt counts answers from 1; 0 is refused like any invalid setting."""
+    with pytest.raises(ConfigError, match="attempt must be >= 1, got 0"):
         engine.decide(report(0.1), [], attempt=0)
 
 
