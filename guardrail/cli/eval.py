@@ -15,7 +15,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -25,13 +25,12 @@ from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
 from guardrail.evaluation.provenance import Selection, in_sample_note
 from guardrail.evaluation.results import summarize, tuned_block
 from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult, run_rows
-from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
-from guardrail.judges.registry import SPEC_HELP, make_judge, parse_spec
+from guardrail.judges.registry import SPEC_HELP
 from guardrail.localize.model import TokenLocalizer
 from guardrail.policy import load_policy
 from guardrail.scoring.base import Scorer
-from guardrail.scoring.factory import build_scorer
+from guardrail.scoring.factory import build_scorer, judge_for
 from guardrail.scoring.settings import (
     DEFAULT_THRESHOLD,
     METHODS,
@@ -53,8 +52,14 @@ def scorer_settings(args: argparse.Namespace) -> AnyScorerSettings:
             "judge": ("--judge", args.judge),
             "window": ("--window", args.window),
             "overlap": ("--overlap", args.overlap),
+            "judge_model": ("--judge-model", _path_text(args.judge_model)),
+            "localizer_model": ("--localizer-model", _path_text(args.localizer_model)),
         },
     )
+
+
+def _path_text(path: Path | None) -> str | None:
+    return None if path is None else str(path)
 
 
 def flag_threshold(args: argparse.Namespace) -> tuple[float, str]:
@@ -65,35 +70,13 @@ def flag_threshold(args: argparse.Namespace) -> tuple[float, str]:
     return check_flag_threshold(value), "--threshold"
 
 
-def load_localizer(args: argparse.Namespace) -> TokenLocalizer | Literal["settings"]:
-    """``--localizer-model``'s file, else whatever the settings' ``localize`` names."""
-    path = args.localizer_model
-    return "settings" if path is None else TokenLocalizer.load(path)
-
-
-def build_judge(settings: AnyScorerSettings, args: argparse.Namespace) -> Judge:
-    """The settings' main judge; ``--judge-model`` swaps in another trained verifier file.
-
-    The model file is read here, so a bad path is a clear error before any row is scored.
-    """
-    if args.judge_model is None:
-        return make_judge(settings.judge)
-    spec = parse_spec(settings.judge)
-    if (spec.kind, spec.model) != ("local", "trained"):
-        raise ConfigError("--judge-model needs --judge local:trained")
-    from guardrail.judges.local import LocalJudge
-    from guardrail.judges.local.trained import VerifierModel
-
-    return LocalJudge.with_model(VerifierModel.load(args.judge_model))
-
-
-def judge_label(judge: Judge, args: argparse.Namespace) -> str:
-    """The judge's name plus any model files given, for the progress header and the output."""
+def judge_label(judge: Judge, settings: AnyScorerSettings) -> str:
+    """The judge's name plus any model files used, for the progress header and the output."""
     label = judge.name
-    if args.judge_model is not None:
-        label += f" (verifier {args.judge_model})"
-    if args.localizer_model is not None:
-        label += f" (localizer {args.localizer_model})"
+    if settings.judge_model is not None:
+        label += f" (verifier {settings.judge_model})"
+    if settings.localizer_model is not None:
+        label += f" (localizer {settings.localizer_model})"
     return label
 
 
@@ -192,14 +175,9 @@ def load_and_score(
     settings = scorer_settings(args)
     threshold, _source = flag_threshold(args)
     rows = load_rows(args.dataset, task=args.task, limit=args.limit, shuffle_seed=args.shuffle)
-    judge = build_judge(settings, args)
-    scorer = build_scorer(
-        settings,
-        judges={settings.judge: judge},
-        threshold=threshold,
-        localizer=load_localizer(args),
-    )
-    label = judge_label(judge, args)
+    judge = judge_for(settings)
+    scorer = build_scorer(settings, judges={settings.judge: judge}, threshold=threshold)
+    label = judge_label(judge, settings)
     for note in provenance_notes(rows, judge, scorer, args):
         console.print(f"[yellow]note:[/yellow] {note}")
     progress = None

@@ -7,7 +7,12 @@ from typing import TYPE_CHECKING, Literal
 
 from guardrail.judges.base import Judge
 from guardrail.judges.registry import make_judge
-from guardrail.scoring.settings import DEFAULT_THRESHOLD, AnyScorerSettings, MetaRAGSettings
+from guardrail.scoring.settings import (
+    DEFAULT_THRESHOLD,
+    AnyScorerSettings,
+    MetaRAGSettings,
+    is_trained_spec,
+)
 
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
@@ -25,9 +30,11 @@ def build_scorer(
     """The scorer ``settings`` describe.
 
     ``judge``, if given, serves every stage. Otherwise each judge spec is built once and kept
-    in ``judges`` (by spec): pass a dict to pre-seed it (e.g. a judge with a custom model file
-    for ``settings.judge``) or to close the judges later. ``threshold`` is the scorer's default
-    flagging threshold; ``localizer`` replaces the one ``settings.localize`` names.
+    in ``judges`` (by spec): pass a dict to pre-seed it or to close the judges later (the
+    ``local:trained`` specs load ``settings.judge_model`` when it is set). ``threshold`` is the
+    scorer's default flagging threshold; ``localizer`` replaces the one the settings name
+    (``localize`` and ``localizer_model``). Model files are read here, so a bad path fails
+    before anything is scored.
     """
     pool: dict[str, Judge] = judges if judges is not None else {}
 
@@ -36,14 +43,20 @@ def build_scorer(
             return judge
         spec = spec or settings.judge
         if spec not in pool:
-            pool[spec] = make_judge(spec)
+            pool[spec] = judge_for(settings, spec)
         return pool[spec]
 
-    chosen: SpanLocalizer | Literal["packaged"] | None = (
-        ("packaged" if settings.localize == "words" else None)
-        if localizer == "settings"
-        else localizer
-    )
+    chosen: SpanLocalizer | Literal["packaged"] | None
+    if localizer != "settings":
+        chosen = localizer
+    elif settings.localize != "words":
+        chosen = None
+    elif settings.localizer_model is not None:
+        from guardrail.localize.model import TokenLocalizer
+
+        chosen = TokenLocalizer.load(settings.localizer_model)
+    else:
+        chosen = "packaged"
     if isinstance(settings, MetaRAGSettings):
         from guardrail.scoring.metarag import MetaRAG
 
@@ -60,3 +73,15 @@ def build_scorer(
     return RT4Chart(
         get(settings.judge), settings.config(threshold), retry=settings.retry, localizer=chosen
     )
+
+
+def judge_for(settings: AnyScorerSettings, spec: str | None = None) -> Judge:
+    """The judge ``spec`` (default: the settings' main judge) names, built as the settings say:
+    a ``local:trained`` spec verifies with ``settings.judge_model`` when it is set."""
+    spec = spec or settings.judge
+    if settings.judge_model is None or not is_trained_spec(spec):
+        return make_judge(spec)
+    from guardrail.judges.local import LocalJudge
+    from guardrail.judges.local.trained import VerifierModel
+
+    return LocalJudge.with_model(VerifierModel.load(settings.judge_model))

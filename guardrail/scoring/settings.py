@@ -125,6 +125,38 @@ class ScorerWiring(RetryPolicy):
         description="flagged spans: 'words' narrows each flagged factoid to its unsupported "
         "words (guardrail.localize, judge-independent); 'factoids' keeps whole factoid spans",
     )
+    judge_model: str | None = Field(
+        default=None,
+        description="verifier model file for the local:trained judge specs, instead of the "
+        "packaged one (scripts/train_verifier.py writes it); a relative path is read from the "
+        "working directory",
+    )
+    localizer_model: str | None = Field(
+        default=None,
+        description="word-localizer file for localize: words, instead of the packaged one "
+        "(scripts/train_localizer.py writes it); a relative path is read from the working "
+        "directory",
+    )
+
+    @model_validator(mode="after")
+    def _model_files_have_a_use(self) -> ScorerWiring:
+        if self.localizer_model is not None and self.localize != "words":
+            raise ValueError("localizer_model needs localize: words")
+        if self.judge_model is not None and not any(
+            is_trained_spec(spec) for spec in self.judge_specs()
+        ):
+            raise ValueError("judge_model needs a local:trained judge")
+        return self
+
+    def judge_specs(self) -> list[str]:
+        """Every judge spec the scorer uses."""
+        return [self.judge]
+
+
+def is_trained_spec(spec: str) -> bool:
+    """True for the ``local:trained`` judge spec."""
+    parsed = parse_spec(spec)
+    return (parsed.kind, parsed.model) == ("local", "trained")
 
 
 class MetaRAGSettings(MetaRAGParams, ScorerWiring):
@@ -138,6 +170,10 @@ class MetaRAGSettings(MetaRAGParams, ScorerWiring):
     verifiers: list[JudgeSpecText] = Field(
         default_factory=list, description="verifier ensemble; empty means [judge]"
     )
+
+    def judge_specs(self) -> list[str]:
+        specs = [self.judge, self.decomposer, self.generator, *self.verifiers]
+        return [s for s in specs if s is not None]
 
     def config(self, threshold: float = DEFAULT_THRESHOLD) -> MetaRAGConfig:
         return MetaRAGConfig(threshold=threshold, **_fields_of(self, MetaRAGParams))

@@ -22,7 +22,7 @@ POLICY = DATA / "policy_two_topics.yaml"
 def scripted(monkeypatch):
     """Every judge spec builds the rule-based scripted judge (no offline model needed)."""
     judge = substring_judge()
-    monkeypatch.setattr("guardrail.cli.eval.make_judge", lambda spec: judge)
+    monkeypatch.setattr("guardrail.scoring.factory.make_judge", lambda spec: judge)
     return judge
 
 
@@ -284,7 +284,7 @@ def test_eval_judge_model_reads_that_file_and_says_it_is_in_sample(tmp_path, cap
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--judge-model", "x.json"], "--judge-model needs --judge local:trained"),
+        (["--judge-model", "x.json"], "--judge-model: judge_model needs a local:trained judge"),
         (["--judge", "local:trained", "--judge-model", "nope.json"], "cannot read nope.json"),
         (["--localizer-model", "nope.json"], "localizer model: cannot read"),
     ],

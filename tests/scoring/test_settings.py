@@ -136,3 +136,48 @@ def test_overrides_are_validated_and_name_the_flag():
         with_overrides(rt, {"window": ("--window", 3), "overlap": ("--overlap", 3)})
     with pytest.raises(ConfigError, match=r"^--judge: .*unknown judge spec"):
         with_overrides(base, {"judge": ("--judge", "gpt-4")})
+
+
+def _marked_copy(tmp_path: Path, package: str, name: str) -> Path:
+    """A copy of a packaged model file whose ``meta`` carries a marker."""
+    from importlib import resources
+
+    data = json.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
+    data["meta"] = {**data.get("meta", {}), "marker": str(tmp_path)}
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_policy_names_its_own_model_files(tmp_path: Path):
+    """judge_model and localizer_model reach the scorer (the CLI's --judge-model and
+    --localizer-model set the same settings)."""
+    verifier = _marked_copy(tmp_path, "guardrail.judges.local", "verifier.json")
+    localizer = _marked_copy(tmp_path, "guardrail.localize", "token_model.json")
+    policy = policy_with(
+        f"{{judge: 'local:trained', judge_model: '{verifier}', localizer_model: '{localizer}'}}"
+    )
+    scorer = build_scorer(policy.scorer)
+    assert isinstance(scorer, MetaRAG)
+    (verifier_judge,) = scorer.verifiers
+    assert verifier_judge.model.meta["marker"] == str(tmp_path)  # type: ignore[attr-defined]
+    assert scorer.localizer is not None
+    assert scorer.localizer.meta["marker"] == str(tmp_path)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("scorer", "problem"),
+    [
+        ("{judge: local, judge_model: v.json}", "judge_model needs a local:trained judge"),
+        ("{localize: factoids, localizer_model: l.json}", "localizer_model needs localize: words"),
+    ],
+)
+def test_model_files_without_a_use_are_refused(scorer: str, problem: str):
+    with pytest.raises(PolicyError, match=problem):
+        policy_with(scorer)
+
+
+def test_a_missing_model_file_fails_when_the_scorer_is_built(tmp_path: Path):
+    policy = policy_with(f"{{judge: 'local:trained', judge_model: '{tmp_path / 'nope.json'}'}}")
+    with pytest.raises(ConfigError, match="cannot read"):
+        build_scorer(policy.scorer)
