@@ -26,13 +26,31 @@ Loc = tuple[str | int, ...]
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
+#: Largest policy file read, in bytes (real policies are a few KiB).
+MAX_POLICY_BYTES = 1_000_000
+#: Most YAML nodes a policy may hold once its aliases are expanded: YAML aliases can make a
+#: few hundred bytes describe billions of nodes (the "billion laughs"), which would take
+#: minutes and gigabytes to walk and validate.
+MAX_POLICY_NODES = 100_000
 
-def load_policy(path: str | Path) -> Policy:
-    """Load and validate the policy file at ``path``."""
+
+def load_policy(
+    path: str | Path,
+    *,
+    max_bytes: int = MAX_POLICY_BYTES,
+    max_nodes: int = MAX_POLICY_NODES,
+) -> Policy:
+    """Load and validate the policy file at ``path`` (see the limits above)."""
     p = Path(path)
     name = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
+        if p.is_file() and p.stat().st_size > max_bytes:
+            raise PolicyError(name, "", f"file is larger than {max_bytes} bytes")
+        with p.open("rb") as handle:
+            raw = handle.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise PolicyError(name, "", f"file is larger than {max_bytes} bytes")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise PolicyError(name, "", "file not found") from None
     except IsADirectoryError:
@@ -41,12 +59,20 @@ def load_policy(path: str | Path) -> Policy:
         raise PolicyError(name, "", f"not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise PolicyError(name, "", f"cannot read file: {exc.strerror or exc}") from None
-    return parse_policy(text, name)
+    return parse_policy(text, name, max_bytes=max_bytes, max_nodes=max_nodes)
 
 
-def parse_policy(text: str, source: str = "<string>") -> Policy:
+def parse_policy(
+    text: str,
+    source: str = "<string>",
+    *,
+    max_bytes: int = MAX_POLICY_BYTES,
+    max_nodes: int = MAX_POLICY_NODES,
+) -> Policy:
     """Validate policy YAML given as text; ``source`` names it in error messages."""
-    data, lines = _read_yaml(text, source)
+    if len(text) > max_bytes:
+        raise PolicyError(source, "", f"text is longer than {max_bytes} characters")
+    data, lines = _read_yaml(text, source, max_nodes)
     if data is None:
         raise PolicyError(source, "", "the file is empty; expected a policy mapping")
     if not isinstance(data, dict):
@@ -75,13 +101,19 @@ def parse_key_path(path: str) -> Loc:
 # -- YAML -------------------------------------------------------------------------------------
 
 
-def _read_yaml(text: str, source: str) -> tuple[Any, dict[Loc, int]]:
+def _read_yaml(text: str, source: str, max_nodes: int) -> tuple[Any, dict[Loc, int]]:
     """Parse ``text`` safely; return the data and the 1-based line of every key path."""
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
         lines: dict[Loc, int] = {}
         if node is not None:
+            if _expanded_size(node, {}, set()) > max_nodes:
+                raise PolicyError(
+                    source,
+                    "",
+                    f"the YAML expands to more than {max_nodes} nodes (aliases included)",
+                )
             _index_lines(node, (), lines, source)
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
@@ -94,6 +126,33 @@ def _read_yaml(text: str, source: str) -> tuple[Any, dict[Loc, int]]:
     finally:
         loader.dispose()
     return data, lines
+
+
+def _expanded_size(node: yaml.Node, sizes: dict[int, int], open_nodes: set[int]) -> int:
+    """How many nodes ``node`` stands for with every alias expanded (linear in the file: an
+    aliased node is the same object, counted once and remembered). Capped, so the sum of a
+    deep "billion laughs" stays a small number."""
+    key = id(node)
+    if key in sizes:
+        return sizes[key]
+    if key in open_nodes:
+        raise yaml.YAMLError("recursive alias: an anchor refers to itself")
+    open_nodes.add(key)
+    size = 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            size += _expanded_size(key_node, sizes, open_nodes)
+            size += _expanded_size(value_node, sizes, open_nodes)
+            size = min(size, _SIZE_CAP)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            size = min(size + _expanded_size(item, sizes, open_nodes), _SIZE_CAP)
+    open_nodes.discard(key)
+    sizes[key] = size
+    return size
+
+
+_SIZE_CAP = 10**12
 
 
 def _index_lines(node: yaml.Node, loc: Loc, lines: dict[Loc, int], source: str) -> None:
