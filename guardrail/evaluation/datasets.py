@@ -148,11 +148,15 @@ def iter_rows(path: str | Path) -> Iterable[EvalRow]:
     p = Path(path)
     seen: dict[str, int] = {}
     try:
-        handle = p.open(encoding="utf-8")
+        handle = p.open("rb")
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read dataset ({exc.strerror or exc})") from exc
     with handle:
-        for number, text in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise _fail(p, number, f"not UTF-8 text (byte {exc.start} of the line)") from None
             if not text.strip():
                 continue
             try:
@@ -183,6 +187,8 @@ def load_rows(
     rows = [r for r in iter_rows(path) if task is None or r.task == task]
     if task is not None and not rows:
         raise ConfigError(f"{path}: no rows with task {task!r}")
+    if not rows:
+        raise ConfigError(f"{path}: the dataset has no rows")
     if shuffle_seed is not None:
         random.Random(shuffle_seed).shuffle(rows)
     if limit is not None:

@@ -133,8 +133,14 @@ class ProgressFile:
         if not self.path.exists() or self.path.stat().st_size == 0:
             return {}
         done: dict[str, RowOutcome] = {}
-        with self.path.open(encoding="utf-8") as handle:
-            for number, text in enumerate(handle, start=1):
+        with self.path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise ConfigError(
+                        f"{self.path}:{number}: progress file is corrupt (not UTF-8 text)"
+                    ) from None
                 if not text.strip():
                     continue
                 try:
