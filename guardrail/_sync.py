@@ -76,6 +76,15 @@ class LoopThread:
             future.cancel()  # no-op once it finished; stops it if the caller was interrupted
             raise
 
+    async def submit(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await ``coro`` run on the kept loop, from another event loop (which stays free)."""
+        future = asyncio.run_coroutine_threadsafe(coro, self._start())
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+
     def stop(self, timeout_s: float = 10.0) -> None:
         """Stop the loop and join its thread; a later :meth:`run` starts a fresh one."""
         with self._lock:

@@ -29,6 +29,7 @@ dataset label. Words are the alphanumeric tokens of :func:`guardrail.text.tokens
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -98,8 +99,9 @@ def word_features(
     question_keys = {t.key for t in tokenize(question, "align") if t.is_alnum}
     found = [t.key in context.ngrams.unigrams for t in words]
     sentence_of: list[tuple[float, float]] = [(1.0, 0.0)] * n
+    starts = [t.start for t in words]
     for start, end in split_sentences(answer, rules="plain"):
-        inside = [i for i, t in enumerate(words) if start <= t.start < end]
+        inside = range(bisect_left(starts, start), bisect_left(starts, end))
         content = [found[i] for i in inside if words[i].content]
         figures = (_share(content), min(len(content), _SENTENCE_CAP) / _SENTENCE_CAP)
         for i in inside:

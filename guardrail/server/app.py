@@ -7,23 +7,28 @@ one process share nothing.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from fastapi import FastAPI, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.sessions import SessionMiddleware
 
+from guardrail._sync import LoopThread
 from guardrail.exceptions import ConfigError
 from guardrail.models import GuardResult
 from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.server import api, metrics, review
 from guardrail.server.auth import LoginThrottle, ReviewerTokens
+from guardrail.server.limits import GuardGate, RequestLimits
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
 
@@ -53,6 +58,10 @@ class ServerState:
     throttle: LoginThrottle
     metrics: Metrics
     templates: Jinja2Templates
+    limits: RequestLimits = field(default_factory=RequestLimits)
+    #: The event loop (on its own thread) that checks are scored on.
+    scoring: LoopThread = field(default_factory=lambda: LoopThread("guardrail-scoring"))
+    in_flight: int = 0
 
 
 def create_app(
@@ -66,6 +75,7 @@ def create_app(
     review_ui: bool = True,
     title: str = "guardrail",
     login_throttle: LoginThrottle | None = None,
+    limits: RequestLimits | None = None,
 ) -> FastAPI:
     """Build the HTTP service.
 
@@ -73,7 +83,8 @@ def create_app(
     signs session cookies; when omitted a random one is drawn, so sessions end on restart.
     ``secure_cookies`` marks the cookie HTTPS-only (set it behind TLS). With ``review_ui``
     False only the JSON API, health and metrics are served. ``login_throttle`` limits failed
-    reviewer logins per client address (default: 5 per 5 minutes).
+    reviewer logins per client address (default: 5 per 5 minutes). ``limits`` bounds what one
+    request may send (:class:`~guardrail.server.limits.RequestLimits`).
     """
     if review_ui and not reviewer_tokens:
         raise ConfigError(
@@ -83,10 +94,16 @@ def create_app(
     if api_key is not None and not api_key.strip():
         raise ConfigError("api_key must be None (no auth) or a non-empty string")
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await asyncio.to_thread(app.state.guardrail.scoring.stop)
+
     app = FastAPI(
         title=f"{title} service",
         summary="Hallucination guardrail for RAG answers, with a human review queue.",
         version="1",
+        lifespan=lifespan,
     )
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.globals["score_bucket"] = score_bucket
@@ -98,7 +115,9 @@ def create_app(
         throttle=login_throttle or LoginThrottle(),
         metrics=Metrics(),
         templates=templates,
+        limits=limits or RequestLimits(),
     )
+    state: ServerState = app.state.guardrail
     app.include_router(api.router)
     app.include_router(metrics.router)
     if review_ui:
@@ -117,8 +136,31 @@ def create_app(
     def root() -> RedirectResponse:
         return RedirectResponse("/review" if review_ui else "/docs", status_code=307)
 
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_middleware(
+        GuardGate,
+        api_key=lambda: state.api_key,
+        max_body_bytes=lambda: state.limits.max_body_bytes,
+    )
     app.middleware("http")(_observe)
     return app
+
+
+def _safe(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters, lone surrogates escaped (JSON-encodable)."""
+    short = text if len(text) <= limit else text[: limit - 1] + "…"
+    return short.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+async def _invalid_request(request: Request, exc: Exception) -> Response:
+    """422 naming each problem, without echoing the input back (it may be megabytes, or not
+    even encodable: FastAPI's default handler fails with a 500 on a lone surrogate)."""
+    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+    detail = [
+        {"loc": [_safe(str(p)) for p in e.get("loc", ())], "msg": _safe(str(e.get("msg", "")))}
+        for e in errors[:20]
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
 
 
 async def _observe(

@@ -63,13 +63,20 @@ def test_check_returns_guard_result(live, checker, api_key, header, prefix):
         {"question": "", "answer": "x"},
         {"question": "q", "answer": "x", "contexts": "not a list"},
         {"question": "q", "answer": "x", "extra": 1},
-        {"question": "q", "answer": "x", "contexts": ["c"] * 201},
     ],
 )
 def test_bad_input_is_422(live, checker, bearer, body):
-    """Missing, empty, mistyped, unknown or oversized fields are rejected with 422."""
+    """Missing, empty, mistyped or unknown fields are rejected with 422."""
     r = httpx.post(f"{live}/v1/check", json=body, headers=bearer)
     assert r.status_code == 422 and checker.seen == []
+
+
+def test_oversized_input_is_413(live, checker, bearer):
+    """Too many contexts (over the default RequestLimits) is 413, naming the limit."""
+    body = {"question": "q", "answer": "x", "contexts": ["c"] * 201}
+    r = httpx.post(f"{live}/v1/check", json=body, headers=bearer)
+    assert r.status_code == 413 and checker.seen == []
+    assert r.json()["detail"] == "number of contexts: 201 is over the limit of 200"
 
 
 @pytest.mark.parametrize(
