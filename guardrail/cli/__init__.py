@@ -64,6 +64,7 @@ def _validation_line(exc: BaseException) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(words).parse_args(words)
+    args.argv = words  # the command line as given (guardrail serve --workers re-reads it)
     try:
         code: int = args.func(args)
     except ConfigError as exc:

@@ -66,7 +66,44 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--secure-cookies", action="store_true", help="HTTPS-only session cookie")
     p.add_argument("--no-review-ui", action="store_true", help="serve only the API and metrics")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the review database and the audit log (default 1)",
+    )
+    limits = p.add_argument_group("request limits (see RequestLimits in the README)")
+    for name, field in _limit_fields().items():
+        limits.add_argument(
+            "--" + name.replace("_", "-"),
+            type=int,
+            default=None,
+            metavar="N",
+            help=f"{field.description or name.replace('_', ' ')} (default {field.default})",
+        )
     p.set_defaults(func=_serve)
+
+
+def _limit_fields() -> dict[str, Any]:
+    from guardrail.server.limits import RequestLimits
+
+    return dict(RequestLimits.model_fields)
+
+
+def request_limits(args: argparse.Namespace) -> Any:
+    """``RequestLimits`` from the ``--max-*`` flags (validated, naming the flag)."""
+    from pydantic import ValidationError
+
+    from guardrail.server.limits import RequestLimits
+    from guardrail.validation import error_line
+
+    given = {n: getattr(args, n) for n in _limit_fields() if getattr(args, n, None) is not None}
+    try:
+        return RequestLimits.model_validate(given)
+    except ValidationError as exc:
+        flags = {n: "--" + n.replace("_", "-") for n in _limit_fields()}
+        raise ConfigError(error_line(exc, flags)) from None
 
 
 def parse_tokens(text: str, source: str) -> dict[str, str]:
@@ -151,6 +188,7 @@ def _server_module() -> Any:
 def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastAPI:
     """Everything ``serve`` does before uvicorn starts: validate options, then ``create_app``."""
     server = _server_module()
+    limits = request_limits(args)
     review_ui = not args.no_review_ui
     tokens = load_tokens(args) if review_ui else {}
     if review_ui and not tokens:
@@ -174,12 +212,35 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
         session_secret=secret,
         secure_cookies=args.secure_cookies,
         review_ui=review_ui,
+        limits=limits,
     )
     return app
 
 
+#: Where ``--workers`` hands the command line to its worker processes (no secrets: those are
+#: read from the environment variables the options name, in each worker).
+ARGS_ENV = "GUARDRAIL_SERVE_ARGV"
+
+
+def app_from_env() -> FastAPI:
+    """The app factory each ``--workers`` process runs (``uvicorn ... --factory``)."""
+    import json
+
+    argv = json.loads(os.environ[ARGS_ENV])
+    from guardrail.cli import build_parser
+
+    return build_app(build_parser(argv).parse_args(argv))
+
+
 def _serve(args: argparse.Namespace) -> int:
-    app = build_app(args)
+    if args.workers < 1:
+        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    if args.workers > 1 and not args.no_review_ui and not args.session_secret_env:
+        raise ConfigError(
+            "--workers > 1 with the review UI needs --session-secret-env VAR: every worker must "
+            "sign session cookies with the same secret"
+        )
+    app = build_app(args)  # validates everything (and fails early) before forking workers
     import uvicorn
 
     if args.api_key_env is None:
@@ -190,5 +251,18 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if not args.no_review_ui:
         print(f"guardrail: review page at http://{args.host}:{args.port}/review", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    if args.workers == 1:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+        return 0
+    import json
+
+    os.environ[ARGS_ENV] = json.dumps(args.argv)
+    uvicorn.run(
+        "guardrail.cli.serve:app_from_env",
+        factory=True,
+        workers=args.workers,
+        host=args.host,
+        port=args.port,
+        log_level="info",
+    )
     return 0
