@@ -31,6 +31,7 @@ from guardrail.server.auth import LoginThrottle, ReviewerTokens
 from guardrail.server.limits import GuardGate, RequestLimits
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
+from guardrail.server.sessions import SessionStore
 
 __all__ = ["Checker", "ServerState", "create_app"]
 
@@ -58,6 +59,7 @@ class ServerState:
     throttle: LoginThrottle
     metrics: Metrics
     templates: Jinja2Templates
+    sessions: SessionStore
     limits: RequestLimits = field(default_factory=RequestLimits)
     #: The event loop (on its own thread) that checks are scored on.
     scoring: LoopThread = field(default_factory=lambda: LoopThread("guardrail-scoring"))
@@ -115,6 +117,7 @@ def create_app(
         throttle=login_throttle or LoginThrottle(),
         metrics=Metrics(),
         templates=templates,
+        sessions=SessionStore(queue.path, max_age_s=SESSION_MAX_AGE_S),
         limits=limits or RequestLimits(),
     )
     state: ServerState = app.state.guardrail

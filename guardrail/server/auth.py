@@ -2,9 +2,10 @@
 
 * API: ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``, compared in constant time.
 * Reviewers log in with a personal token; the signed, HttpOnly session cookie (Starlette's
-  ``SessionMiddleware``, itsdangerous) then holds their name and a fingerprint of the token,
-  which is checked against the current token set on every request, so removing a token from
-  the configuration ends its sessions.
+  ``SessionMiddleware``, itsdangerous) then holds their name, a fingerprint of the token and a
+  session id. Every request checks the fingerprint against the current token set (removing a
+  token ends its sessions) and the id against the server's session store (logging out ends the
+  session, even for a copy of the cookie taken before).
 * Every POST form carries a per-session CSRF token (synchronizer-token pattern), on top of the
   cookie's ``SameSite=strict``.
 * Failed logins are throttled per client address (:class:`LoginThrottle`): after five failures
@@ -27,12 +28,14 @@ from dataclasses import dataclass
 from fastapi import HTTPException, Request, status
 
 from guardrail.exceptions import ConfigError
+from guardrail.server.sessions import SessionStore
 
 __all__ = ["LoginThrottle", "ReviewerTokens", "check_csrf", "csrf_token", "require_api_key"]
 
 _SESSION_REVIEWER = "reviewer"
 _SESSION_FINGERPRINT = "token_fp"
 _SESSION_CSRF = "csrf"
+_SESSION_ID = "sid"
 
 
 def _fingerprint(token: str) -> str:
@@ -63,24 +66,29 @@ class ReviewerTokens:
 
     # --- sessions ----------------------------------------------------------------------------
 
-    def login(self, request: Request, token: str) -> str | None:
+    def login(self, request: Request, token: str, sessions: SessionStore) -> str | None:
         """Start a session for the token's reviewer; return their name, or None if invalid."""
         hit = self.match(token.strip())
         if hit is None:
             return None
         name, fp = hit
         request.session.clear()
-        request.session.update({_SESSION_REVIEWER: name, _SESSION_FINGERPRINT: fp})
+        request.session.update(
+            {_SESSION_REVIEWER: name, _SESSION_FINGERPRINT: fp, _SESSION_ID: sessions.start(name)}
+        )
         csrf_token(request)  # a fresh CSRF token for the new session
         return name
 
-    def current(self, request: Request) -> str | None:
-        """The logged-in reviewer, if the session's token is still configured."""
+    def current(self, request: Request, sessions: SessionStore) -> str | None:
+        """The logged-in reviewer, if the token is still configured and the session not ended."""
         name = request.session.get(_SESSION_REVIEWER)
         fp = request.session.get(_SESSION_FINGERPRINT)
-        if not isinstance(name, str) or not isinstance(fp, str):
+        sid = request.session.get(_SESSION_ID)
+        if not isinstance(name, str) or not isinstance(fp, str) or not isinstance(sid, str):
             return None
-        return name if self.by_fingerprint.get(fp) == name else None
+        if self.by_fingerprint.get(fp) != name or not sessions.active(sid, name):
+            return None
+        return name
 
 
 class LoginThrottle:
@@ -164,7 +172,11 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def logout(request: Request) -> None:
+def logout(request: Request, sessions: SessionStore) -> None:
+    """End the session server-side and clear the cookie."""
+    sid = request.session.get(_SESSION_ID)
+    if isinstance(sid, str):
+        sessions.end(sid)
     request.session.clear()
 
 

@@ -38,7 +38,7 @@ def _state(request: Request) -> Any:
 def _page(request: Request, name: str, context: dict[str, Any], code: int = 200) -> Response:
     state = _state(request)
     base = {
-        "reviewer": state.tokens.current(request),
+        "reviewer": state.tokens.current(request, state.sessions),
         "csrf_token": csrf_token(request),
         "flash": request.session.pop("flash", None),
     }
@@ -58,7 +58,8 @@ def _case_url(case_id: str) -> str:
 
 @router.get("/login", response_class=HTMLResponse)
 def login_form(request: Request) -> Response:
-    if _state(request).tokens.current(request):
+    state = _state(request)
+    if state.tokens.current(request, state.sessions):
         return _redirect("/review")
     return _page(request, "login.html", {})
 
@@ -82,7 +83,7 @@ def login(
         )
         response.headers["Retry-After"] = str(wait)
         return response
-    if state.tokens.login(request, token) is None:
+    if state.tokens.login(request, token, state.sessions) is None:
         return _page(
             request,
             "login.html",
@@ -96,14 +97,14 @@ def login(
 @router.post("/logout")
 def do_logout(request: Request, csrf: Annotated[str, Form(alias="csrf_token")] = "") -> Response:
     check_csrf(request, csrf)
-    logout(request)
+    logout(request, _state(request).sessions)
     return _redirect("/review/login")
 
 
 @router.get("", response_class=HTMLResponse)
 def queue_page(request: Request, queue: str | None = None) -> Response:
     state = _state(request)
-    reviewer = state.tokens.current(request)
+    reviewer = state.tokens.current(request, state.sessions)
     if reviewer is None:
         return _redirect("/review/login")
     open_cases: list[StoredCase] = state.queue.list(queue=queue, state="open")
@@ -127,7 +128,7 @@ def queue_page(request: Request, queue: str | None = None) -> Response:
 @router.get("/cases/{case_id}", response_class=HTMLResponse)
 def case_page(request: Request, case_id: str) -> Response:
     state = _state(request)
-    if state.tokens.current(request) is None:
+    if state.tokens.current(request, state.sessions) is None:
         return _redirect("/review/login")
     try:
         stored: StoredCase = state.queue.get(case_id)
@@ -152,7 +153,7 @@ def case_page(request: Request, case_id: str) -> Response:
 def _act(request: Request, csrf: str) -> tuple[Any, str]:
     check_csrf(request, csrf)
     state = _state(request)
-    reviewer = state.tokens.current(request)
+    reviewer = state.tokens.current(request, state.sessions)
     if reviewer is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "log in first")
     return state, reviewer

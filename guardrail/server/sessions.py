@@ -1,0 +1,74 @@
+"""Review sessions that the server can end: a signed cookie alone stays valid until it expires.
+
+The session cookie carries a random session id; this store (a table in the review database,
+so every ``serve --workers`` process sees the same sessions) records which ids are live. Logging
+out ends the id, so a cookie captured earlier stops working at once instead of after eight
+hours. Only a SHA-256 of each id is stored: a copy of the database does not yield live cookies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from pathlib import Path
+
+from guardrail.queues.sqlite import SchemaDB, transaction
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS review_sessions (
+    sid_hash   TEXT PRIMARY KEY,
+    reviewer   TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at   REAL
+);
+"""
+
+
+def _hash(sid: str) -> str:
+    return hashlib.sha256(sid.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class SessionStore:
+    """Live review sessions, shared through the review database file."""
+
+    def __init__(self, path: str | Path, *, max_age_s: float) -> None:
+        self.max_age_s = max_age_s
+        self._db = SchemaDB(Path(path), _SCHEMA, "review sessions")
+
+    def start(self, reviewer: str) -> str:
+        """Record a new session for ``reviewer``; return its id (for the cookie)."""
+        sid = secrets.token_urlsafe(24)
+        now = time.time()
+        with self._db.connect() as conn, transaction(conn):
+            conn.execute(
+                "INSERT INTO review_sessions (sid_hash, reviewer, started_at) VALUES (?, ?, ?)",
+                (_hash(sid), reviewer, now),
+            )
+            # sessions past their age are dead anyway: keep the table small
+            conn.execute(
+                "DELETE FROM review_sessions WHERE started_at < ?", (now - self.max_age_s,)
+            )
+        return sid
+
+    def active(self, sid: str, reviewer: str) -> bool:
+        """True while ``sid`` is ``reviewer``'s session, not ended and not older than max age."""
+        with self._db.connect() as conn:
+            row = conn.execute(
+                "SELECT reviewer, started_at, ended_at FROM review_sessions WHERE sid_hash = ?",
+                (_hash(sid),),
+            ).fetchone()
+        return (
+            row is not None
+            and row["reviewer"] == reviewer
+            and row["ended_at"] is None
+            and time.time() - row["started_at"] < self.max_age_s
+        )
+
+    def end(self, sid: str) -> None:
+        """End the session (logout); unknown ids are ignored."""
+        with self._db.connect() as conn, transaction(conn):
+            conn.execute(
+                "UPDATE review_sessions SET ended_at = ? WHERE sid_hash = ?",
+                (time.time(), _hash(sid)),
+            )
