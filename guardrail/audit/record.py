@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from guardrail.models import (
     ActionName,
     Decision,
+    EscalationCase,
     GuardResult,
     JudgeCall,
     ReviewOutcome,
@@ -35,6 +36,8 @@ from guardrail.models import (
 
 TextRedaction = Literal["none", "hash", "drop"]
 RecordKind = Literal["turn", "resolution", "event"]
+#: ``event_name`` of a turn record rebuilt from its review case after a crash.
+RECOVERED_TURN = "turn_recovered"
 
 #: Strength order: applying a weaker redaction to a record never un-redacts it.
 _STRENGTH: dict[str, int] = {"none": 0, "hash": 1, "drop": 2}
@@ -187,6 +190,44 @@ class AuditRecord(_AuditModel):
             question=result.question,
             answer=result.original_answer,
             final_answer=result.answer,
+        )
+        return record.redacted(redaction)
+
+    @classmethod
+    def recovered_turn(
+        cls, case: EscalationCase, *, policy_hash: str = "", redaction: TextRedaction = "none"
+    ) -> AuditRecord:
+        """The record of a turn rebuilt from its review case, when the process died between
+        escalating the turn and writing its record (``event_name="turn_recovered"``). What the
+        case does not hold is missing: the judge calls, the usage and the final answer."""
+        report = case.report
+        decision = case.decision
+        record = cls(
+            kind="turn",
+            audit_id=case.case_id,
+            event_name=RECOVERED_TURN,
+            policy=case.policy,
+            policy_hash=policy_hash,
+            topics=list(case.topics),
+            score=decision.score,
+            threshold=decision.threshold,
+            factoids=[
+                FactoidEntry(
+                    index=f.index,
+                    text=f.text,
+                    score=f.score,
+                    spans=list(f.spans),
+                    focus=list(f.focus),
+                    flagged=f.flagged,
+                )
+                for f in (report.factoids if report else [])
+            ],
+            flagged_spans=list(report.flagged_spans) if report else [],
+            decision=decision,
+            actions=list(decision.actions),
+            error=decision.error,
+            question=case.question,
+            answer=case.answer,
         )
         return record.redacted(redaction)
 

@@ -1,4 +1,5 @@
-"""``guardrail audit verify PATH``: check an audit log's hash chain.
+"""``guardrail audit verify PATH``: check an audit log's hash chain;
+``guardrail audit recover PATH --db DB``: add the turn records a crash left out.
 
 Exit codes: 0 the chain is intact; 1 a record was altered, inserted, removed or reordered (the
 first bad line, its audit id and the reason are printed) or the ``--anchor`` record is gone;
@@ -34,6 +35,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(func=_verify)
+    recover = audit_sub.add_parser(
+        "recover",
+        help="append the turn record of every review case the log lacks (after a crash)",
+        description="A process killed between escalating a turn and writing its audit record "
+        "leaves a review case without a record; this rebuilds those records from the cases "
+        "(event_name 'turn_recovered'). Safe to run at any time; serve runs it at start-up.",
+    )
+    recover.add_argument("path", type=Path, metavar="PATH", help="the audit log (JSON Lines)")
+    recover.add_argument("--db", type=Path, required=True, help="the review database")
+    recover.set_defaults(func=_recover)
+
+
+def _recover(args: argparse.Namespace) -> int:
+    from guardrail.audit.log import AuditLog
+    from guardrail.audit.recover import recover_turns
+    from guardrail.queues.sqlite import SQLiteQueue
+
+    if not args.db.is_file():
+        raise ConfigError(f"review database not found: {args.db}")
+    with AuditLog(args.path) as log:
+        recovered = recover_turns(log, SQLiteQueue(args.db))
+    print(f"recovered {len(recovered)} turn record(s)" + (": " if recovered else ""), end="")
+    print(", ".join(recovered))
+    return 0
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -202,11 +202,12 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
     from guardrail.queues.sqlite import SQLiteQueue
 
     audit_log = args.audit_log
+    queue = SQLiteQueue(args.db, on_resolve=record_resolutions(AuditLog(audit_log)))
     app: FastAPI = server.create_app(
         checker=checker
         if checker is not None
         else build_checker(args.policy, db=args.db, audit_log=audit_log),
-        queue=SQLiteQueue(args.db, on_resolve=record_resolutions(AuditLog(audit_log))),
+        queue=queue,
         api_key=api_key,
         reviewer_tokens=tokens,
         session_secret=secret,
@@ -232,6 +233,22 @@ def app_from_env() -> FastAPI:
     return build_app(build_parser(argv).parse_args(argv))
 
 
+def _recover_crashed_turns(args: argparse.Namespace) -> None:
+    """Once, before any worker starts: turn records a crash left out (see audit/recover.py)."""
+    from guardrail.audit.log import AuditLog
+    from guardrail.audit.recover import recover_turns
+    from guardrail.queues.sqlite import SQLiteQueue
+
+    with AuditLog(args.audit_log) as log:
+        recovered = recover_turns(log, SQLiteQueue(args.db))
+    if recovered:
+        print(
+            f"guardrail: recovered {len(recovered)} turn record(s) a crash left out of "
+            f"{args.audit_log}",
+            file=sys.stderr,
+        )
+
+
 def _serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise ConfigError(f"--workers must be >= 1, got {args.workers}")
@@ -241,6 +258,7 @@ def _serve(args: argparse.Namespace) -> int:
             "sign session cookies with the same secret"
         )
     app = build_app(args)  # validates everything (and fails early) before forking workers
+    _recover_crashed_turns(args)
     import uvicorn
 
     if args.api_key_env is None:
