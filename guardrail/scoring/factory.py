@@ -13,6 +13,7 @@ from guardrail.scoring.settings import (
     MetaRAGSettings,
     is_trained_spec,
 )
+from guardrail.scoring.templates import PromptSet
 
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
@@ -61,6 +62,7 @@ def build_scorer(
         from guardrail.scoring.metarag import MetaRAG
 
         return MetaRAG(
+            prompts=_prompts("metarag_v1", settings.prompts),
             decomposer=get(settings.decomposer),
             generator=get(settings.generator),
             verifiers=[get(v) for v in settings.verifiers] or [get(settings.judge)],
@@ -71,8 +73,17 @@ def build_scorer(
     from guardrail.scoring.rt4chart import RT4Chart
 
     return RT4Chart(
-        get(settings.judge), settings.config(threshold), retry=settings.retry, localizer=chosen
+        get(settings.judge),
+        settings.config(threshold),
+        prompts=_prompts("rt4chart_v1", settings.prompts),
+        retry=settings.retry,
+        localizer=chosen,
     )
+
+
+def _prompts(name: str, style: str) -> PromptSet:
+    builtin = PromptSet.builtin(name)
+    return builtin.fenced() if style == "fenced" else builtin
 
 
 def judge_for(settings: AnyScorerSettings, spec: str | None = None) -> Judge:

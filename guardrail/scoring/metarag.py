@@ -137,7 +137,7 @@ class MetaRAG(ScorerBase):
         self.generator: Judge = chosen_generator
         self.verifiers: list[Judge] = chosen_verifiers
         self.config = config or MetaRAGConfig()
-        self.prompts = prompts or PromptSet.builtin("metarag_v1")
+        self.prompts = prompts or PromptSet.builtin("metarag_v1").fenced()
         self.localizer = resolve_localizer(localizer)
         policy = retry or RetryPolicy()
         self._runners: dict[int, JudgeRunner] = {}
@@ -153,7 +153,7 @@ class MetaRAG(ScorerBase):
             "k": self.config.k,
             "temperature": self.config.temperature,
             "ensemble_rule": self.config.ensemble_rule,
-            "prompts": f"{self.prompts.name}/{self.prompts.version}",
+            "prompts": self.prompts.label,
             "decomposer": self.decomposer.name,
             "generator": self.generator.name,
             "verifiers": [v.name for v in self.verifiers],
@@ -252,6 +252,7 @@ class MetaRAG(ScorerBase):
         request = JudgeRequest(
             task=DECOMPOSE,
             prompt=self.prompts.render(DECOMPOSE, inputText=answer),
+            system=self.prompts.system,
             inputs={"text": answer, "question": question},
             temperature=0.0,
             max_tokens=max(self.config.max_tokens, 1024),
@@ -279,6 +280,7 @@ class MetaRAG(ScorerBase):
         request = JudgeRequest(
             task=task,
             prompt=self.prompts.render(task, count=k, question=question, factoid=factoid),
+            system=self.prompts.system,
             inputs={"question": question, "factoid": factoid, "count": k},
             temperature=self.config.temperature,
             max_tokens=self.config.max_tokens,
@@ -309,6 +311,7 @@ class MetaRAG(ScorerBase):
         request = JudgeRequest(
             task=VERIFY,
             prompt=self.prompts.render(VERIFY, context=context, statement=statement),
+            system=self.prompts.system,
             inputs={"statement": statement, "context": context, "passages": passages},
             temperature=0.0,
             max_tokens=self.config.max_tokens,

@@ -116,7 +116,7 @@ class ReferenceMetric:
         retry: RetryPolicy | None = None,
     ) -> None:
         self.judge = judge
-        self.prompts = prompts or PromptSet.builtin("metarag_v1")
+        self.prompts = prompts or PromptSet.builtin("metarag_v1").fenced()
         self.runner = runner or JudgeRunner(judge, retry or RetryPolicy())
 
     async def evaluate(
@@ -171,6 +171,7 @@ class ReferenceMetric:
         request = JudgeRequest(
             task=DECOMPOSE,
             prompt=self.prompts.render(DECOMPOSE, inputText=answer),
+            system=self.prompts.system,
             inputs={"text": answer, "question": question},
         )
         [(response, call)] = await run_stage(
@@ -194,6 +195,7 @@ class ReferenceMetric:
         request = JudgeRequest(
             task=VERIFY,
             prompt=self.prompts.render(VERIFY, context=context, statement=claim),
+            system=self.prompts.system,
             inputs={"statement": claim, "context": context, "passages": list(passages)},
         )
         response, call = await stage_request(log, self.runner, VERIFY, request)

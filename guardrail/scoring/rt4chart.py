@@ -297,7 +297,7 @@ class RT4Chart(ScorerBase):
         self.judge = judge
         self.config = config or RT4ChartConfig()
         self.localizer = resolve_localizer(localizer)
-        self.prompts = prompts or PromptSet.builtin("rt4chart_v1")
+        self.prompts = prompts or PromptSet.builtin("rt4chart_v1").fenced()
         self.runner = runner or JudgeRunner(judge, retry or RetryPolicy())
 
     def label_score(self, label: RTLabel) -> float:
@@ -315,7 +315,7 @@ class RT4Chart(ScorerBase):
             "global_verification": self.config.global_verification,
             "refine_spans": self.config.refine_spans,
             "localizer": self.localizer.name if self.localizer else None,
-            "prompts": f"{self.prompts.name}/{self.prompts.version}",
+            "prompts": self.prompts.label,
             "judge": self.judge.name,
         }
 
@@ -383,7 +383,9 @@ class RT4Chart(ScorerBase):
         for i, (s, e) in enumerate(sents):
             inputs = {"text": answer[s:e], "question": question, "sentence_index": i}
             prompt = self.prompts.render("claims", text=answer[s:e], question=question)
-            requests.append(JudgeRequest(task=CLAIMS, prompt=prompt, inputs=inputs))
+            requests.append(
+                JudgeRequest(task=CLAIMS, prompt=prompt, inputs=inputs, system=self.prompts.system)
+            )
         replies = await _round(calls, self.runner, CLAIMS, requests)
         claims: list[_Claim] = []
         for i, (text, call) in enumerate(replies):
@@ -422,7 +424,11 @@ class RT4Chart(ScorerBase):
                 chunk_index=k,
                 question=question or "(none)",
             )
-            requests.append(JudgeRequest(task=LOCAL_VERIFY, prompt=prompt, inputs=inputs))
+            requests.append(
+                JudgeRequest(
+                    task=LOCAL_VERIFY, prompt=prompt, inputs=inputs, system=self.prompts.system
+                )
+            )
         replies = await _round(calls, self.runner, LOCAL_VERIFY, requests)
         votes: dict[int, list[_Vote]] = {c.index: [] for c in claims}
         for (claim, _k), (text, call) in zip(pairs, replies, strict=True):
@@ -486,7 +492,11 @@ class RT4Chart(ScorerBase):
             if hint_ids:
                 values["hint"] = _numbered(sents, hint_ids)
             prompt = self.prompts.render(template, **values)
-            requests.append(JudgeRequest(task=GLOBAL_VERIFY, prompt=prompt, inputs=inputs))
+            requests.append(
+                JudgeRequest(
+                    task=GLOBAL_VERIFY, prompt=prompt, inputs=inputs, system=self.prompts.system
+                )
+            )
         replies = await _round(calls, self.runner, GLOBAL_VERIFY, requests)
         keys = _SentenceKeys(sents)
         finals: dict[int, tuple[RTLabel, list[int]]] = {}

@@ -125,6 +125,12 @@ class ScorerWiring(RetryPolicy):
         description="flagged spans: 'words' narrows each flagged factoid to its unsupported "
         "words (guardrail.localize, judge-independent); 'factoids' keeps whole factoid spans",
     )
+    prompts: Literal["fenced", "paper"] = Field(
+        default="fenced",
+        description="'fenced': untrusted text (question, answer, passages) between data "
+        "markers, with a system message saying it is data, not instructions; 'paper': the "
+        "published prompt text exactly",
+    )
     judge_model: str | None = Field(
         default=None,
         description="verifier model file for the local:trained judge specs, instead of the "
