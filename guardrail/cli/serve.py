@@ -261,6 +261,10 @@ def _serve(args: argparse.Namespace) -> int:
     _recover_crashed_turns(args)
     import uvicorn
 
+    from guardrail.server.app import SWITCH_INTERVAL_S
+
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # the request loop gets the GIL back sooner
+
     if args.api_key_env is None:
         print(
             "guardrail: warning: POST /v1/check is open to anyone who can reach"

@@ -40,6 +40,9 @@ _REVIEW_CSP = (
     "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
     "frame-ancestors 'none'; base-uri 'none'"
 )
+#: ``guardrail serve`` sets the interpreter's thread switch interval to this (default 5 ms):
+#: the scoring thread is CPU-bound, and a shorter slice lets the request loop answer sooner.
+SWITCH_INTERVAL_S = 0.001
 SESSION_COOKIE = "guardrail_review"
 SESSION_MAX_AGE_S = 8 * 3600
 
