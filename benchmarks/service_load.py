@@ -5,7 +5,8 @@ share an interpreter. Three scenarios, each bounded by a request count and a tim
 
 * ``offline``: the default policy with the offline judge (CPU-bound scoring);
 * ``scripted``: a judge that answers every call after a fixed delay (200 ms by default), the
-  shape of a hosted LLM: the server's own overhead and concurrency decide throughput;
+  shape of a hosted LLM: the server's own overhead and concurrency decide throughput (it
+  supports every claim, so turns pass: no escalation write per turn);
 * ``healthz``: one maximal request (the default ``RequestLimits``: a 100,000-character answer
   and 1,000,000 characters of context) scored with the offline judge while ``/healthz`` is
   polled every 50 ms.
@@ -60,7 +61,7 @@ def serve(mode: str, port: int, delay_s: float, workdir: Path) -> None:
     from guardrail.judges import JudgeRequest, ScriptedJudge
     from guardrail.queues.sqlite import SQLiteQueue
     from guardrail.server import create_app
-    from guardrail.server.app import SWITCH_INTERVAL_S
+    from guardrail.server.app import tune_serving_process
     from guardrail.server.limits import RequestLimits
 
     judge = None
@@ -71,11 +72,13 @@ def serve(mode: str, port: int, delay_s: float, workdir: Path) -> None:
             if request.task == "decompose":
                 return json.dumps([BODY["answer"]])
             if request.task in ("synonym", "antonym"):
-                return "\n".join(f"variant {i}" for i in range(request.inputs["count"]))
-            return "NOT SURE. The passages do not say."
+                word = "opposite" if request.task == "antonym" else "same"
+                return "\n".join(f"{word} claim {i}" for i in range(request.inputs["count"]))
+            if "opposite" in str(request.inputs.get("statement", "")):
+                return "NO. The passages say otherwise."
+            return "YES. The passages say so."
 
         judge = ScriptedJudge(reply, judge_name="scripted")
-    sys.setswitchinterval(SWITCH_INTERVAL_S)  # as `guardrail serve` does
     policy = workdir / "policy.yaml"
     text = (ROOT / "policies" / "default.yaml").read_text(encoding="utf-8")
     if mode == "scripted":  # a hosted API's calls are I/O: let many be in flight
@@ -96,6 +99,7 @@ def serve(mode: str, port: int, delay_s: float, workdir: Path) -> None:
         review_ui=False,
         limits=RequestLimits(max_in_flight=512),
     )
+    tune_serving_process()  # as `guardrail serve` does
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 
 
@@ -153,9 +157,13 @@ async def load(url: str, requests: int, concurrency: int, limit_s: float) -> dic
                 if time.perf_counter() > deadline:
                     return
                 t0 = time.perf_counter()
-                r = await client.post("/v1/check", json=BODY, headers=headers)
+                try:
+                    r = await client.post("/v1/check", json=BODY, headers=headers)
+                    outcome = str(r.status_code)
+                except httpx.HTTPError as exc:  # counted, not fatal: the table shows them
+                    outcome = type(exc).__name__
                 latencies.append(time.perf_counter() - t0)
-                statuses[str(r.status_code)] = statuses.get(str(r.status_code), 0) + 1
+                statuses[outcome] = statuses.get(outcome, 0) + 1
 
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
@@ -220,7 +228,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--requests", type=int, default=400, help="per load scenario")
     ap.add_argument("--concurrency", type=int, default=24, help="offline scenario")
-    ap.add_argument("--scripted-concurrency", type=int, default=128)
+    ap.add_argument("--scripted-concurrency", type=int, default=64)
     ap.add_argument("--delay-ms", type=int, default=200, help="scripted judge, per call")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per scenario")
     ap.add_argument("--json-out", default="benchmarks/results/service_load.json")

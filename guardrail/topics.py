@@ -44,6 +44,10 @@ _C = 10.0
 _CHAR_NGRAMS = (2, 5)
 
 
+#: Characters of each retrieved passage the classifier reads.
+CONTEXT_CHARS_READ = 20_000
+
+
 def keyword_pattern(keyword: str) -> re.Pattern[str]:
     """Whole-word, case-insensitive match; inner whitespace matches any run of whitespace.
 
@@ -130,7 +134,11 @@ class TopicClassifier:
     def classify(self, query: str, contexts: Sequence[str] = ()) -> list[TopicLabel]:
         """Topics of one turn, strongest first; each topic reads the text its rule names."""
         # Contexts are classified only when some rule reads them (they cost most of the time).
-        contexts = [c for c in contexts if c.strip()] if self._reads_context else []
+        # Only the head of each passage is read: it says what the passage is about, and a
+        # megabyte of text would cost a single regular-expression call that holds the GIL.
+        contexts = (
+            [c[:CONTEXT_CHARS_READ] for c in contexts if c.strip()] if self._reads_context else []
+        )
         scored = self.probabilities([query, *contexts])
         query_p, context_ps = scored[0], scored[1:]
 

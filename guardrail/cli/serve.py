@@ -230,7 +230,11 @@ def app_from_env() -> FastAPI:
     argv = json.loads(os.environ[ARGS_ENV])
     from guardrail.cli import build_parser
 
-    return build_app(build_parser(argv).parse_args(argv))
+    app = build_app(build_parser(argv).parse_args(argv))
+    from guardrail.server.app import tune_serving_process
+
+    tune_serving_process()
+    return app
 
 
 def _recover_crashed_turns(args: argparse.Namespace) -> None:
@@ -261,9 +265,9 @@ def _serve(args: argparse.Namespace) -> int:
     _recover_crashed_turns(args)
     import uvicorn
 
-    from guardrail.server.app import SWITCH_INTERVAL_S
+    from guardrail.server.app import tune_serving_process
 
-    sys.setswitchinterval(SWITCH_INTERVAL_S)  # the request loop gets the GIL back sooner
+    tune_serving_process()
 
     if args.api_key_env is None:
         print(

@@ -6,7 +6,7 @@ import time
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from guardrail.exceptions import ConfigError, GuardrailError
@@ -50,7 +50,7 @@ class CheckRequest(BaseModel):
     summary="Score an answer against its contexts and apply the policy",
     responses={401: {"description": "missing or invalid API key"}},
 )
-async def check(body: CheckRequest, request: Request) -> GuardResult:
+async def check(body: CheckRequest, request: Request) -> Response:
     """Run the guard on one turn and return its :class:`~guardrail.models.GuardResult`."""
     state = request.app.state.guardrail
     problem = body.too_large(state.limits)
@@ -79,7 +79,8 @@ async def check(body: CheckRequest, request: Request) -> GuardResult:
     finally:
         state.in_flight -= 1
     state.metrics.observe_result(result, time.perf_counter() - started)
-    return result
+    # Serialized once, here: returning the model would make FastAPI validate it again first.
+    return Response(result.model_dump_json(), media_type="application/json")
 
 
 @router.get("/healthz", summary="Liveness and review-queue reachability")
