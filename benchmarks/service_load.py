@@ -11,7 +11,8 @@ share an interpreter. Three scenarios, each bounded by a request count and a tim
   and 1,000,000 characters of context) scored with the offline judge while ``/healthz`` is
   polled every 50 ms.
 
-    python benchmarks/service_load.py [--requests 400] [--concurrency 24] [--json-out PATH]
+    python benchmarks/service_load.py [--requests 600] [--concurrency 24]
+        [--scripted-concurrency 96] [--json-out PATH]
 
 Prints a table and writes JSON (default ``benchmarks/results/service_load.json``).
 """
@@ -226,9 +227,9 @@ async def healthz_under_load(url: str, poll_s: float) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--requests", type=int, default=400, help="per load scenario")
+    ap.add_argument("--requests", type=int, default=600, help="per load scenario")
     ap.add_argument("--concurrency", type=int, default=24, help="offline scenario")
-    ap.add_argument("--scripted-concurrency", type=int, default=64)
+    ap.add_argument("--scripted-concurrency", type=int, default=96)
     ap.add_argument("--delay-ms", type=int, default=200, help="scripted judge, per call")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per scenario")
     ap.add_argument("--json-out", default="benchmarks/results/service_load.json")
