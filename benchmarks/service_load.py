@@ -1,7 +1,9 @@
 """Load on one ``serve`` process over 127.0.0.1: throughput, latency, and /healthz under load.
 
-The server runs in a child process (this file with ``--serve``), so client and server do not
-share an interpreter. Three scenarios, each bounded by a request count and a time limit:
+The server runs in a child process (this file with ``--serve``) and the load comes from
+``--clients`` other processes (this file with ``--client``), so no interpreter is shared; on
+this 2-core machine they still share the cores. Three scenarios, each bounded by a request
+count and a time limit:
 
 * ``offline``: the default policy with the offline judge (CPU-bound scoring);
 * ``scripted``: a judge that answers every call after a fixed delay (200 ms by default), the
@@ -11,8 +13,8 @@ share an interpreter. Three scenarios, each bounded by a request count and a tim
   and 1,000,000 characters of context) scored with the offline judge while ``/healthz`` is
   polled every 50 ms.
 
-    python benchmarks/service_load.py [--requests 600] [--concurrency 24]
-        [--scripted-concurrency 96] [--json-out PATH]
+    python benchmarks/service_load.py [--requests 800] [--concurrency 24]
+        [--scripted-concurrency 96] [--clients 2] [--json-out PATH]
 
 Prints a table and writes JSON (default ``benchmarks/results/service_load.json``).
 """
@@ -144,7 +146,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def load(url: str, requests: int, concurrency: int, limit_s: float) -> dict[str, Any]:
-    """``requests`` POST /v1/check at ``concurrency``, stopping early at ``limit_s``."""
+    """``requests`` POST /v1/check at ``concurrency``, stopping early at ``limit_s``; the raw
+    latencies, outcomes and wall-clock start and end."""
     latencies: list[float] = []
     statuses: dict[str, int] = {}
     pending = iter(range(requests))
@@ -166,12 +169,30 @@ async def load(url: str, requests: int, concurrency: int, limit_s: float) -> dic
                 latencies.append(time.perf_counter() - t0)
                 statuses[outcome] = statuses.get(outcome, 0) + 1
 
-        started = time.perf_counter()
+        started = time.time()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
-        wall = time.perf_counter() - started
+    return {"latencies": latencies, "statuses": statuses, "start": started, "end": time.time()}
+
+
+def load_from_processes(
+    url: str, requests: int, concurrency: int, clients: int, limit_s: float
+) -> dict[str, Any]:
+    """:func:`load` split over ``clients`` processes (one httpx client with a hundred open
+    connections becomes the bottleneck itself); figures over all of them."""
+    argv = [sys.executable, __file__, "--client", url, str(requests // clients)]
+    argv += [str(concurrency // clients), str(limit_s)]
+    procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(clients)]
+    parts = [json.loads(p.communicate()[0]) for p in procs]
+    latencies = [x for part in parts for x in part["latencies"]]
+    statuses: dict[str, int] = {}
+    for part in parts:
+        for key, n in part["statuses"].items():
+            statuses[key] = statuses.get(key, 0) + n
+    wall = max(p["end"] for p in parts) - min(p["start"] for p in parts)
     return {
         "requests": len(latencies),
         "concurrency": concurrency,
+        "client_processes": clients,
         "wall_s": round(wall, 2),
         "requests_per_s": round(len(latencies) / wall, 1) if wall else 0.0,
         "p50_ms": round(1000 * percentile(latencies, 0.50), 1),
@@ -227,18 +248,24 @@ async def healthz_under_load(url: str, poll_s: float) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--requests", type=int, default=600, help="per load scenario")
+    ap.add_argument("--requests", type=int, default=800, help="per load scenario")
     ap.add_argument("--concurrency", type=int, default=24, help="offline scenario")
     ap.add_argument("--scripted-concurrency", type=int, default=96)
     ap.add_argument("--delay-ms", type=int, default=200, help="scripted judge, per call")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per scenario")
     ap.add_argument("--json-out", default="benchmarks/results/service_load.json")
+    ap.add_argument("--clients", type=int, default=2, help="client processes per scenario")
     ap.add_argument("--serve", choices=["offline", "scripted"], help=argparse.SUPPRESS)
+    ap.add_argument("--client", nargs=4, help=argparse.SUPPRESS)
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         serve(args.serve, args.port, args.delay_ms / 1000, args.workdir)
+        return
+    if args.client:
+        url, n, conc, limit = args.client
+        print(json.dumps(asyncio.run(load(url, int(n), int(conc), float(limit)))))
         return
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -246,7 +273,9 @@ def main() -> None:
             workdir = Path(tmp) / mode
             workdir.mkdir()
             with Server(mode, args.delay_ms / 1000, workdir) as server:
-                results[mode] = asyncio.run(load(server.url, args.requests, conc, args.time_limit))
+                results[mode] = load_from_processes(
+                    server.url, args.requests, conc, args.clients, args.time_limit
+                )
         workdir = Path(tmp) / "healthz"
         workdir.mkdir()
         with Server("offline", 0.0, workdir) as server:
