@@ -34,6 +34,7 @@ from guardrail.models import TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
 
 if TYPE_CHECKING:
+    import numpy as np
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.pipeline import FeatureUnion
 
@@ -65,6 +66,10 @@ class _Model:
     vectorizer: FeatureUnion
     classifier: OneVsRestClassifier
     classes: tuple[str, ...]
+    #: Every topic's regression stacked (one row each): ``expit(X @ weights.T + bias)`` is
+    #: exactly ``classifier.predict_proba(X)``, without scikit-learn's per-call checks.
+    weights: np.ndarray
+    bias: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -124,12 +129,13 @@ class TopicClassifier:
             return [{} for _ in texts]
         import numpy as np  # loaded with scikit-learn when the model was trained
         from scipy.sparse import hstack  # loaded with scikit-learn
+        from scipy.special import expit
 
         model = self._model
         # FeatureUnion.transform, without its joblib and output-wrapping overhead (a third of
         # the time per query): each part's features side by side, exactly as it stacks them.
         parts = [part.transform(list(texts)) for _, part in model.vectorizer.transformer_list]
-        proba = model.classifier.predict_proba(hstack(parts).tocsr())
+        proba = expit(hstack(parts).tocsr() @ model.weights.T + model.bias)
         return [
             {name: float(p) for name, p in zip(self._classes, row, strict=True)}
             for row in np.atleast_2d(proba)
@@ -252,4 +258,6 @@ def _train(topics: Sequence[TopicRule]) -> _Model | None:
         )
     )
     model.fit(features, indicator)
-    return _Model(vectorizer, model, classes)
+    weights = np.vstack([e.coef_ for e in model.estimators_])
+    bias = np.array([e.intercept_[0] for e in model.estimators_])
+    return _Model(vectorizer, model, classes, weights, bias)

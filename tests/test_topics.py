@@ -292,3 +292,22 @@ def test_default_classifier_accuracy_regression_guard(default: TopicClassifier):
     rows = _eval_rows()
     correct = sum(default.classify(r["query"])[0].label == r["topic"] for r in rows)
     assert correct / len(rows) >= 0.75
+
+
+def test_probabilities_are_exactly_scikit_learns():
+    """The fast path (stacked regressions, parts transformed directly) gives bit-for-bit the
+    probabilities of FeatureUnion.transform + OneVsRestClassifier.predict_proba."""
+    classifier = TopicClassifier.from_policy(
+        load_policy(Path(__file__).resolve().parents[1] / "policies" / "default.yaml")
+    )
+    texts = [
+        "Can pregnant women take ibuprofen for back pain?",
+        "How many hours a week can I work on a student visa?",
+        "Ibuprofen is contraindicated in the third trimester of pregnancy.",
+        "",
+    ]
+    model = classifier._model
+    assert model is not None
+    expected = model.classifier.predict_proba(model.vectorizer.transform(texts))
+    got = classifier.probabilities(texts)
+    assert [[row[c] for c in classifier._classes] for row in got] == expected.tolist()
