@@ -49,6 +49,9 @@ class JudgeCall(_Value):
         default=None, description="why the output could not be parsed; the fallback rule applied"
     )
     error: str | None = None
+    cached: bool = Field(
+        default=False, description="answered from the response cache: no tokens were spent"
+    )
 
 
 class Verdict(_Value):
@@ -107,6 +110,7 @@ class Usage(_Value):
     completion_tokens: int = 0
     parse_failures: int = 0
     failed_calls: int = 0
+    cached_calls: int = Field(default=0, description="calls answered from the response cache")
     stages: list[StageTiming] = Field(default_factory=list)
     wall_seconds: float = 0.0
 
@@ -120,6 +124,7 @@ class Usage(_Value):
             completion_tokens=sum(c.completion_tokens for c in calls),
             parse_failures=sum(1 for c in calls if c.parse_failure),
             failed_calls=sum(1 for c in calls if not c.ok),
+            cached_calls=sum(1 for c in calls if c.cached),
             stages=stages,
             wall_seconds=wall_seconds,
         )

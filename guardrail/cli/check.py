@@ -63,6 +63,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"judge spec: {SPEC_HELP} (default: the policy's judge, else local)",
     )
     p.add_argument("--k", type=int, default=None, help="variants per relation (default 2)")
+    p.add_argument(
+        "--response-cache",
+        default=None,
+        metavar="PATH",
+        help="answer repeated temperature-0 judge calls from this SQLite file (opt-in)",
+    )
     p.add_argument("--threshold", type=float, default=None, help="flag when score >= this")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument(
@@ -82,7 +88,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _build_scorer(args: argparse.Namespace) -> ScorerBase:
     """MetaRAG with the default settings, overridden by ``--judge`` and ``--k``."""
     settings = with_overrides(
-        MetaRAGSettings(), {"judge": ("--judge", args.judge), "k": ("--k", args.k)}
+        MetaRAGSettings(),
+        {
+            "judge": ("--judge", args.judge),
+            "k": ("--k", args.k),
+            "response_cache": ("--response-cache", args.response_cache),
+        },
     )
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
     return build_scorer(settings, threshold=check_flag_threshold(threshold))
@@ -109,8 +120,10 @@ def run(args: argparse.Namespace) -> int:
 def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: list[str]) -> int:
     from guardrail.guard import Guard
 
-    if args.k is not None or args.threshold is not None:
-        raise ConfigError("--k and --threshold come from the policy when --policy is given")
+    if args.k is not None or args.threshold is not None or args.response_cache is not None:
+        raise ConfigError(
+            "--k, --threshold and --response-cache come from the policy when --policy is given"
+        )
     guard = Guard.from_yaml(
         args.policy,
         judge=make_judge(args.judge) if args.judge else None,

@@ -54,6 +54,7 @@ def scorer_settings(args: argparse.Namespace) -> AnyScorerSettings:
             "overlap": ("--overlap", args.overlap),
             "judge_model": ("--judge-model", _path_text(args.judge_model)),
             "localizer_model": ("--localizer-model", _path_text(args.localizer_model)),
+            "response_cache": ("--response-cache", _path_text(args.response_cache)),
         },
     )
 
@@ -132,6 +133,14 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="this word-localizer file instead of the packaged one "
         "(scripts/train_localizer.py writes it)",
+    )
+    p.add_argument(
+        "--response-cache",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="answer repeated temperature-0 judge calls from this SQLite file (opt-in); a "
+        "second run over the same rows then costs no LLM tokens",
     )
     p.add_argument("--task", default=None, help="only rows of this task (qa, summary, ...)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N rows")

@@ -72,6 +72,7 @@ class RowOutcome(_Line):
     completion_tokens: int = 0
     parse_failures: int = 0
     failed_calls: int = 0
+    cached_calls: int = 0
     seconds: float = 0.0
     reference: dict[str, float | int] | None = None
 
@@ -92,6 +93,7 @@ class RowOutcome(_Line):
             completion_tokens=report.usage.completion_tokens,
             parse_failures=report.usage.parse_failures,
             failed_calls=report.usage.failed_calls,
+            cached_calls=report.usage.cached_calls,
             seconds=report.usage.wall_seconds or seconds,
         )
 

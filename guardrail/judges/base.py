@@ -59,6 +59,7 @@ class JudgeResponse:
     model: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached: bool = False  # answered from a response cache (guardrail.judges.cache)
 
 
 @runtime_checkable

@@ -115,6 +115,7 @@ class JudgeRunner:
                         completion_tokens=response.completion_tokens,
                         latency_s=time.perf_counter() - started,
                         attempts=attempt,
+                        cached=response.cached,
                     )
                 if not last.retryable:
                     break

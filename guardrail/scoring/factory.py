@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from guardrail.judges.base import Judge
+from guardrail.judges.cache import CachingJudge, ResponseCache
 from guardrail.judges.registry import make_judge
 from guardrail.scoring.settings import (
     DEFAULT_THRESHOLD,
@@ -38,14 +39,19 @@ def build_scorer(
     before anything is scored.
     """
     pool: dict[str, Judge] = judges if judges is not None else {}
+    cache = ResponseCache(settings.response_cache) if settings.response_cache else None
+    cached: dict[int, Judge] = {}  # one cache wrapper per judge object
 
     def get(spec: str | None) -> Judge:
-        if judge is not None:
-            return judge
-        spec = spec or settings.judge
-        if spec not in pool:
-            pool[spec] = judge_for(settings, spec)
-        return pool[spec]
+        chosen_judge = judge
+        if chosen_judge is None:
+            spec = spec or settings.judge
+            if spec not in pool:
+                pool[spec] = judge_for(settings, spec)
+            chosen_judge = pool[spec]
+        if cache is None:
+            return chosen_judge
+        return cached.setdefault(id(chosen_judge), CachingJudge(chosen_judge, cache))
 
     chosen: SpanLocalizer | Literal["packaged"] | None
     if localizer != "settings":

@@ -131,6 +131,11 @@ class ScorerWiring(RetryPolicy):
         "markers, with a system message saying it is data, not instructions; 'paper': the "
         "published prompt text exactly",
     )
+    response_cache: str | None = Field(
+        default=None,
+        description="SQLite file of judge replies: temperature-0 calls asked before are "
+        "answered from it (opt-in; see guardrail.judges.cache)",
+    )
     judge_model: str | None = Field(
         default=None,
         description="verifier model file for the local:trained judge specs, instead of the "
