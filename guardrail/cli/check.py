@@ -64,6 +64,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--k", type=int, default=None, help="variants per relation (default 2)")
     p.add_argument(
+        "--protocol",
+        choices=["paper", "factoid", "answer"],
+        default=None,
+        help="judge calls per answer: paper (default), factoid or answer (see the README)",
+    )
+    p.add_argument(
         "--response-cache",
         default=None,
         metavar="PATH",
@@ -93,6 +99,7 @@ def _build_scorer(args: argparse.Namespace) -> ScorerBase:
             "judge": ("--judge", args.judge),
             "k": ("--k", args.k),
             "response_cache": ("--response-cache", args.response_cache),
+            "protocol": ("--protocol", args.protocol),
         },
     )
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
@@ -120,9 +127,11 @@ def run(args: argparse.Namespace) -> int:
 def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: list[str]) -> int:
     from guardrail.guard import Guard
 
-    if args.k is not None or args.threshold is not None or args.response_cache is not None:
+    given = (args.k, args.threshold, args.response_cache, args.protocol)
+    if any(value is not None for value in given):
         raise ConfigError(
-            "--k, --threshold and --response-cache come from the policy when --policy is given"
+            "--k, --threshold, --protocol and --response-cache come from the policy when "
+            "--policy is given"
         )
     guard = Guard.from_yaml(
         args.policy,

@@ -55,6 +55,7 @@ def scorer_settings(args: argparse.Namespace) -> AnyScorerSettings:
             "judge_model": ("--judge-model", _path_text(args.judge_model)),
             "localizer_model": ("--localizer-model", _path_text(args.localizer_model)),
             "response_cache": ("--response-cache", _path_text(args.response_cache)),
+            "protocol": ("--protocol", args.protocol),
         },
     )
 
@@ -133,6 +134,12 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="this word-localizer file instead of the packaged one "
         "(scripts/train_localizer.py writes it)",
+    )
+    p.add_argument(
+        "--protocol",
+        choices=["paper", "factoid", "answer"],
+        default=None,
+        help="metarag: judge calls per answer (default: the policy's, else paper)",
     )
     p.add_argument(
         "--response-cache",

@@ -65,6 +65,7 @@ def cost_block(outcomes: Sequence[RowOutcome]) -> dict[str, float]:
     return {
         "judge_calls_per_answer": mean(o.judge_calls for o in ok),
         "cached_calls_per_answer": mean(o.cached_calls for o in ok),
+        "round_trips_per_answer": mean(o.round_trips for o in ok),
         "prompt_tokens_per_answer": mean(o.prompt_tokens for o in ok),
         "completion_tokens_per_answer": mean(o.completion_tokens for o in ok),
         "seconds_per_answer": mean(o.seconds for o in ok),

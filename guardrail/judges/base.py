@@ -33,6 +33,12 @@ DECOMPOSE = "decompose"
 SYNONYM = "synonym"
 ANTONYM = "antonym"
 VERIFY = "verify"
+#: The cheaper protocols' tasks: every factoid's synonyms and antonyms in one call
+#: (inputs ``question``, ``factoids``, ``count``; reply: a JSON object keyed by factoid number)
+#: and a numbered list of statements verified in one call (inputs ``statements``, ``context``,
+#: ``passages``; reply: one ``<n>. YES|NO|NOT SURE. reason`` line per statement).
+MUTATE_ALL = "mutate_all"
+VERIFY_BATCH = "verify_batch"
 
 
 @dataclass(frozen=True)

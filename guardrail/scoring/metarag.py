@@ -43,7 +43,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from guardrail.exceptions import ConfigError
-from guardrail.judges.base import ANTONYM, DECOMPOSE, SYNONYM, VERIFY, Judge, JudgeRequest
+from guardrail.judges.base import (
+    ANTONYM,
+    DECOMPOSE,
+    MUTATE_ALL,
+    SYNONYM,
+    VERIFY,
+    VERIFY_BATCH,
+    Judge,
+    JudgeRequest,
+)
 from guardrail.judges.runner import JudgeRunner, RetryPolicy
 from guardrail.models import (
     Factoid,
@@ -57,7 +66,12 @@ from guardrail.models import (
 )
 from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
-from guardrail.scoring.parsing import parse_statements, parse_verdict
+from guardrail.scoring.parsing import (
+    parse_mutations,
+    parse_numbered_verdicts,
+    parse_statements,
+    parse_verdict,
+)
 from guardrail.scoring.settings import EnsembleRule, MetaRAGConfig
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
@@ -97,6 +111,16 @@ def combine(
 def factoid_score(variants: Sequence[Variant]) -> float:
     """Mean penalty over a factoid's variants (0.0 when it has none)."""
     return sum(v.penalty for v in variants) / len(variants) if variants else 0.0
+
+
+#: Completion budgets of the batch calls: about one sentence per variant, one line per verdict.
+_MUTATE_TOKENS_PER_VARIANT = 48
+_VERIFY_TOKENS_PER_ITEM = 40
+
+
+def _numbered(items: Sequence[str]) -> str:
+    """``1. first`` / ``2. second`` ..., one per line (item text on one line)."""
+    return "\n".join(f"{n}. {' '.join(item.split())}" for n, item in enumerate(items, start=1))
 
 
 def _negate(factoid: str) -> str:
@@ -153,6 +177,7 @@ class MetaRAG(ScorerBase):
             "k": self.config.k,
             "temperature": self.config.temperature,
             "ensemble_rule": self.config.ensemble_rule,
+            "protocol": self.config.protocol,
             "prompts": self.prompts.label,
             "decomposer": self.decomposer.name,
             "generator": self.generator.name,
@@ -188,23 +213,11 @@ class MetaRAG(ScorerBase):
         if not factoid_texts:
             return self.build_report("no_factoids", [], threshold, log, started, self.settings())
 
-        mutate_jobs = [
-            self._mutate(question, f, relation, log)
-            for f in factoid_texts
-            for relation in (Relation.SYNONYM, Relation.ANTONYM)
-        ]
-        mutated = await run_stage(log, self.method, "mutate", mutate_jobs)
-        variant_texts = [(mutated[2 * i], mutated[2 * i + 1]) for i in range(len(factoid_texts))]
+        variant_texts = await self._mutations(question, factoid_texts, log)
 
         status: ReportStatus = "ok"
         if passages:
-            verify_jobs = [
-                self._verify(text, relation, passages, log)
-                for syn, ant in variant_texts
-                for relation, batch in ((Relation.SYNONYM, syn), (Relation.ANTONYM, ant))
-                for text, _ in batch
-            ]
-            verified = iter(await run_stage(log, self.method, VERIFY, verify_jobs))
+            verified = iter(await self._verdicts(variant_texts, passages, log))
         else:
             status = "empty_context"
             unsure = [
@@ -248,6 +261,49 @@ class MetaRAG(ScorerBase):
 
     # -- stages -----------------------------------------------------------------------------
 
+    async def _mutations(
+        self, question: str, factoids: list[str], log: CallLog
+    ) -> list[tuple[list[tuple[str, bool]], list[tuple[str, bool]]]]:
+        """Every factoid's (synonyms, antonyms): two calls a factoid (paper) or one call."""
+        if self.config.protocol != "paper":
+            jobs = [self._mutate_all(question, factoids, log)]
+            return (await run_stage(log, self.method, "mutate", jobs))[0]
+        mutate_jobs = [
+            self._mutate(question, f, relation, log)
+            for f in factoids
+            for relation in (Relation.SYNONYM, Relation.ANTONYM)
+        ]
+        mutated = await run_stage(log, self.method, "mutate", mutate_jobs)
+        return [(mutated[2 * i], mutated[2 * i + 1]) for i in range(len(factoids))]
+
+    async def _verdicts(
+        self,
+        variant_texts: list[tuple[list[tuple[str, bool]], list[tuple[str, bool]]]],
+        passages: list[str],
+        log: CallLog,
+    ) -> list[list[Verdict]]:
+        """Verdicts for every variant, in order: one call per variant (paper), per factoid or
+        per answer."""
+        per_factoid = [[text for text, _ in syn + ant] for syn, ant in variant_texts]
+        if self.config.protocol == "paper":
+            relations = [
+                relation
+                for syn, ant in variant_texts
+                for relation in [Relation.SYNONYM] * len(syn) + [Relation.ANTONYM] * len(ant)
+            ]
+            texts = [text for group in per_factoid for text in group]
+            jobs = [
+                self._verify(text, relation, passages, log)
+                for text, relation in zip(texts, relations, strict=True)
+            ]
+            return await run_stage(log, self.method, VERIFY, jobs)
+        everything = [text for group in per_factoid for text in group]
+        groups = per_factoid if self.config.protocol == "factoid" else [everything]
+        batches = await run_stage(
+            log, self.method, VERIFY, [self._verify_batch(g, passages, log) for g in groups]
+        )
+        return [verdicts for batch in batches for verdicts in batch]
+
     async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
         request = JudgeRequest(
             task=DECOMPOSE,
@@ -287,6 +343,16 @@ class MetaRAG(ScorerBase):
         )
         reply = await self._request(log, self.generator, task, request)
         items, failure = parse_statements(reply.text)
+        variants, failure = self._usable(items, failure, factoid, relation)
+        log.record(reply.call, failure)
+        return variants
+
+    def _usable(
+        self, items: list[str], failure: str | None, factoid: str, relation: Relation
+    ) -> tuple[list[tuple[str, bool]], str | None]:
+        """The first ``k`` distinct usable variants, filled mechanically when short."""
+        task = SYNONYM if relation is Relation.SYNONYM else ANTONYM
+        k = self.config.k
         own = " ".join(factoid.lower().split()).rstrip(".")
         usable: list[str] = []
         for item in items:
@@ -301,8 +367,68 @@ class MetaRAG(ScorerBase):
             note = f"{len(variants)} of {k} {task} variants usable; filled with mechanical {task}"
             failure = f"{failure}; {note}" if failure else note
             variants += [(filler, False)] * (k - len(variants))
-        log.record(reply.call, failure)
-        return variants
+        return variants, failure
+
+    async def _mutate_all(
+        self, question: str, factoids: list[str], log: CallLog
+    ) -> list[tuple[list[tuple[str, bool]], list[tuple[str, bool]]]]:
+        """Synonyms and antonyms of every factoid in one call (the cheaper protocols)."""
+        k = self.config.k
+        request = JudgeRequest(
+            task=MUTATE_ALL,
+            prompt=self.prompts.render(
+                MUTATE_ALL, count=k, question=question, factoids=_numbered(factoids)
+            ),
+            system=self.prompts.system,
+            inputs={"question": question, "factoids": list(factoids), "count": k},
+            temperature=self.config.temperature,
+            max_tokens=min(_MUTATE_TOKENS_PER_VARIANT * 2 * k * len(factoids) + 64, 8192),
+        )
+        reply = await self._request(log, self.generator, MUTATE_ALL, request)
+        parsed, failure = parse_mutations(reply.text, len(factoids))
+        notes = [failure] if failure else []
+        out = []
+        for factoid, (synonyms, antonyms) in zip(factoids, parsed, strict=True):
+            syn, syn_note = self._usable(synonyms, None, factoid, Relation.SYNONYM)
+            ant, ant_note = self._usable(antonyms, None, factoid, Relation.ANTONYM)
+            notes += [n for n in (syn_note, ant_note) if n]
+            out.append((syn, ant))
+        log.record(reply.call, "; ".join(dict.fromkeys(notes)) or None)
+        return out
+
+    async def _verify_batch(
+        self, statements: list[str], passages: list[str], log: CallLog
+    ) -> list[list[Verdict]]:
+        """One call per verifier for a numbered list of statements; each item parsed alone."""
+        context = "\n\n".join(passages)
+        request = JudgeRequest(
+            task=VERIFY_BATCH,
+            prompt=self.prompts.render(
+                VERIFY_BATCH, context=context, statements=_numbered(statements)
+            ),
+            system=self.prompts.system,
+            inputs={"statements": list(statements), "context": context, "passages": passages},
+            temperature=0.0,
+            max_tokens=_VERIFY_TOKENS_PER_ITEM * len(statements) + 32,
+        )
+        replies = await asyncio.gather(
+            *(self._request(log, v, VERIFY_BATCH, request) for v in self.verifiers),
+            return_exceptions=True,
+        )
+        per_item: list[list[Verdict]] = [[] for _ in statements]
+        for verifier, reply in zip(self.verifiers, replies, strict=True):
+            if isinstance(reply, BaseException):
+                continue  # raised below, once every good verifier's call is recorded
+            items, failure = parse_numbered_verdicts(reply.text, len(statements))
+            log.record(reply.call, failure)
+            for verdicts, (label, reason, parsed) in zip(per_item, items, strict=True):
+                verdicts.append(
+                    Verdict(judge=verifier.name, label=label, reason=reason, parsed=parsed)
+                )
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                raise reply
+        return per_item
 
     async def _verify(
         self, statement: str, relation: Relation, passages: list[str], log: CallLog

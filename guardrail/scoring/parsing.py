@@ -109,3 +109,78 @@ def parse_verdict(text: str) -> tuple[Label, str, str | None]:
     lines = rest.strip().lstrip(".:,-–—*_ ").splitlines()
     reason = lines[0].strip() if lines else ""
     return label, reason[:300], failure
+
+
+# --- the cheaper protocols' batch replies --------------------------------------------------------
+
+_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+_NUMBERED = re.compile(r"^\s*[\[(]?(\d{1,4})[\])]?\s*[.):\-]?\s+(.*\S)\s*$")
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [_clean_item(v) for v in value if isinstance(v, str) and v.strip()]
+
+
+def parse_mutations(text: str, n: int) -> tuple[list[tuple[list[str], list[str]]], str | None]:
+    """Parse a ``mutate_all`` reply: ``{"1": {"synonyms": [...], "antonyms": [...]}, ...}``.
+
+    Returns one ``(synonyms, antonyms)`` pair per factoid (empty lists where the reply has
+    nothing usable for it) and a failure note naming the factoids that were missing, or
+    ``None``. Never raises.
+    """
+    body = (text or "").strip()
+    fenced = _FENCE.search(body)
+    if fenced:
+        body = fenced.group(1).strip()
+    data: object = None
+    match = _OBJECT.search(body)
+    if match:
+        try:
+            data = json.loads(match.group(0))
+        except ValueError:
+            data = None
+    if not isinstance(data, dict):
+        return [([], []) for _ in range(n)], "no JSON object of mutations; all filled"
+    out: list[tuple[list[str], list[str]]] = []
+    missing: list[int] = []
+    for i in range(1, n + 1):
+        entry = data.get(str(i))
+        if not isinstance(entry, dict):
+            missing.append(i)
+            out.append(([], []))
+            continue
+        out.append((_strings(entry.get("synonyms")), _strings(entry.get("antonyms"))))
+    failure = f"no mutations for factoid(s) {', '.join(map(str, missing))}" if missing else None
+    return out, failure
+
+
+def parse_numbered_verdicts(text: str, n: int) -> tuple[list[tuple[Label, str, bool]], str | None]:
+    """Parse a ``verify_batch`` reply: one ``<n>. YES|NO|NOT SURE. reason`` line per item.
+
+    Each item is parsed on its own (:func:`parse_verdict`): an unparsable or missing item is
+    NOT SURE with ``parsed=False``, never a failed call. Returns ``(label, reason, parsed)`` per
+    item and a failure note naming the items that needed a fallback, or ``None``.
+    """
+    found: dict[int, str] = {}
+    for line in (text or "").splitlines():
+        match = _NUMBERED.match(line)
+        if match:
+            number = int(match.group(1))
+            if 1 <= number <= n and number not in found:
+                found[number] = match.group(2)
+    items: list[tuple[Label, str, bool]] = []
+    fallbacks: list[int] = []
+    for i in range(1, n + 1):
+        if i not in found:
+            items.append((Label.NOT_SURE, "", False))
+            fallbacks.append(i)
+            continue
+        label, reason, failure = parse_verdict(found[i])
+        items.append((label, reason, failure is None))
+        if failure is not None:
+            fallbacks.append(i)
+    if not fallbacks:
+        return items, None
+    return items, f"item(s) {', '.join(map(str, fallbacks))} unparsed or missing; NOT SURE"

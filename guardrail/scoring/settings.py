@@ -38,6 +38,7 @@ DEFAULT_THRESHOLD = 0.5
 EnsembleRule = Literal["majority", "mean_penalty"]
 Localize = Literal["words", "factoids"]
 Method = Literal["metarag", "rt4chart"]
+Protocol = Literal["paper", "factoid", "answer"]
 
 
 def check_judge_spec(spec: str) -> str:
@@ -75,6 +76,12 @@ class MetaRAGParams(Settings):
         description="a factoid maps to an answer span when this share of its words align",
     )
     max_tokens: int = Field(default=512, ge=16, description="completion tokens per judge call")
+    protocol: Protocol = Field(
+        default="paper",
+        description="judge calls per answer: 'paper' (one call per mutation relation and per "
+        "variant), 'factoid' (all mutations in one call, one verify call per factoid) or "
+        "'answer' (all mutations in one call, one verify call for the whole answer)",
+    )
 
 
 class RT4ChartParams(Settings):

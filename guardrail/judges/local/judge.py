@@ -28,13 +28,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from guardrail.exceptions import ConfigError, JudgeRequestError
-from guardrail.judges.base import JudgeRequest, JudgeResponse
+from guardrail.judges.base import MUTATE_ALL, VERIFY_BATCH, JudgeRequest, JudgeResponse
 from guardrail.judges.local.decompose import Decomposer
 from guardrail.judges.local.features import (
     ContextProfile,
@@ -89,6 +89,21 @@ def _text(inputs: Mapping[str, Any], key: str) -> str:
     if isinstance(value, (list, tuple)):
         return "\n\n".join(str(v) for v in value if v is not None)
     return str(value)
+
+
+def _flat(lines: Sequence[str]) -> list[str]:
+    """Each line with its white space runs made single spaces."""
+    return [" ".join(line.split()) for line in lines]
+
+
+def _texts(inputs: Mapping[str, Any], key: str) -> list[str]:
+    """``inputs[key]`` as a list of texts (a missing key or a non-list is a malformed request)."""
+    if key not in inputs:
+        raise JudgeRequestError(f"local judge: request inputs lack {key!r}")
+    value = inputs[key]
+    if not isinstance(value, (list, tuple)):
+        raise JudgeRequestError(f"local judge: {key!r} must be a list of texts")
+    return ["" if v is None else str(v) for v in value]
 
 
 def _count(inputs: Mapping[str, Any]) -> int:
@@ -207,10 +222,29 @@ class LocalJudge:
                 if task == "synonym"
                 else mutator.antonyms(factoid, count)
             )
-            return "\n".join(" ".join(line.split()) for line in lines)
+            return "\n".join(_flat(lines))
         if task == "verify":
             finding = self.check(_text(inputs, "statement"), self._context(inputs))
             return f"{_METARAG_LABELS[finding.outcome]}. {finding.reason}"
+        if task == MUTATE_ALL:
+            count = _count(inputs)
+            return json.dumps(
+                {
+                    str(n): {
+                        "synonyms": _flat(self.mutator.synonyms(factoid, count)),
+                        "antonyms": _flat(self.mutator.antonyms(factoid, count)),
+                    }
+                    for n, factoid in enumerate(_texts(inputs, "factoids"), start=1)
+                },
+                ensure_ascii=False,
+            )
+        if task == VERIFY_BATCH:
+            context = self._context(inputs)
+            lines = []
+            for n, statement in enumerate(_texts(inputs, "statements"), start=1):
+                finding = self.check(statement, context)
+                lines.append(f"{n}. {_METARAG_LABELS[finding.outcome]}. {finding.reason}")
+            return "\n".join(lines)
         if task in ("local_verify", "global_verify"):
             finding = self.check(_text(inputs, "claim"), self._context(inputs), rt4chart=True)
             return f"{_RT4CHART_LABELS[finding.outcome]}. {finding.reason}"
