@@ -52,6 +52,11 @@ class JudgeCall(_Value):
     cached: bool = Field(
         default=False, description="answered from the response cache: no tokens were spent"
     )
+    cached_prompt_tokens: int | None = Field(
+        default=None,
+        description="prompt tokens the server read from its prompt cache; null when its API "
+        "does not report them",
+    )
 
 
 class Verdict(_Value):
@@ -111,6 +116,11 @@ class Usage(_Value):
     parse_failures: int = 0
     failed_calls: int = 0
     cached_calls: int = Field(default=0, description="calls answered from the response cache")
+    cached_prompt_tokens: int | None = Field(
+        default=None,
+        description="prompt tokens served from the servers' prompt caches, summed over the calls "
+        "whose API reports them; null when none does",
+    )
     stages: list[StageTiming] = Field(default_factory=list)
     wall_seconds: float = 0.0
 
@@ -125,6 +135,11 @@ class Usage(_Value):
             parse_failures=sum(1 for c in calls if c.parse_failure),
             failed_calls=sum(1 for c in calls if not c.ok),
             cached_calls=sum(1 for c in calls if c.cached),
+            cached_prompt_tokens=(
+                sum(c.cached_prompt_tokens or 0 for c in calls)
+                if any(c.cached_prompt_tokens is not None for c in calls)
+                else None
+            ),
             stages=stages,
             wall_seconds=wall_seconds,
         )

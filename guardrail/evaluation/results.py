@@ -58,16 +58,20 @@ def block(
     }
 
 
-def cost_block(outcomes: Sequence[RowOutcome]) -> dict[str, float]:
+def cost_block(outcomes: Sequence[RowOutcome]) -> dict[str, float | None]:
+    """Per-answer cost means; ``cached_prompt_tokens_per_answer`` is null when no server
+    reported its prompt-cache hits (llama.cpp's does not; OpenAI's and Anthropic's do)."""
     ok = [o for o in outcomes if o.ok]
     if not ok:
         return {}
+    reported = [o.cached_prompt_tokens for o in ok if o.cached_prompt_tokens is not None]
     return {
         "judge_calls_per_answer": mean(o.judge_calls for o in ok),
         "cached_calls_per_answer": mean(o.cached_calls for o in ok),
         "round_trips_per_answer": mean(o.round_trips for o in ok),
         "prompt_tokens_per_answer": mean(o.prompt_tokens for o in ok),
         "completion_tokens_per_answer": mean(o.completion_tokens for o in ok),
+        "cached_prompt_tokens_per_answer": mean(reported) if reported else None,
         "seconds_per_answer": mean(o.seconds for o in ok),
         "parse_failures": sum(o.parse_failures for o in ok),
         "failed_judge_calls": sum(o.failed_calls for o in ok),

@@ -73,6 +73,7 @@ class RowOutcome(_Line):
     parse_failures: int = 0
     failed_calls: int = 0
     cached_calls: int = 0
+    cached_prompt_tokens: int | None = None
     round_trips: int = 0
     seconds: float = 0.0
     reference: dict[str, float | int] | None = None
@@ -95,7 +96,8 @@ class RowOutcome(_Line):
             parse_failures=report.usage.parse_failures,
             failed_calls=report.usage.failed_calls,
             cached_calls=report.usage.cached_calls,
-            round_trips=len(report.usage.stages),
+            cached_prompt_tokens=report.usage.cached_prompt_tokens,
+            round_trips=sum(1 for stage in report.usage.stages if stage.calls),
             seconds=report.usage.wall_seconds or seconds,
         )
 

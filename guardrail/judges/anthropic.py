@@ -5,6 +5,10 @@ sampling parameters (temperature, top_p, top_k) with HTTP 400 even at their defa
 SDK's ``messages.create`` no longer accepts them. ``JudgeRequest.temperature`` is therefore
 ignored here; the judge prompts ask for a fixed answer format instead.
 
+The turn's shared block (the instructions and the retrieved context, which every verify call
+of a turn repeats) is sent as its own text block with ``cache_control``; usage reports what
+was read from the cache (``cache_read_input_tokens``).
+
 As in :mod:`guardrail.judges.openai`, the SDK client is built on the first call (it resolves
 credentials from the environment and the Anthropic config directory) with ``max_retries=0``,
 leaving retries and timeouts to :class:`~guardrail.judges.runner.JudgeRunner`.
@@ -15,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import anthropic
-from anthropic.types import Message, MessageParam, TextBlock
+from anthropic.types import Message, MessageParam, TextBlock, TextBlockParam
 
 from guardrail.exceptions import JudgeRequestError
 from guardrail.judges import _sdk
@@ -78,13 +82,14 @@ class AnthropicJudge(_sdk.SDKJudge[anthropic.AsyncAnthropic]):
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         """Send one message; translate SDK failures into guardrail errors."""
         client = self._client.get()
-        messages: list[MessageParam] = [{"role": "user", "content": request.prompt}]
+        messages: list[MessageParam] = [{"role": "user", "content": _content(request)}]
         with _sdk.translate_errors(anthropic, self.name, key_env=_KEY_ENV):
             message = await client.messages.create(
                 model=self.model,
                 max_tokens=request.max_tokens or self.max_tokens,
                 messages=messages,
                 system=request.system if request.system else anthropic.omit,
+                stop_sequences=list(request.stop) if request.stop else anthropic.omit,
             )
         return self._parse(message, str(client.base_url))
 
@@ -107,4 +112,24 @@ class AnthropicJudge(_sdk.SDKJudge[anthropic.AsyncAnthropic]):
             model=message.model or self.model,
             prompt_tokens=prompt_tokens,
             completion_tokens=(usage.output_tokens or 0) if usage is not None else 0,
+            cached_prompt_tokens=(
+                (usage.cache_read_input_tokens or 0) if usage is not None else None
+            ),
         )
+
+
+def _content(request: JudgeRequest) -> str | list[TextBlockParam]:
+    """The user message: the shared block marked for prompt caching, then the varying part.
+
+    ``cache_control`` makes the API cache the prefix up to and including that block (the
+    system message and the turn's instructions and context), so the turn's other calls read
+    it from the cache. Prompts shorter than the model's minimum cacheable length are simply
+    not cached; the API does not fail them.
+    """
+    cut = request.shared_prefix
+    if cut <= 0 or cut >= len(request.prompt):
+        return request.prompt
+    return [
+        {"type": "text", "text": request.prompt[:cut], "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": request.prompt[cut:]},
+    ]

@@ -55,6 +55,12 @@ class JudgeRequest:
     temperature: float = 0.0
     max_tokens: int | None = None
     system: str | None = None
+    #: Strings that end the reply (at most 4: the OpenAI API's limit). Each stage sets the
+    #: lines a model echoing its prompt would write next, so an echo stops early.
+    stop: tuple[str, ...] = ()
+    #: How many leading characters of ``prompt`` are byte-identical across the turn's calls of
+    #: this stage (instructions and context): the block a backend may mark for prompt caching.
+    shared_prefix: int = 0
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,10 @@ class JudgeResponse:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached: bool = False  # answered from a response cache (guardrail.judges.cache)
+    #: Prompt tokens the server read from its prompt cache, when its API reports them
+    #: (OpenAI ``prompt_tokens_details.cached_tokens``, Anthropic ``cache_read_input_tokens``);
+    #: ``None`` when the API does not say.
+    cached_prompt_tokens: int | None = None
 
 
 @runtime_checkable

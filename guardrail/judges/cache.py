@@ -36,7 +36,14 @@ CREATE TABLE IF NOT EXISTS replies (
 
 def cache_key(judge: str, request: JudgeRequest) -> str:
     """What makes two requests the same question to the same judge."""
-    parts = [judge, request.task, request.system, request.prompt, request.max_tokens]
+    parts = [
+        judge,
+        request.task,
+        request.system,
+        request.prompt,
+        request.max_tokens,
+        list(request.stop),
+    ]
     raw = json.dumps(parts, ensure_ascii=False).encode("utf-8", "surrogatepass")
     return hashlib.sha256(raw).hexdigest()
 

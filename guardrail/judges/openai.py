@@ -1,5 +1,11 @@
 """A judge on the OpenAI Chat Completions API, through the official ``openai`` SDK.
 
+The request keeps the turn's shared block (instructions, then the retrieved context) at the
+start of the prompt and the varying part last, so a server's automatic prefix caching (OpenAI's
+for prompts over 1,024 tokens, vLLM's ``--enable-prefix-caching``, llama.cpp's KV-cache reuse)
+serves it; cached tokens are read from ``usage.prompt_tokens_details.cached_tokens`` when the
+server reports them.
+
 Chat Completions rather than the newer Responses API because every OpenAI-compatible server
 (vLLM, Ollama, LM Studio, llama.cpp) serves it, so one backend covers hosted and local models.
 
@@ -99,6 +105,7 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
                 temperature=request.temperature,
                 max_completion_tokens=limit if hosted else openai.omit,
                 max_tokens=openai.omit if hosted else limit,
+                stop=list(request.stop) if request.stop else openai.omit,
                 extra_body=self.extra_body,
             )
         return self._parse(completion, str(client.base_url))
@@ -111,9 +118,11 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
             message = completion.choices[0].message
             text = (message.content if message is not None else None) or ""
         usage = completion.usage
+        details = usage.prompt_tokens_details if usage else None
         return JudgeResponse(
             text=text,
             model=completion.model or self.model,
             prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
             completion_tokens=(usage.completion_tokens or 0) if usage else 0,
+            cached_prompt_tokens=details.cached_tokens if details is not None else None,
         )

@@ -116,6 +116,7 @@ class JudgeRunner:
                         latency_s=time.perf_counter() - started,
                         attempts=attempt,
                         cached=response.cached,
+                        cached_prompt_tokens=response.cached_prompt_tokens,
                     )
                 if not last.retryable:
                     break

@@ -40,7 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import (
@@ -66,6 +66,7 @@ from guardrail.models import (
 )
 from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
+from guardrail.scoring.budgets import BUDGETS, estimated_tokens
 from guardrail.scoring.parsing import (
     parse_mutations,
     parse_numbered_verdicts,
@@ -111,11 +112,6 @@ def combine(
 def factoid_score(variants: Sequence[Variant]) -> float:
     """Mean penalty over a factoid's variants (0.0 when it has none)."""
     return sum(v.penalty for v in variants) / len(variants) if variants else 0.0
-
-
-#: Completion budgets of the batch calls: about one sentence per variant, one line per verdict.
-_MUTATE_TOKENS_PER_VARIANT = 48
-_VERIFY_TOKENS_PER_ITEM = 40
 
 
 def _numbered(items: Sequence[str]) -> str:
@@ -305,13 +301,16 @@ class MetaRAG(ScorerBase):
         return [verdicts for batch in batches for verdicts in batch]
 
     async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
-        request = JudgeRequest(
+        prompt, shared = self.prompts.render_shared(DECOMPOSE, "inputText", inputText=answer)
+        request = self._limited(
+            DECOMPOSE,
+            estimated_tokens(answer),
             task=DECOMPOSE,
-            prompt=self.prompts.render(DECOMPOSE, inputText=answer),
+            prompt=prompt,
+            shared_prefix=shared,
             system=self.prompts.system,
             inputs={"text": answer, "question": question},
             temperature=0.0,
-            max_tokens=max(self.config.max_tokens, 1024),
         )
         reply = await self._request(log, self.decomposer, DECOMPOSE, request)
         items, failure = parse_statements(reply.text)
@@ -333,13 +332,18 @@ class MetaRAG(ScorerBase):
     ) -> list[tuple[str, bool]]:
         task = SYNONYM if relation is Relation.SYNONYM else ANTONYM
         k = self.config.k
-        request = JudgeRequest(
+        prompt, shared = self.prompts.render_shared(
+            task, "question", count=k, question=question, factoid=factoid
+        )
+        request = self._limited(
+            task,
+            k,
             task=task,
-            prompt=self.prompts.render(task, count=k, question=question, factoid=factoid),
+            prompt=prompt,
+            shared_prefix=shared,
             system=self.prompts.system,
             inputs={"question": question, "factoid": factoid, "count": k},
             temperature=self.config.temperature,
-            max_tokens=self.config.max_tokens,
         )
         reply = await self._request(log, self.generator, task, request)
         items, failure = parse_statements(reply.text)
@@ -374,15 +378,18 @@ class MetaRAG(ScorerBase):
     ) -> list[tuple[list[tuple[str, bool]], list[tuple[str, bool]]]]:
         """Synonyms and antonyms of every factoid in one call (the cheaper protocols)."""
         k = self.config.k
-        request = JudgeRequest(
+        prompt, shared = self.prompts.render_shared(
+            MUTATE_ALL, "question", count=k, question=question, factoids=_numbered(factoids)
+        )
+        request = self._limited(
+            MUTATE_ALL,
+            2 * k * len(factoids),
             task=MUTATE_ALL,
-            prompt=self.prompts.render(
-                MUTATE_ALL, count=k, question=question, factoids=_numbered(factoids)
-            ),
+            prompt=prompt,
+            shared_prefix=shared,
             system=self.prompts.system,
             inputs={"question": question, "factoids": list(factoids), "count": k},
             temperature=self.config.temperature,
-            max_tokens=min(_MUTATE_TOKENS_PER_VARIANT * 2 * k * len(factoids) + 64, 8192),
         )
         reply = await self._request(log, self.generator, MUTATE_ALL, request)
         parsed, failure = parse_mutations(reply.text, len(factoids))
@@ -401,15 +408,18 @@ class MetaRAG(ScorerBase):
     ) -> list[list[Verdict]]:
         """One call per verifier for a numbered list of statements; each item parsed alone."""
         context = "\n\n".join(passages)
-        request = JudgeRequest(
+        prompt, shared = self.prompts.render_shared(
+            VERIFY_BATCH, "statements", context=context, statements=_numbered(statements)
+        )
+        request = self._limited(
+            VERIFY_BATCH,
+            len(statements),
             task=VERIFY_BATCH,
-            prompt=self.prompts.render(
-                VERIFY_BATCH, context=context, statements=_numbered(statements)
-            ),
+            prompt=prompt,
+            shared_prefix=shared,
             system=self.prompts.system,
             inputs={"statements": list(statements), "context": context, "passages": passages},
             temperature=0.0,
-            max_tokens=_VERIFY_TOKENS_PER_ITEM * len(statements) + 32,
         )
         replies = await asyncio.gather(
             *(self._request(log, v, VERIFY_BATCH, request) for v in self.verifiers),
@@ -434,13 +444,18 @@ class MetaRAG(ScorerBase):
         self, statement: str, relation: Relation, passages: list[str], log: CallLog
     ) -> list[Verdict]:
         context = "\n\n".join(passages)
-        request = JudgeRequest(
+        prompt, shared = self.prompts.render_shared(
+            VERIFY, "statement", context=context, statement=statement
+        )
+        request = self._limited(
+            VERIFY,
+            1,
             task=VERIFY,
-            prompt=self.prompts.render(VERIFY, context=context, statement=statement),
+            prompt=prompt,
+            shared_prefix=shared,
             system=self.prompts.system,
             inputs={"statement": statement, "context": context, "passages": passages},
             temperature=0.0,
-            max_tokens=self.config.max_tokens,
         )
         replies = await asyncio.gather(
             *(self._request(log, v, VERIFY, request) for v in self.verifiers),
@@ -459,6 +474,13 @@ class MetaRAG(ScorerBase):
             if isinstance(reply, BaseException):
                 raise reply
         return verdicts
+
+    def _limited(self, stage: str, items: int, **fields: Any) -> JudgeRequest:
+        """A request with ``stage``'s completion budget for ``items`` and its stop sequences."""
+        budget = BUDGETS[stage]
+        return JudgeRequest(
+            max_tokens=budget.tokens(items, self.config.max_tokens), stop=budget.stop, **fields
+        )
 
     async def _request(
         self, log: CallLog, judge: Judge, stage: str, request: JudgeRequest

@@ -75,7 +75,13 @@ class MetaRAGParams(Settings):
         le=1.0,
         description="a factoid maps to an answer span when this share of its words align",
     )
-    max_tokens: int = Field(default=512, ge=16, description="completion tokens per judge call")
+    max_tokens: int = Field(
+        default=2048,
+        ge=16,
+        description="upper bound on one judge call's completion tokens; each stage asks for "
+        "what its reply needs, up to this (decompose: twice the answer's tokens; a mutation: "
+        "48 a variant; a verdict: 40 a statement)",
+    )
     protocol: Protocol = Field(
         default="paper",
         description="judge calls per answer: 'paper' (one call per mutation relation and per "
