@@ -54,6 +54,7 @@ from guardrail.policy.engine import strongest
 from guardrail.policy.schema import TopicRule
 from guardrail.queues.base import EscalationSink
 from guardrail.scoring.base import Scorer
+from guardrail.scoring.cascade import CascadeChoice
 from guardrail.scoring.factory import build_scorer
 from guardrail.topics import TopicClassifier
 
@@ -85,6 +86,12 @@ class Guard:
         self.engine = PolicyEngine(policy)
         self._built_judges: dict[str, Judge] = {}
         self.scorer = scorer or build_scorer(policy.scorer, judge=judge, judges=self._built_judges)
+        self._cascade_ok = "cascade" in inspect.signature(self.scorer.score).parameters
+        if not self._cascade_ok and any(r.cascade not in (None, False) for r in policy.topics):
+            raise ConfigError(
+                f"policy {policy.name!r} turns a topic's cascade on, but the scorer "
+                f"({type(self.scorer).__name__}) has no cascade"
+            )
         self.classifier = classifier or TopicClassifier.from_policy(policy)
         self.escalator = escalator or Escalator()
         self.audit = audit
@@ -255,6 +262,7 @@ class Guard:
         passages: list[str],
         threshold: float,
         calls: list[JudgeCall],
+        cascade: CascadeChoice = None,
     ) -> tuple[ScoreReport | None, str | None]:
         """The report, or ``(None, error)`` when the judges failed (the policy's ``on_error``).
 
@@ -263,7 +271,10 @@ class Guard:
         an answer pass unscored.
         """
         try:
-            report = await self.scorer.score(question, answer, passages, threshold=threshold)
+            options = {} if cascade is None else {"cascade": cascade}
+            report = await self.scorer.score(
+                question, answer, passages, threshold=threshold, **options
+            )
         except ScoringError as exc:
             calls.extend(exc.calls)
             return None, str(exc)
@@ -285,12 +296,15 @@ class Guard:
     ) -> GuardResult:
         topics = self.classifier.classify(question, passages)
         rule = self.engine.rule_for(topics)
+        cascade = self.engine.cascade_for(topics) if self._cascade_ok else None
         original = answer
         attempt = 1
         notes: list[str] = []
         taken: list[ActionName] = []
         while True:
-            report, error = await self._score(question, answer, passages, rule.threshold, calls)
+            report, error = await self._score(
+                question, answer, passages, rule.threshold, calls, cascade
+            )
             decision = self.engine.decide(report, topics, error=error, attempt=attempt)
             regen = rule.on_flag.regenerate
             if "regenerate" not in decision.actions or regen is None:

@@ -99,6 +99,15 @@ class Factoid(_Value):
     evidence: list[str] = Field(
         default_factory=list, description="context passages/sentences a scorer cited, if any"
     )
+    screen_risk: float | None = Field(
+        default=None,
+        description="the cascade's offline unsupported-risk of this factoid (null: not screened "
+        "or not weighable)",
+    )
+    screened: bool = Field(
+        default=False,
+        description="settled as supported by the cascade's offline screen: no LLM call was made",
+    )
 
 
 class StageTiming(_Value):

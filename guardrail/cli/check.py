@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.cli.commands import COMMANDS
+from guardrail.cli.cost_flags import add_cost_flags
 from guardrail.exceptions import ConfigError
 from guardrail.judges.registry import SPEC_HELP, make_judge
 from guardrail.models import ScoreReport
@@ -63,12 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"judge spec: {SPEC_HELP} (default: the policy's judge, else local)",
     )
     p.add_argument("--k", type=int, default=None, help="variants per relation (default 2)")
-    p.add_argument(
-        "--protocol",
-        choices=["paper", "factoid", "answer"],
-        default=None,
-        help="judge calls per answer: paper (default), factoid or answer (see the README)",
-    )
+    add_cost_flags(p, default_note="default: paper")
     p.add_argument(
         "--response-cache",
         default=None,
@@ -100,6 +96,7 @@ def _build_scorer(args: argparse.Namespace) -> ScorerBase:
             "k": ("--k", args.k),
             "response_cache": ("--response-cache", args.response_cache),
             "protocol": ("--protocol", args.protocol),
+            "cascade": ("--cascade", args.cascade),
         },
     )
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
@@ -127,11 +124,11 @@ def run(args: argparse.Namespace) -> int:
 def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: list[str]) -> int:
     from guardrail.guard import Guard
 
-    given = (args.k, args.threshold, args.response_cache, args.protocol)
+    given = (args.k, args.threshold, args.response_cache, args.protocol, args.cascade)
     if any(value is not None for value in given):
         raise ConfigError(
-            "--k, --threshold, --protocol and --response-cache come from the policy when "
-            "--policy is given"
+            "--k, --threshold, --protocol, --cascade and --response-cache come from the policy "
+            "when --policy is given"
         )
     guard = Guard.from_yaml(
         args.policy,

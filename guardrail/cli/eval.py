@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from guardrail.cli.commands import COMMANDS
+from guardrail.cli.cost_flags import add_cost_flags
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
 from guardrail.evaluation.provenance import Selection, in_sample_note
 from guardrail.evaluation.results import summarize, tuned_block
@@ -56,6 +57,7 @@ def scorer_settings(args: argparse.Namespace) -> AnyScorerSettings:
             "localizer_model": ("--localizer-model", _path_text(args.localizer_model)),
             "response_cache": ("--response-cache", _path_text(args.response_cache)),
             "protocol": ("--protocol", args.protocol),
+            "cascade": ("--cascade", args.cascade),
         },
     )
 
@@ -135,12 +137,7 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
         help="this word-localizer file instead of the packaged one "
         "(scripts/train_localizer.py writes it)",
     )
-    p.add_argument(
-        "--protocol",
-        choices=["paper", "factoid", "answer"],
-        default=None,
-        help="metarag: judge calls per answer (default: the policy's, else paper)",
-    )
+    add_cost_flags(p, default_note="default: the policy's, else paper")
     p.add_argument(
         "--response-cache",
         type=Path,
@@ -252,6 +249,18 @@ def print_summary(console: Console, summary: dict[str, Any], title: str) -> None
             f"per answer: {cost['judge_calls_per_answer']:.1f} judge calls, "
             f"{cost['prompt_tokens_per_answer'] + cost['completion_tokens_per_answer']:.0f} "
             f"tokens, {cost['seconds_per_answer']:.2f} s"
+        )
+    cascade = summary.get("cascade") or {}
+    if cascade.get("settled"):
+        error = cascade.get("settled_error_rate")
+        console.print(
+            f"cascade: the offline screen settled {cascade['settled']} of "
+            f"{cascade['factoids']} factoids ({cascade['settled_share']:.1%})"
+            + (
+                f"; {error:.1%} of them overlap a gold hallucinated span"
+                if error is not None
+                else ""
+            )
         )
     best = summary.get("best_on_same_rows")
     if best:

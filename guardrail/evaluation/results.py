@@ -24,6 +24,7 @@ from guardrail.evaluation.datasets import EvalRow
 from guardrail.evaluation.metrics import (
     answer_counts,
     best_threshold,
+    span_counts,
     span_metrics,
     threshold_sweep,
 )
@@ -76,6 +77,26 @@ def cost_block(outcomes: Sequence[RowOutcome]) -> dict[str, float | None]:
         "parse_failures": sum(o.parse_failures for o in ok),
         "failed_judge_calls": sum(o.failed_calls for o in ok),
     }
+
+
+def cascade_block(rows: Sequence[EvalRow], outcomes: dict[str, RowOutcome]) -> dict[str, Any]:
+    """What the cascade's screen settled: its share of factoids and, on rows with gold spans,
+    the share of settled factoids overlapping a gold hallucinated span (its error rate)."""
+    pairs = _scored(rows, outcomes)
+    factoids = [f for _, o in pairs for f in o.factoids]
+    settled = [f for f in factoids if f.screened]
+    out: dict[str, Any] = {
+        "factoids": len(factoids),
+        "settled": len(settled),
+        "settled_share": len(settled) / len(factoids) if factoids else 0.0,
+    }
+    known = [(r, o) for r, o in pairs if r.label == 0 or r.spans]
+    if any(r.spans for r, _ in known):
+        judged = [(f, r) for r, o in known for f in o.factoids if f.screened]
+        wrong = sum(1 for f, r in judged if span_counts(r.spans, f.spans).tp > 0)
+        out["settled_checked"] = len(judged)
+        out["settled_error_rate"] = wrong / len(judged) if judged else 0.0
+    return out
 
 
 def reference_block(outcomes: Sequence[RowOutcome]) -> dict[str, Any] | None:
@@ -141,6 +162,7 @@ def summarize(
         "not_scored": missing,
         "cost": cost_block([outcomes[r.id] for r in rows if r.id in outcomes]),
         "reference": reference_block([outcomes[r.id] for r in rows if r.id in outcomes]),
+        "cascade": cascade_block(rows, outcomes),
         "sweep": sweep_block(rows, outcomes),
         "best_on_same_rows": tuned_block(rows, rows, outcomes, "f1"),
     }

@@ -54,6 +54,7 @@ class FactoidSummary(_Line):
     score: float
     spans: list[Span] = Field(default_factory=list)
     focus: list[Span] = Field(default_factory=list)
+    screened: bool = False  # settled as supported by the cascade's offline screen
 
 
 class RowOutcome(_Line):
@@ -86,7 +87,9 @@ class RowOutcome(_Line):
             score=report.score,
             status=report.status,
             factoids=[
-                FactoidSummary(score=f.score, spans=list(f.spans), focus=list(f.focus))
+                FactoidSummary(
+                    score=f.score, spans=list(f.spans), focus=list(f.focus), screened=f.screened
+                )
                 for f in report.factoids
             ],
             flagged_spans=list(report.flagged_spans),

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from guardrail.exceptions import ConfigError
 from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
+from guardrail.scoring.cascade import CascadeChoice
 
 #: Action strength: ``Decision.action`` is the strongest action of the plan.
 ACTION_ORDER: tuple[ActionName, ...] = (
@@ -58,6 +59,19 @@ class PolicyEngine:
         if not known:
             return self.policy.default_rule
         return min(known, key=lambda r: (r.threshold, 0 if r.sensitive else 1, self._order[r.name]))
+
+    def cascade_for(self, topics: Sequence[TopicLabel]) -> CascadeChoice:
+        """The cascade for an answer on ``topics`` (each known topic's ``cascade``, strictest
+        wins): off when any turns it off, else the lowest cut-off one sets, else on when one
+        says true, else ``None`` (the scorer's own setting)."""
+        known = [self.policy.topic(t.label) for t in topics if t.label in self._order]
+        choices = [r.cascade for r in known or [self.policy.default_rule]]
+        if any(c is False for c in choices):
+            return False
+        cutoffs = [c for c in choices if isinstance(c, float) and not isinstance(c, bool)]
+        if cutoffs:
+            return min(cutoffs)
+        return True if any(c is True for c in choices) else None
 
     def decide(
         self,

@@ -17,7 +17,7 @@ import hashlib
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from guardrail.audit.chain import canonical_json
@@ -123,6 +123,12 @@ class TopicRule(Settings):
     examples: list[NonBlank] = Field(
         default_factory=list, description="classifier training queries"
     )
+    cascade: bool | float | None = Field(
+        default=None,
+        description="metarag's cascade for answers on this topic: false = every factoid goes "
+        "to the LLM (e.g. sensitive topics), true = the offline screen at the scorer's "
+        "cut-off, a number in [0, 1] = the screen at this cut-off; null = the scorer's setting",
+    )
     on_flag: OnFlag = Field(default_factory=OnFlag)
     on_error: OnError = Field(
         default="pass",
@@ -145,6 +151,13 @@ class TopicRule(Settings):
         if data.get("sensitivity") == "sensitive":
             return {**data, "on_error": "escalate" if escalate is not None else "abstain"}
         return data
+
+    @field_validator("cascade")
+    @classmethod
+    def _cascade_cutoff_in_range(cls, value: bool | float | None) -> bool | float | None:
+        if isinstance(value, float) and not 0.0 <= value <= 1.0:
+            raise ValueError(f"a cascade cut-off must be within [0, 1], got {value}")
+        return value
 
     @property
     def sensitive(self) -> bool:
@@ -182,6 +195,11 @@ class Policy(Settings):
                     f"(first defined at topics[{seen[rule.name]}])",
                 )
             seen[rule.name] = i
+            if rule.cascade not in (None, False) and self.scorer.method != "metarag":
+                raise _rule_error(
+                    f"topics[{i}].cascade",
+                    f"only method metarag has a cascade (the scorer is {self.scorer.method})",
+                )
             if rule.on_error == "escalate" and rule.on_flag.escalate is None:
                 raise _rule_error(
                     f"topics[{i}].on_error",

@@ -61,12 +61,14 @@ from guardrail.models import (
     Relation,
     ReportStatus,
     ScoreReport,
+    StageTiming,
     Variant,
     Verdict,
 )
 from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.budgets import BUDGETS, estimated_tokens
+from guardrail.scoring.cascade import CascadeChoice, Screen, resolve_cutoff
 from guardrail.scoring.parsing import (
     parse_mutations,
     parse_numbered_verdicts,
@@ -159,6 +161,7 @@ class MetaRAG(ScorerBase):
         self.config = config or MetaRAGConfig()
         self.prompts = prompts or PromptSet.builtin("metarag_v1").fenced()
         self.localizer = resolve_localizer(localizer)
+        self._screener: Screen | None = None
         policy = retry or RetryPolicy()
         self._runners: dict[int, JudgeRunner] = {}
         for j in (self.decomposer, self.generator, *self.verifiers):
@@ -174,6 +177,7 @@ class MetaRAG(ScorerBase):
             "temperature": self.config.temperature,
             "ensemble_rule": self.config.ensemble_rule,
             "protocol": self.config.protocol,
+            "cascade": self.config.cascade,
             "prompts": self.prompts.label,
             "decomposer": self.decomposer.name,
             "generator": self.generator.name,
@@ -190,9 +194,15 @@ class MetaRAG(ScorerBase):
         contexts: Sequence[str],
         *,
         threshold: float | None = None,
+        cascade: CascadeChoice = None,
     ) -> ScoreReport:
-        """Score one answer against its retrieved contexts."""
+        """Score one answer against its retrieved contexts.
+
+        ``cascade`` overrides the scorer's cascade setting for this answer (a topic's choice):
+        ``False`` off, ``True`` on at the configured cut-off, a number on at that cut-off.
+        """
         threshold = check_threshold(self.config.threshold if threshold is None else threshold)
+        cutoff = resolve_cutoff(cascade, self.config.cascade, self.config.cascade_cutoff)
         if isinstance(contexts, str):
             contexts = [contexts]
         passages = [c for c in contexts if c and c.strip()]
@@ -209,11 +219,18 @@ class MetaRAG(ScorerBase):
         if not factoid_texts:
             return self.build_report("no_factoids", [], threshold, log, started, self.settings())
 
-        variant_texts = await self._mutations(question, factoid_texts, log)
+        risks: list[float | None] = [None] * len(factoid_texts)
+        if cutoff is not None and passages:
+            risks = self._screen(factoid_texts, passages, log)
+        settled = [r is not None and r < 1.0 and r <= (cutoff or 0.0) for r in risks]
+        open_texts = [t for t, done in zip(factoid_texts, settled, strict=True) if not done]
+        open_variants = await self._mutations(question, open_texts, log) if open_texts else []
+        pending = iter(open_variants)
+        variant_texts = [([], []) if done else next(pending) for done in settled]
 
         status: ReportStatus = "ok"
         if passages:
-            verified = iter(await self._verdicts(variant_texts, passages, log))
+            verified = iter(await self._verdicts(open_variants, passages, log))
         else:
             status = "empty_context"
             unsure = [
@@ -250,10 +267,24 @@ class MetaRAG(ScorerBase):
                     variants=variants,
                     score=score,
                     flagged=score >= threshold,
+                    screen_risk=risks[index],
+                    screened=settled[index],
                 )
             )
-        report = self.build_report(status, factoids, threshold, log, started, self.settings())
+        settings = {**self.settings(), "cascade_cutoff": cutoff}
+        report = self.build_report(status, factoids, threshold, log, started, settings)
         return self.localized(report, question, answer, passages)
+
+    def _screen(self, factoids: list[str], passages: list[str], log: CallLog) -> list[float | None]:
+        """The cascade's offline risks (a stage of its own in the timings, with no calls)."""
+        started = time.perf_counter()
+        if self._screener is None:
+            self._screener = Screen()
+        risks = self._screener.risks(factoids, "\n\n".join(passages))
+        log.stages.append(
+            StageTiming(stage="screen", seconds=time.perf_counter() - started, calls=0)
+        )
+        return risks
 
     # -- stages -----------------------------------------------------------------------------
 
@@ -281,6 +312,8 @@ class MetaRAG(ScorerBase):
         """Verdicts for every variant, in order: one call per variant (paper), per factoid or
         per answer."""
         per_factoid = [[text for text, _ in syn + ant] for syn, ant in variant_texts]
+        if not any(per_factoid):
+            return []  # every factoid settled by the cascade's screen: nothing to verify
         if self.config.protocol == "paper":
             relations = [
                 relation

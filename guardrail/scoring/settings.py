@@ -82,6 +82,19 @@ class MetaRAGParams(Settings):
         "what its reply needs, up to this (decompose: twice the answer's tokens; a mutation: "
         "48 a variant; a verdict: 40 a statement)",
     )
+    cascade: bool = Field(
+        default=False,
+        description="screen each factoid with the offline verifier first: a factoid whose "
+        "unsupported-risk is at or below cascade_cutoff is settled as supported without LLM "
+        "calls; the rest go to the judge (topics may override: topics[].cascade)",
+    )
+    cascade_cutoff: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="the screen's cut-off; null: the packaged one, calibrated by grouped "
+        "cross-validation on RAGTruth dev (guardrail/scoring/cascade.json)",
+    )
     protocol: Protocol = Field(
         default="paper",
         description="judge calls per answer: 'paper' (one call per mutation relation and per "

@@ -275,6 +275,29 @@ class LocalJudge:
         )
         return Finding(outcome, _trained_reason(outcome, assessment.finding, p, flipped))
 
+    def unsupported_risk(self, statement: str, context: str) -> float | None:
+        """The trained verifier's probability that ``statement`` is not supported by
+        ``context``: the cascade's screen (:mod:`guardrail.scoring.cascade`).
+
+        1.0 when the statement reverses the context (polarity) or, with the model's
+        ``rule_clash``, when the rules find a clashing number or name: such a statement is never
+        settled as supported. ``None`` when there is nothing to weigh (no content words, no
+        context). Uses the trained model whatever :attr:`verifier` is.
+        """
+        prepared = self._prepare(context, trained=True)
+        assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
+        assert prepared.profile is not None
+        features = extract(assessment, prepared.index, prepared.profile, self.lexicon)
+        if not checkable(features):
+            return None
+        model = self.model
+        p = model.probability(features)
+        clash = assessment.finding.outcome is Support.CONTRADICTED
+        outcome = model.decision.outcome(
+            p, polarity(assessment).flipped(model.decision.trust), clash=clash, support=1.01
+        )
+        return p if outcome is Support.SUPPORTED else 1.0
+
     def features(self, statement: str, context: str) -> tuple[Features, Polarity]:
         """The trained verifier's features of one statement, and its polarity.
 
