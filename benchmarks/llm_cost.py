@@ -111,9 +111,15 @@ def scripted_counts(rows: int) -> dict[str, dict[str, float]]:
     """Per-answer calls, prompt/completion words and round trips per protocol, scripted judge."""
     data = load_rows(DATA / "ragtruth" / "dev.jsonl", shuffle_seed=0, limit=rows)
     out: dict[str, dict[str, float]] = {}
-    for protocol in ("paper", "factoid", "answer"):
+    variants: dict[str, MetaRAGConfig] = {
+        "paper": MetaRAGConfig(k=2, protocol="paper"),
+        "factoid": MetaRAGConfig(k=2, protocol="factoid"),
+        "answer": MetaRAGConfig(k=2, protocol="answer"),
+        "answer+cascade": MetaRAGConfig(k=2, protocol="answer", cascade=True),
+    }
+    for protocol, config in variants.items():
         judge = ScriptedJudge(_scripted_reply)
-        scorer = MetaRAG(judge, config=MetaRAGConfig(k=2, protocol=protocol), localizer=None)
+        scorer = MetaRAG(judge, config=config, localizer=None)
         totals = {"calls": 0.0, "prompt_words": 0.0, "completion_words": 0.0, "round_trips": 0.0}
 
         async def run_all(scorer: MetaRAG = scorer, totals: dict[str, float] = totals) -> None:
@@ -168,7 +174,7 @@ def main() -> None:
     table = Table(title=f"MetaRAG per answer on {args.model} ({args.rows} RAGTruth dev answers)")
     for column in ("config", "calls", "prompt tok", "completion tok", "cached prompt tok",
                    "round trips", "s / answer", "parse failures", "failed rows"):  # fmt: skip
-        table.add_column(column, justify="right")
+        table.add_column(column, justify="right", no_wrap=column == "config")
     if show_f1:
         table.add_column("answer F1", justify="right")
         table.add_column("span F1", justify="right")
