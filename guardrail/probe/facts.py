@@ -40,7 +40,11 @@ class Relation(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     type: RelationType = Field(description="noun | active | passive phrasing in templates")
-    phrase: str = Field(min_length=1, description="the relation in words, e.g. 'treats'")
+    phrase: str = Field(
+        min_length=1,
+        description="the relation in words: 'treats' (active), 'contraindicated in' (passive), "
+        "the shared noun 'side effects' (noun)",
+    )
     negation: str = Field(min_length=1, description="its negation in words")
     symmetric: bool = False
     transitive: bool = False
