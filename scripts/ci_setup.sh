@@ -28,7 +28,7 @@ else
   echo "ci_setup: installed $(chromium --version 2>/dev/null | head -n1)"
 fi
 
-# llama.cpp is built from source (~10 minutes on 2 cores). Portable flags: a binary built with
+# llama.cpp is built from source (~11 minutes on 2 cores). Portable flags: a binary built with
 # the build machine's newest instructions (AVX-512, AMX) crashes with an illegal instruction
 # on another runner, so the wheel is built for what every x86-64 runner has and not cached
 # across machines (../shared/FINDINGS.md).

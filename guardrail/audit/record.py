@@ -29,6 +29,7 @@ from guardrail.models import (
     GuardResult,
     JudgeCall,
     ReviewOutcome,
+    ScoreReport,
     Span,
     TopicLabel,
     Usage,
@@ -169,17 +170,7 @@ class AuditRecord(_AuditModel):
             topics=list(result.topics),
             score=decision.score,
             threshold=decision.threshold,
-            factoids=[
-                FactoidEntry(
-                    index=f.index,
-                    text=f.text,
-                    score=f.score,
-                    spans=list(f.spans),
-                    focus=list(f.focus),
-                    flagged=f.flagged,
-                )
-                for f in (report.factoids if report else [])
-            ],
+            factoids=_factoid_entries(report),
             flagged_spans=list(report.flagged_spans) if report else [],
             decision=decision,
             actions=list(decision.actions),
@@ -211,17 +202,7 @@ class AuditRecord(_AuditModel):
             topics=list(case.topics),
             score=decision.score,
             threshold=decision.threshold,
-            factoids=[
-                FactoidEntry(
-                    index=f.index,
-                    text=f.text,
-                    score=f.score,
-                    spans=list(f.spans),
-                    focus=list(f.focus),
-                    flagged=f.flagged,
-                )
-                for f in (report.factoids if report else [])
-            ],
+            factoids=_factoid_entries(report),
             flagged_spans=list(report.flagged_spans) if report else [],
             decision=decision,
             actions=list(decision.actions),
@@ -302,3 +283,18 @@ class AuditRecord(_AuditModel):
     def to_json_dict(self) -> dict[str, Any]:
         """The record as the JSON object written to the log (JSON key names, all fields)."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+def _factoid_entries(report: ScoreReport | None) -> list[FactoidEntry]:
+    """The report's factoids as the audit record keeps them (no variants or verdicts)."""
+    return [
+        FactoidEntry(
+            index=f.index,
+            text=f.text,
+            score=f.score,
+            spans=list(f.spans),
+            focus=list(f.focus),
+            flagged=f.flagged,
+        )
+        for f in (report.factoids if report else [])
+    ]

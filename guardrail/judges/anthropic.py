@@ -123,8 +123,7 @@ def _content(request: JudgeRequest) -> str | list[TextBlockParam]:
 
     ``cache_control`` makes the API cache the prefix up to and including that block (the
     system message and the turn's instructions and context), so the turn's other calls read
-    it from the cache. Prompts shorter than the model's minimum cacheable length are simply
-    not cached; the API does not fail them.
+    it from the cache.
     """
     cut = request.shared_prefix
     if cut <= 0 or cut >= len(request.prompt):

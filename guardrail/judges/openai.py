@@ -1,9 +1,9 @@
 """A judge on the OpenAI Chat Completions API, through the official ``openai`` SDK.
 
 The request keeps the turn's shared block (instructions, then the retrieved context) at the
-start of the prompt and the varying part last, so a server's automatic prefix caching (OpenAI's
-for prompts over 1,024 tokens, vLLM's ``--enable-prefix-caching``, llama.cpp's KV-cache reuse)
-serves it; cached tokens are read from ``usage.prompt_tokens_details.cached_tokens`` when the
+start of the prompt and the varying part last, the layout a server's prefix caching (OpenAI's
+automatic one, vLLM's ``--enable-prefix-caching``, llama.cpp's KV-cache reuse) can serve;
+cached tokens are read from ``usage.prompt_tokens_details.cached_tokens`` when the
 server reports them.
 
 Chat Completions rather than the newer Responses API because every OpenAI-compatible server

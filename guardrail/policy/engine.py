@@ -53,9 +53,13 @@ class PolicyEngine:
         self.policy = policy
         self._order = {rule.name: i for i, rule in enumerate(policy.topics)}
 
+    def _known_rules(self, topics: Sequence[TopicLabel]) -> list[TopicRule]:
+        """The policy's rules for the topics it defines (unknown labels are ignored)."""
+        return [self.policy.topic(t.label) for t in topics if t.label in self._order]
+
     def rule_for(self, topics: Sequence[TopicLabel]) -> TopicRule:
         """The strictest rule among ``topics``; the default topic's rule when none is known."""
-        known = [self.policy.topic(t.label) for t in topics if t.label in self._order]
+        known = self._known_rules(topics)
         if not known:
             return self.policy.default_rule
         return min(known, key=lambda r: (r.threshold, 0 if r.sensitive else 1, self._order[r.name]))
@@ -64,8 +68,7 @@ class PolicyEngine:
         """The cascade for an answer on ``topics`` (each known topic's ``cascade``, strictest
         wins): off when any turns it off, else the lowest cut-off one sets, else on when one
         says true, else ``None`` (the scorer's own setting)."""
-        known = [self.policy.topic(t.label) for t in topics if t.label in self._order]
-        choices = [r.cascade for r in known or [self.policy.default_rule]]
+        choices = [r.cascade for r in self._known_rules(topics) or [self.policy.default_rule]]
         if any(c is False for c in choices):
             return False
         cutoffs = [c for c in choices if isinstance(c, float) and not isinstance(c, bool)]

@@ -38,9 +38,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import (
@@ -83,6 +83,8 @@ from guardrail.text.sentences import split_sentences
 
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
+
+_T = TypeVar("_T")
 
 #: The paper's penalty table (Section 3.4): (relation, label) -> penalty.
 PENALTY: dict[tuple[Relation, Label], float] = {
@@ -334,16 +336,12 @@ class MetaRAG(ScorerBase):
         return [verdicts for batch in batches for verdicts in batch]
 
     async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
-        prompt, shared = self.prompts.render_shared(DECOMPOSE, "inputText", inputText=answer)
-        request = self._limited(
+        request = self._build(
             DECOMPOSE,
-            estimated_tokens(answer),
-            task=DECOMPOSE,
-            prompt=prompt,
-            shared_prefix=shared,
-            system=self.prompts.system,
+            items=estimated_tokens(answer),
+            varying="inputText",
+            values={"inputText": answer},
             inputs={"text": answer, "question": question},
-            temperature=0.0,
         )
         reply = await self._request(log, self.decomposer, DECOMPOSE, request)
         items, failure = parse_statements(reply.text)
@@ -365,16 +363,11 @@ class MetaRAG(ScorerBase):
     ) -> list[tuple[str, bool]]:
         task = SYNONYM if relation is Relation.SYNONYM else ANTONYM
         k = self.config.k
-        prompt, shared = self.prompts.render_shared(
-            task, "question", count=k, question=question, factoid=factoid
-        )
-        request = self._limited(
+        request = self._build(
             task,
-            k,
-            task=task,
-            prompt=prompt,
-            shared_prefix=shared,
-            system=self.prompts.system,
+            items=k,
+            varying="question",
+            values={"count": k, "question": question, "factoid": factoid},
             inputs={"question": question, "factoid": factoid, "count": k},
             temperature=self.config.temperature,
         )
@@ -411,16 +404,11 @@ class MetaRAG(ScorerBase):
     ) -> list[tuple[list[tuple[str, bool]], list[tuple[str, bool]]]]:
         """Synonyms and antonyms of every factoid in one call (the cheaper protocols)."""
         k = self.config.k
-        prompt, shared = self.prompts.render_shared(
-            MUTATE_ALL, "question", count=k, question=question, factoids=_numbered(factoids)
-        )
-        request = self._limited(
+        request = self._build(
             MUTATE_ALL,
-            2 * k * len(factoids),
-            task=MUTATE_ALL,
-            prompt=prompt,
-            shared_prefix=shared,
-            system=self.prompts.system,
+            items=2 * k * len(factoids),
+            varying="question",
+            values={"count": k, "question": question, "factoids": _numbered(factoids)},
             inputs={"question": question, "factoids": list(factoids), "count": k},
             temperature=self.config.temperature,
         )
@@ -441,78 +429,94 @@ class MetaRAG(ScorerBase):
     ) -> list[list[Verdict]]:
         """One call per verifier for a numbered list of statements; each item parsed alone."""
         context = "\n\n".join(passages)
-        prompt, shared = self.prompts.render_shared(
-            VERIFY_BATCH, "statements", context=context, statements=_numbered(statements)
-        )
-        request = self._limited(
+        request = self._build(
             VERIFY_BATCH,
-            len(statements),
-            task=VERIFY_BATCH,
-            prompt=prompt,
-            shared_prefix=shared,
-            system=self.prompts.system,
+            items=len(statements),
+            varying="statements",
+            values={"context": context, "statements": _numbered(statements)},
             inputs={"statements": list(statements), "context": context, "passages": passages},
-            temperature=0.0,
         )
-        replies = await asyncio.gather(
-            *(self._request(log, v, VERIFY_BATCH, request) for v in self.verifiers),
-            return_exceptions=True,
-        )
-        per_item: list[list[Verdict]] = [[] for _ in statements]
-        for verifier, reply in zip(self.verifiers, replies, strict=True):
-            if isinstance(reply, BaseException):
-                continue  # raised below, once every good verifier's call is recorded
-            items, failure = parse_numbered_verdicts(reply.text, len(statements))
-            log.record(reply.call, failure)
-            for verdicts, (label, reason, parsed) in zip(per_item, items, strict=True):
-                verdicts.append(
-                    Verdict(judge=verifier.name, label=label, reason=reason, parsed=parsed)
-                )
-        for reply in replies:
-            if isinstance(reply, BaseException):
-                raise reply
-        return per_item
+
+        def parse(verifier: Judge, text: str) -> tuple[list[Verdict], str | None]:
+            items, failure = parse_numbered_verdicts(text, len(statements))
+            verdicts = [
+                Verdict(judge=verifier.name, label=label, reason=reason, parsed=parsed)
+                for label, reason, parsed in items
+            ]
+            return verdicts, failure
+
+        per_verifier = await self._ask_verifiers(log, VERIFY_BATCH, request, parse)
+        return [list(verdicts) for verdicts in zip(*per_verifier, strict=True)]
 
     async def _verify(
         self, statement: str, relation: Relation, passages: list[str], log: CallLog
     ) -> list[Verdict]:
         context = "\n\n".join(passages)
-        prompt, shared = self.prompts.render_shared(
-            VERIFY, "statement", context=context, statement=statement
-        )
-        request = self._limited(
+        request = self._build(
             VERIFY,
-            1,
-            task=VERIFY,
-            prompt=prompt,
-            shared_prefix=shared,
-            system=self.prompts.system,
+            items=1,
+            varying="statement",
+            values={"context": context, "statement": statement},
             inputs={"statement": statement, "context": context, "passages": passages},
-            temperature=0.0,
         )
+
+        def parse(verifier: Judge, text: str) -> tuple[Verdict, str | None]:
+            label, reason, failure = parse_verdict(text)
+            verdict = Verdict(
+                judge=verifier.name, label=label, reason=reason, parsed=failure is None
+            )
+            return verdict, failure
+
+        return await self._ask_verifiers(log, VERIFY, request, parse)
+
+    async def _ask_verifiers(
+        self,
+        log: CallLog,
+        stage: str,
+        request: JudgeRequest,
+        parse: Callable[[Judge, str], tuple[_T, str | None]],
+    ) -> list[_T]:
+        """Every verifier's parsed reply to ``request``, in verifier order. Each good call is
+        recorded (with its parse failure) before the first failed call's error is raised."""
         replies = await asyncio.gather(
-            *(self._request(log, v, VERIFY, request) for v in self.verifiers),
+            *(self._request(log, v, stage, request) for v in self.verifiers),
             return_exceptions=True,
         )
-        verdicts: list[Verdict] = []
+        parsed: list[_T] = []
         for verifier, reply in zip(self.verifiers, replies, strict=True):
             if isinstance(reply, BaseException):
                 continue  # raised below, once every good verifier's call is recorded
-            label, reason, failure = parse_verdict(reply.text)
+            value, failure = parse(verifier, reply.text)
             log.record(reply.call, failure)
-            verdicts.append(
-                Verdict(judge=verifier.name, label=label, reason=reason, parsed=failure is None)
-            )
+            parsed.append(value)
         for reply in replies:
             if isinstance(reply, BaseException):
                 raise reply
-        return verdicts
+        return parsed
 
-    def _limited(self, stage: str, items: int, **fields: Any) -> JudgeRequest:
-        """A request with ``stage``'s completion budget for ``items`` and its stop sequences."""
-        budget = BUDGETS[stage]
+    def _build(
+        self,
+        task: str,
+        *,
+        items: int,
+        varying: str,
+        values: dict[str, Any],
+        inputs: dict[str, Any],
+        temperature: float = 0.0,
+    ) -> JudgeRequest:
+        """``task``'s request: its prompt (the part before ``${varying}`` marked as shared),
+        the prompt set's system message, and the task's budget for ``items`` and its stops."""
+        prompt, shared = self.prompts.render_shared(task, varying, **values)
+        budget = BUDGETS[task]
         return JudgeRequest(
-            max_tokens=budget.tokens(items, self.config.max_tokens), stop=budget.stop, **fields
+            task=task,
+            prompt=prompt,
+            shared_prefix=shared,
+            system=self.prompts.system,
+            inputs=inputs,
+            temperature=temperature,
+            max_tokens=budget.tokens(items, self.config.max_tokens),
+            stop=budget.stop,
         )
 
     async def _request(

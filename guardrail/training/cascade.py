@@ -23,12 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from guardrail.evaluation.datasets import fold_of
-from guardrail.judges.local.features import DENSE_NAMES, checkable
+from guardrail.judges.local.features import checkable
 from guardrail.judges.local.trained import Cutoffs
-from guardrail.judges.local.verify import Support
-from guardrail.training.verifier import RowRecord, Scored, overlap
-
-_RULE_CONTRADICTED = DENSE_NAMES.index("rule_contradicted")
+from guardrail.training.verifier import RowRecord, Scored, overlap, rule_clash
 
 
 @dataclass(frozen=True)
@@ -50,11 +47,8 @@ def screened_factoids(scored: Sequence[Scored], decision: Cutoffs) -> list[Scree
             statement = factoid.own
             risk: float | None = None
             if checkable(statement.features):
-                clash = statement.features.dense[_RULE_CONTRADICTED] > 0
-                outcome = decision.outcome(
-                    p, statement.polarity.flipped(decision.trust), clash=clash, support=1.01
-                )
-                risk = p if outcome is Support.SUPPORTED else 1.0
+                flipped = statement.polarity.flipped(decision.trust)
+                risk = decision.screen_risk(p, flipped, clash=rule_clash(statement))
             out.append(
                 ScreenedFactoid(row.group, row.task, risk, overlap(factoid.spans, row.gold) > 0)
             )

@@ -274,11 +274,11 @@ def _outcome(
     if not checkable(statement.features):
         return Support.UNKNOWN
     return decision.outcome(
-        p, statement.polarity.flipped(decision.trust), clash=_clash(statement), support=support
+        p, statement.polarity.flipped(decision.trust), clash=rule_clash(statement), support=support
     )
 
 
-def _clash(statement: Statement) -> bool:
+def rule_clash(statement: Statement) -> bool:
     """The rule verifier's CONTRADICTED outcome, kept as feature ``rule_contradicted``."""
     return statement.features.dense[_RULE_CONTRADICTED] > 0
 

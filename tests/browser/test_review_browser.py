@@ -19,6 +19,7 @@ from guardrail.queues import CaseResolution, SQLiteQueue
 from guardrail.server import create_app
 from guardrail.server.samples import sample_case
 from guardrail.server.testing import serve_in_thread
+from tests.needs import unavailable
 
 pytestmark = pytest.mark.browser
 
@@ -39,12 +40,6 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"browser test cannot run under CI: {reason} (run scripts/ci_setup.sh)")
-    pytest.skip(reason)
-
-
 class PassChecker:
     """Browser tests exercise the review page only; /v1/check passes answers through."""
 
@@ -60,10 +55,12 @@ def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("the playwright package is not installed (pip install '.[dev]')")
+        unavailable("browser", "the playwright package is not installed (pip install '.[dev]')")
     path = _chromium()
     if path is None:
-        _unavailable("no Chromium found (apt-get install chromium, or set GUARDRAIL_CHROMIUM)")
+        unavailable(
+            "browser", "no Chromium found (apt-get install chromium, or set GUARDRAIL_CHROMIUM)"
+        )
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield b

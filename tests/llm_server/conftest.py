@@ -7,7 +7,6 @@ where the project's set-up (``scripts/ci_setup.sh``) installs it and a skip woul
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 
 from guardrail.judges.openai import OpenAIJudge
 from guardrail.local_server import MODEL_NAME, RunningServer, llama_server, missing_parts
+from tests.needs import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,10 +27,7 @@ def require_llm_server() -> None:
     missing = missing_parts()
     if not missing:
         return
-    reason = f"needs the llm-server extra: pip install {' '.join(missing)}"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"real-server test cannot run under CI: {reason} (run scripts/ci_setup.sh)")
-    pytest.skip(reason)
+    unavailable("real-server", f"needs the llm-server extra: pip install {' '.join(missing)}")
 
 
 @pytest.fixture(scope="session")

@@ -290,13 +290,12 @@ class LocalJudge:
         features = extract(assessment, prepared.index, prepared.profile, self.lexicon)
         if not checkable(features):
             return None
-        model = self.model
-        p = model.probability(features)
-        clash = assessment.finding.outcome is Support.CONTRADICTED
-        outcome = model.decision.outcome(
-            p, polarity(assessment).flipped(model.decision.trust), clash=clash, support=1.01
+        decision = self.model.decision
+        return decision.screen_risk(
+            self.model.probability(features),
+            polarity(assessment).flipped(decision.trust),
+            clash=assessment.finding.outcome is Support.CONTRADICTED,
         )
-        return p if outcome is Support.SUPPORTED else 1.0
 
     def features(self, statement: str, context: str) -> tuple[Features, Polarity]:
         """The trained verifier's features of one statement, and its polarity.

@@ -65,6 +65,13 @@ class Cutoffs:
             return Support.CONTRADICTED
         return Support.UNKNOWN
 
+    def screen_risk(self, p: float, flipped: bool, *, clash: bool = False) -> float:
+        """The cascade's unsupported-risk: ``p``, or 1.0 when the polarity (or, with
+        ``rule_clash``, a clashing number or name) says the statement is not supported
+        whatever ``p`` is — such a statement is never settled as supported."""
+        outcome = self.outcome(p, flipped, clash=clash, support=1.01)  # p < 1.01 always
+        return p if outcome is Support.SUPPORTED else 1.0
+
 
 @dataclass(frozen=True)
 class _Tree:
