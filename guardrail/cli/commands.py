@@ -29,4 +29,8 @@ COMMANDS: dict[str, Command] = {
     "calibrate": Command(
         "guardrail.cli.calibrate", "tune a policy threshold on a labelled dataset"
     ),
+    "probe": Command("guardrail.cli.probe", "test a chatbot with questions derived from facts"),
+    "propose-facts": Command(
+        "guardrail.cli.probe", "propose a fact file for `probe` from a folder of documents"
+    ),
 }

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
@@ -57,13 +57,18 @@ class FactoidSummary(_Line):
     screened: bool = False  # settled as supported by the cascade's offline screen
 
 
-class RowOutcome(_Line):
-    """One progress-file line: a row's report summary, or the error that stopped it."""
+class ProgressRecord(_Line):
+    """What every progress-file line has: the row's id, and whether it finished or the error."""
 
     kind: str = "row"
     id: str
     ok: bool
     error: str | None = None
+
+
+class RowOutcome(ProgressRecord):
+    """One progress-file line: a row's report summary, or the error that stopped it."""
+
     score: float | None = None
     status: str | None = None
     factoids: list[FactoidSummary] = Field(default_factory=list)
@@ -129,19 +134,23 @@ class ProgressHeader(_Line):
     judge: str
 
 
-class ProgressFile:
-    """Append-only JSON Lines record of finished rows."""
+RecordT = TypeVar("RecordT", bound=ProgressRecord)
 
-    def __init__(self, path: str | Path, header: ProgressHeader) -> None:
+
+class RecordFile(Generic[RecordT]):
+    """Append-only JSON Lines record of finished rows, each line a ``record`` model."""
+
+    def __init__(self, path: str | Path, header: ProgressHeader, record: type[RecordT]) -> None:
         self.path = Path(path)
         self.header = header
+        self.record = record
         self._handle: IO[str] | None = None
 
-    def load(self) -> dict[str, RowOutcome]:
-        """Rows already scored successfully (the last line for an id wins)."""
+    def load(self) -> dict[str, RecordT]:
+        """Rows already finished successfully (the last line for an id wins)."""
         if not self.path.exists() or self.path.stat().st_size == 0:
             return {}
-        done: dict[str, RowOutcome] = {}
+        done: dict[str, RecordT] = {}
         with self.path.open("rb") as handle:
             for number, raw in enumerate(handle, start=1):
                 try:
@@ -165,7 +174,7 @@ class ProgressFile:
                     self._check_header(obj, number)
                     continue
                 try:
-                    outcome = RowOutcome.model_validate(obj)
+                    outcome = self.record.model_validate(obj)
                 except ValidationError as exc:
                     raise ConfigError(f"{self.path}:{number}: not a progress row ({exc})") from None
                 if outcome.ok:
@@ -201,7 +210,7 @@ class ProgressFile:
                 return
             handle.truncate(data.rfind(b"\n") + 1)
 
-    def append(self, outcome: RowOutcome) -> None:
+    def append(self, outcome: RecordT) -> None:
         self._write(outcome.model_dump(mode="json", exclude_defaults=False))
 
     def _write(self, obj: dict[str, Any]) -> None:
@@ -213,6 +222,13 @@ class ProgressFile:
         if self._handle is not None:
             self._handle.close()
             self._handle = None
+
+
+class ProgressFile(RecordFile[RowOutcome]):
+    """The progress file of scored benchmark rows."""
+
+    def __init__(self, path: str | Path, header: ProgressHeader) -> None:
+        super().__init__(path, header, RowOutcome)
 
 
 @dataclass

@@ -13,11 +13,16 @@ YAML (or JSON, a subset of YAML)::
     facts:
       - [ibuprofen, contraindicated_in, third trimester of pregnancy]
 
+or JSON Lines (``.jsonl``), one object a line: a relation (``{"relation": NAME, "type": ...,
+"phrase": ..., ...}`` with the fields above) or a fact (``{"subject": ..., "relation": ...,
+"object": ...}``, or the list ``[subject, relation, object]``).
+
 Every problem is a :class:`FactsError` naming the key path and the file's line.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -49,6 +54,11 @@ class Relation(BaseModel):
     symmetric: bool = False
     transitive: bool = False
     inverse: str | None = Field(default=None, description="relation linking object -> subject")
+    synonyms: list[str] = Field(
+        default_factory=list,
+        description="other wordings of the relation (same meaning): each gives one more "
+        "question with the same expected answer",
+    )
 
 
 class Triple(BaseModel):
@@ -99,6 +109,12 @@ class FactBase(BaseModel):
         return problems
 
 
+class Catalogue(FactBase):
+    """A relation catalogue, facts optional (``guardrail propose-facts --relations``)."""
+
+    facts: list[Triple] = Field(default_factory=list)
+
+
 def _line_of(node: yaml.Node, path: tuple[str | int, ...]) -> int | None:
     """The 1-based line of ``path`` inside the composed YAML ``node``."""
     for part in path:
@@ -117,8 +133,8 @@ def _line_of(node: yaml.Node, path: tuple[str | int, ...]) -> int | None:
     return node.start_mark.line + 1
 
 
-def parse_facts(text: str, source: str = "<string>") -> FactBase:
-    """Validate a fact file given as text."""
+def parse_facts(text: str, source: str = "<string>", model: type[FactBase] = FactBase) -> FactBase:
+    """Validate a fact file (or, with ``model=Catalogue``, a catalogue) given as text."""
     try:
         node = yaml.compose(text)
         data = yaml.safe_load(text)
@@ -127,7 +143,7 @@ def parse_facts(text: str, source: str = "<string>") -> FactBase:
     if node is None or not isinstance(data, dict):
         raise FactsError(f"{source}: expected a mapping with 'relations' and 'facts'")
     try:
-        base = FactBase.model_validate(data)
+        base = model.model_validate(data)
     except ValidationError as exc:
         error = exc.errors()[0]
         path = tuple(p for p in error["loc"] if isinstance(p, str | int))
@@ -143,10 +159,71 @@ def parse_facts(text: str, source: str = "<string>") -> FactBase:
     return base
 
 
-def load_facts(path: str | Path) -> FactBase:
-    """Read and validate a fact file."""
+def _jsonl_data(text: str, source: str) -> tuple[dict[str, Any], dict[tuple[str, int], int]]:
+    """The fact-file mapping a JSON Lines text stands for, and the line of each entry."""
+    data: dict[str, Any] = {"relations": {}, "facts": []}
+    lines: dict[tuple[str, int], int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise FactsError(f"{source}: line {number}: not JSON ({exc.msg})") from None
+        if isinstance(obj, dict) and "relation" in obj and "subject" not in obj:
+            fields = {k: v for k, v in obj.items() if k != "relation"}
+            name = str(obj["relation"])
+            lines[("relations", len(data["relations"]))] = number
+            data["relations"][name] = fields
+        elif isinstance(obj, dict | list):
+            lines[("facts", len(data["facts"]))] = number
+            data["facts"].append(obj)
+        else:
+            raise FactsError(f"{source}: line {number}: expected a relation or a fact object")
+    return data, lines
+
+
+def _jsonl_line(
+    data: dict[str, Any], lines: dict[tuple[str, int], int], path: tuple[str | int, ...]
+) -> int | None:
+    if len(path) < 2:
+        return None
+    section, key = path[0], path[1]
+    if section == "relations" and isinstance(key, str) and key in data["relations"]:
+        return lines.get(("relations", list(data["relations"]).index(key)))
+    if section == "facts" and isinstance(key, int):
+        return lines.get(("facts", key))
+    return None
+
+
+def parse_jsonl_facts(
+    text: str, source: str = "<string>", model: type[FactBase] = FactBase
+) -> FactBase:
+    """Validate a JSON Lines fact file given as text (see the module docstring)."""
+    data, lines = _jsonl_data(text, source)
+    problems: list[tuple[tuple[str | int, ...], str]]
+    try:
+        base = model.model_validate(data)
+        problems = base.check_references()
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        problems = [(tuple(p for p in error["loc"] if isinstance(p, str | int)), error["msg"])]
+    if problems:
+        path, message = problems[0]
+        where = ".".join(str(p) for p in path)
+        line = _jsonl_line(data, lines, path)
+        at = f" (line {line})" if line is not None else ""
+        raise FactsError(f"{source}: {where}: {message}{at}")
+    return base
+
+
+def load_facts(path: str | Path, model: type[FactBase] = FactBase) -> FactBase:
+    """Read and validate a fact file (``.jsonl``: JSON Lines; anything else: YAML/JSON);
+    ``model=Catalogue`` reads a relation catalogue whose facts are optional."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise FactsError(f"{path}: cannot read ({exc})") from None
-    return parse_facts(text, str(path))
+    if str(path).endswith(".jsonl"):
+        return parse_jsonl_facts(text, str(path), model)
+    return parse_facts(text, str(path), model)

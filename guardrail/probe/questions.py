@@ -11,7 +11,8 @@ Each relation's ``type`` picks the paper's templates:
   of this statement."
 
 The question's expected answer is whether the triple holds; a mutation has the opposite
-meaning, so its expected answer flips.
+meaning (the antonym wording), so its expected answer flips. Each of the relation's
+``synonyms`` gives one more template question in other words, with the same expected answer.
 
 The negation rule adds, for every known triple, the question asked with the relation's
 ``negation`` phrase (expected: no). Every question keeps the triple, the rule that produced it
@@ -27,7 +28,8 @@ from guardrail.probe.facts import FactBase, Relation
 from guardrail.probe.reasoning import Derivation, Derived, Key, Knowledge, RuleName
 
 Answer = Literal["yes", "no"]
-Form = Literal["template", "mutation", "negation"]
+Form = Literal["template", "synonym", "mutation", "negation"]
+_PLURALS = frozenset({"men", "women", "children", "people", "staff", "police"})
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,20 @@ def _flip(answer: Answer) -> Answer:
     return "no" if answer == "yes" else "yes"
 
 
+_QUALIFIERS = frozenset(
+    "who with holding waiting after of in under aged over planning trying for without on during "
+    "at from".split()
+)
+
+
 def _be(subject: str) -> str:
-    return "are" if subject.endswith("s") and not subject.endswith("ss") else "is"
+    """``are`` for a plural subject (its head noun: the last word before a qualifier), else
+    ``is``."""
+    words = subject.split()
+    cut = next((i for i, w in enumerate(words) if i and w.lower() in _QUALIFIERS), len(words))
+    last = words[cut - 1].lower() if words else ""
+    plural = last in _PLURALS or (last.endswith("s") and not last.endswith(("ss", "us", "is")))
+    return "are" if plural else "is"
 
 
 def _sentence(text: str) -> str:
@@ -65,6 +79,18 @@ def template(relation: Relation, s: str, o: str, *, negated: bool = False) -> st
     if relation.type == "passive":
         return f"Is it true that {s} {_be(s)} {words} {o}?"
     return f"Is it true that {s} {words} {o}?"
+
+
+def statement(relation: Relation, s: str, o: str, *, negated: bool = False) -> str:
+    """The triple as a declarative sentence (a knowledge point): "S is R O." / "S R O." /
+    "S and O share similar R." (``negated``: with the relation's negation)."""
+    if relation.type == "noun":
+        share = "do not share" if negated else "share"
+        return _sentence(f"{s} and {o} {share} similar {relation.phrase}.")
+    words = relation.negation if negated else relation.phrase
+    if relation.type == "passive":
+        return _sentence(f"{s} {_be(s)} {words} {o}.")
+    return _sentence(f"{s} {words} {o}.")
 
 
 def mutation(relation: Relation, s: str, o: str) -> str:
@@ -98,6 +124,14 @@ def questions(base: FactBase, knowledge: Knowledge) -> list[Question]:
                 item.derivation,
             )
         )  # fmt: skip
+        for synonym in relation.synonyms:
+            worded = relation.model_copy(update={"phrase": synonym})
+            out.append(
+                Question(
+                    template(worded, s, o), expected, item.triple, item.rule, "synonym",
+                    item.derivation,
+                )
+            )  # fmt: skip
         out.append(
             Question(
                 mutation(relation, s, o), _flip(expected), item.triple, item.rule, "mutation",

@@ -69,6 +69,15 @@ class Derivation:
     def depth(self) -> int:
         return 0 if not self.premises else 1 + max(p.depth() for p in self.premises)
 
+    def explain(self, indent: int = 0) -> list[str]:
+        """The derivation as indented lines, conclusion first: ``rule: (s, r, o)``."""
+        s, r, o = self.triple
+        stated = f"not ({s}, {r}, {o})" if self.rule == "negation" else f"({s}, {r}, {o})"
+        lines = [f"{'  ' * indent}{self.rule}: {stated}"]
+        for premise in self.premises:
+            lines.extend(premise.explain(indent + 1))
+        return lines
+
 
 @dataclass(frozen=True)
 class Derived:
