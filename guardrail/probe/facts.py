@@ -139,7 +139,10 @@ def parse_facts(text: str, source: str = "<string>", model: type[FactBase] = Fac
         node = yaml.compose(text)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise FactsError(f"{source}: not valid YAML: {exc}") from None
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise FactsError(f"{source}: not valid YAML: {problem}{where}") from None
     if node is None or not isinstance(data, dict):
         raise FactsError(f"{source}: expected a mapping with 'relations' and 'facts'")
     try:

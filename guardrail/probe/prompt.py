@@ -51,8 +51,10 @@ class Reply:
 
 
 def render(question: str) -> str:
-    """The Table 2 prompt for ``question``."""
-    return PROMPT.format(question=question.rstrip("?").strip() + "?")
+    """The Table 2 prompt for ``question`` (a question gets its ``?``; a statement to judge
+    keeps its full stop)."""
+    text = question.strip()
+    return PROMPT.format(question=text if text.endswith(("?", ".")) else text + "?")
 
 
 def parse_reply(text: str) -> Reply:

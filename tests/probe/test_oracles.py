@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.probe.oracles import Structure, classify, jaccard, normalize
+from guardrail.probe.facts import Relation
+from guardrail.probe.oracles import (
+    Structure,
+    classify,
+    conflicts,
+    jaccard,
+    normalize,
+    relation_synonyms,
+)
 from guardrail.probe.prompt import parse_reply
 
 TRUTH = [("a", "part_of", "b"), ("b", "part_of", "c"), ("a", "part_of", "c")]
@@ -65,3 +73,29 @@ def test_normalization_makes_surface_variants_the_same_node():
 )
 def test_jaccard(a, b, value):
     assert jaccard(frozenset(a), frozenset(b)) == value
+
+
+def test_catalogue_wordings_are_one_edge_label():
+    relations = {
+        "contraindicated_in": Relation(
+            type="passive", phrase="contraindicated in", negation="not contraindicated in",
+            synonyms=["unsafe in"],
+        )
+    }  # fmt: skip
+    synonyms = relation_synonyms(relations)
+    truth = [("ibuprofen", "contraindicated_in", "pregnancy")]
+    for label in ("contraindicated in", "unsafe in", "contraindicated_in"):
+        response = Structure.of([("Ibuprofen", label, "pregnancy")], synonyms)
+        assert response == Structure.of(truth, synonyms), label
+    negated = Structure.of([("ibuprofen", "not contraindicated in", "pregnancy")], synonyms)
+    assert negated.edges != Structure.of(truth, synonyms).edges
+
+
+def test_conflicting_points_are_the_ones_outside_the_ground_truth():
+    points = [
+        [("a", "part_of", "b")],  # in the ground truth
+        [("a", "next_to", "b")],  # wrong relation
+        [("a", "part_of", "z")],  # unknown entity
+        [],  # nothing read
+    ]
+    assert conflicts(points, TRUTH) == [1, 2]

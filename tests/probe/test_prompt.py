@@ -45,3 +45,8 @@ def test_knowledge_points_are_the_numbered_or_bulleted_lines():
         "Aspirin inhibits platelets.",
         "Both thin blood.",
     ]
+
+
+def test_a_statement_to_judge_keeps_its_full_stop():
+    statement = "A does not treat b. Please judge the truthfulness of this statement."
+    assert f"the question: {statement}, please" in render(statement)

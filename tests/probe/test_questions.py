@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from guardrail.probe.facts import parse_facts
-from guardrail.probe.questions import questions
+import pytest
+
+from guardrail.probe.facts import Relation, parse_facts
+from guardrail.probe.questions import questions, statement, template
 from guardrail.probe.reasoning import derive
 
 FACTS = """
@@ -72,3 +74,34 @@ def test_three_questions_per_known_triple():
     knowledge = derive(base)
     positive = len(knowledge.facts) + sum(1 for d in knowledge.derived if d.holds)
     assert len(questions(base, knowledge)) == 3 * positive == 3 * 5
+
+
+def test_synonyms_ask_the_same_thing_in_other_words():
+    text = FACTS.replace(
+        "symmetric: true}\n  side",
+        "symmetric: true,\n                   synonyms: [has an interaction with]}\n  side",
+        1,
+    )
+    base = parse_facts(text)
+    qs = {q.text: q for q in questions(base, derive(base))}
+    q = qs["Is it true that warfarin has an interaction with aspirin?"]
+    assert (q.expected, q.form, q.rule) == ("yes", "synonym", "fact")
+    assert qs["Is it true that aspirin has an interaction with warfarin?"].rule == "symmetric"
+
+
+@pytest.mark.parametrize(
+    ("subject", "verb"),
+    [
+        ("ibuprofen", "is"),
+        ("pregnant women", "are"),
+        ("children under 16", "are"),
+        ("asylum seekers waiting six months for a decision", "are"),
+        ("the NSAID class", "is"),
+        ("the third trimester of pregnancy", "is"),
+        ("free prescriptions", "are"),
+    ],
+)
+def test_passive_template_agrees_with_the_subject(subject: str, verb: str):
+    relation = Relation(type="passive", phrase="eligible for", negation="not eligible for")
+    assert template(relation, subject, "x") == f"Is it true that {subject} {verb} eligible for x?"
+    assert statement(relation, subject, "x", negated=True).endswith(f"{verb} not eligible for x.")

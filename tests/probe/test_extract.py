@@ -1,0 +1,111 @@
+"""Reading knowledge triples out of sentences: the offline extractor and the LLM path (one
+request format, one parser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.judges.scripted import ScriptedJudge
+from guardrail.probe.extract import (
+    TRIPLES,
+    OfflineExtractor,
+    TripleExtractor,
+    extractor_judge,
+    parse_triples,
+    render_request,
+)
+from guardrail.probe.facts import Relation
+
+RELATIONS = {
+    "contraindicated_in": Relation(
+        type="passive", phrase="contraindicated in", negation="not contraindicated in"
+    ),
+    "interacts_with": Relation(
+        type="active", phrase="interacts with", negation="does not interact with"
+    ),
+    "side_effects": Relation(
+        type="noun", phrase="side effects", negation="no similar side effects"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "triple"),
+    [
+        (
+            "Ibuprofen is contraindicated in the third trimester because it harms the baby.",
+            ("Ibuprofen", "contraindicated_in", "the third trimester"),
+        ),
+        (
+            "Ibuprofen is not contraindicated in the third trimester.",
+            ("Ibuprofen", "not contraindicated_in", "the third trimester"),
+        ),
+        (
+            "It is impossible for ibuprofen to be contraindicated in pregnancy.",
+            ("ibuprofen", "not contraindicated_in", "pregnancy"),
+        ),
+        ("Yes, warfarin interacts with aspirin.", ("warfarin", "interacts_with", "aspirin")),
+        ("Warfarin doesn't interact with aspirin.", ("Warfarin", "not interacts_with", "aspirin")),
+        (
+            "Ibuprofen and naproxen share similar side effects.",
+            ("Ibuprofen", "side_effects", "naproxen"),
+        ),
+        (
+            "Ibuprofen and naproxen have totally different side effects.",
+            ("Ibuprofen", "not side_effects", "naproxen"),
+        ),
+        # no catalogue wording: a generic verb group
+        (
+            "Asylum seekers may apply for a work permit once six months have passed.",
+            ("Asylum seekers", "may_apply_for", "a work permit"),
+        ),
+        ("Books can be borrowed for three weeks.", ("Books", "can_be_borrowed_for", "three weeks")),
+    ],
+)
+def test_offline_extractor_reads_catalogue_and_generic_relations(sentence, triple):
+    assert OfflineExtractor().sentence(sentence, RELATIONS) == [triple]
+
+
+def test_coordinated_subjects_split_only_when_asked():
+    text = "Ibuprofen and other NSAIDs are contraindicated in the third trimester."
+    assert len(OfflineExtractor().sentence(text, RELATIONS)) == 1
+    assert [s for s, _, _ in OfflineExtractor(split_subjects=True).sentence(text, RELATIONS)] == [
+        "Ibuprofen",
+        "other NSAIDs",
+    ]
+
+
+def test_a_sentence_without_a_relation_gives_nothing():
+    assert OfflineExtractor().sentence("Hello there.", RELATIONS) == []
+
+
+def test_parse_triples_groups_by_statement_and_skips_junk():
+    reply = (
+        "Here are the triples:\n1. a | r | b\n2) c | not r | d\n2. e | r | f\n"
+        "3. only | two\n9. out | of | range\ng | r | h"
+    )
+    assert parse_triples(reply, 3) == [
+        [("a", "r", "b")],
+        [("c", "not r", "d"), ("e", "r", "f")],
+        [("g", "r", "h")],  # no number: the last statement
+    ]
+
+
+async def test_llm_judges_get_the_prompt_and_their_reply_is_parsed():
+    judge = ScriptedJudge(lambda request: "1. warfarin | interacts_with | aspirin")
+    extractor = TripleExtractor(judge, RELATIONS)
+    points = ["Warfarin and aspirin interact."]
+    assert await extractor.extract(points) == [[("warfarin", "interacts_with", "aspirin")]]
+    assert await extractor.extract(points) == [[("warfarin", "interacts_with", "aspirin")]]
+    assert len(judge.requests) == 1  # cached by text
+    request = judge.requests[0]
+    assert request.task == TRIPLES
+    assert "1. Warfarin and aspirin interact." in request.prompt
+    assert "- interacts_with: interacts with (negation: does not interact with)" in request.prompt
+
+
+async def test_offline_judge_answers_the_same_format():
+    request = render_request(["Warfarin interacts with aspirin.", "Nothing here."], RELATIONS)
+    response = await extractor_judge("local").complete(request)
+    assert response.text == "1. Warfarin | interacts_with | aspirin"
+    assert extractor_judge("local:rules").name == "local"

@@ -1,0 +1,155 @@
+"""Probing scripted chatbots: the targets (every seeded wrong fact caught, no correct reply
+called a hallucination), an always-"yes" bot, failures and concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from guardrail.exceptions import ConfigError
+from guardrail.probe.extract import OfflineExtractor, TripleExtractor
+from guardrail.probe.facts import FactBase, Triple, load_facts
+from guardrail.probe.oracles import HALLUCINATIONS
+from guardrail.probe.run import Prober, ProbeRecord, plan, progress_file, question_id
+from guardrail.probe.scripted import BeliefChatbot, question_of
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "probe" / "healthcare.yaml"
+#: true fact -> the wrong belief the scripted chatbot holds instead
+WRONG = {
+    ("ibuprofen", "contraindicated_in", "the third trimester of pregnancy"): (
+        "ibuprofen", "contraindicated_in", "the first trimester of pregnancy"
+    ),
+    # (not "the opioid class": that one belongs to the painkiller class, so every conclusion
+    # would still be true and no question could tell)
+    ("the NSAID class", "belongs_to", "the painkiller class"): (
+        "the NSAID class", "belongs_to", "the ACE inhibitor class"
+    ),
+    ("warfarin", "interacts_with", "aspirin"): ("warfarin", "interacts_with", "paracetamol"),
+    ("pregnant women", "eligible_for", "free prescriptions"): (
+        "pregnant women", "eligible_for", "a work permit"
+    ),
+}  # fmt: skip
+
+
+def seeded(truth: FactBase, wrong: dict) -> FactBase:
+    facts = [Triple.model_validate(list(wrong.get(f.key(), f.key()))) for f in truth.facts]
+    return truth.model_copy(update={"facts": facts})
+
+
+def probe(truth: FactBase, chatbot, *, jobs: int = 1, asked=None) -> list[ProbeRecord]:
+    asked = asked if asked is not None else plan(truth)
+    prober = Prober(chatbot, TripleExtractor(OfflineExtractor(), truth.relations), threads=jobs > 1)
+    return asyncio.run(prober.run(asked, jobs=jobs)).records
+
+
+def test_every_seeded_wrong_fact_is_caught_and_no_correct_reply_is_a_hallucination():
+    truth = load_facts(EXAMPLE)
+    asked = plan(truth)
+    records = probe(truth, BeliefChatbot(seeded(truth, WRONG), asked), asked=asked)
+    by_id = {r.id: r for r in records}
+    for fact in WRONG:
+        catching = [
+            q for q in asked
+            if fact in q.derivation.sources() and by_id[question_id(q)].hallucination
+        ]  # fmt: skip
+        assert catching, f"wrong belief about {fact} not caught"
+    untouched = [q for q in asked if not set(WRONG) & set(q.derivation.sources())]
+    assert len(untouched) > len(asked) / 2
+    assert {by_id[question_id(q)].outcome for q in untouched} == {"correct"}
+    # the replies built on wrong beliefs name entities the ground truth does not have
+    ibuprofen = next(r for r in records if r.question.endswith("the third trimester of pregnancy?"))
+    assert ibuprofen.outcome == "both" and ibuprofen.conflicts
+
+
+def test_a_truthful_chatbot_has_no_hallucination():
+    truth = load_facts(EXAMPLE)
+    asked = plan(truth)
+    records = probe(truth, BeliefChatbot(truth, asked), asked=asked)
+    assert {r.outcome for r in records} == {"correct"}
+
+
+def test_an_always_yes_chatbot_is_caught_on_every_negation_question():
+    truth = load_facts(EXAMPLE)
+    records = probe(truth, lambda prompt: "Yes.\n1. Everything is fine.")
+    negations = [r for r in records if r.rule == "negation"]
+    assert len(negations) == len(truth.facts) + 36  # every known triple, negated
+    assert all(r.outcome in HALLUCINATIONS for r in negations)
+    assert all(r.outcome == "correct" for r in records if r.expected == "yes")
+
+
+def test_replies_are_read_in_any_answer_function_shape():
+    truth = load_facts(EXAMPLE)
+    asked = plan(truth, limit=3)
+    shapes = [
+        lambda p: ("Yes.", ["a passage"]),
+        lambda p: {"answer": "Yes.", "contexts": []},
+        lambda p: "Yes.",
+    ]
+    for shape in shapes:
+        assert [r.verdict for r in probe(truth, shape, asked=asked)] == ["yes"] * 3
+
+
+def test_async_chatbots_and_jobs_give_the_same_records():
+    truth = load_facts(EXAMPLE)
+    asked = plan(truth)
+    bot = BeliefChatbot(seeded(truth, WRONG), asked)
+
+    async def async_bot(prompt: str) -> str:
+        await asyncio.sleep(0)
+        return bot(prompt)
+
+    one = probe(truth, bot, asked=asked)
+    many = probe(truth, async_bot, jobs=4, asked=asked)
+    threads = probe(truth, bot, jobs=3, asked=asked)
+    strip = [r.model_dump(exclude={"seconds"}) for r in one]
+    assert strip == [r.model_dump(exclude={"seconds"}) for r in many]
+    assert strip == [r.model_dump(exclude={"seconds"}) for r in threads]
+
+
+def test_a_raising_chatbot_is_recorded_and_asked_again_on_resume(tmp_path):
+    truth = load_facts(EXAMPLE)
+    asked = plan(truth, limit=6)
+    calls: list[str] = []
+
+    def flaky(prompt: str) -> str:
+        calls.append(prompt)
+        if len(calls) % 2 == 0:
+            raise RuntimeError("backend down")
+        return "Yes."
+
+    path = tmp_path / "progress.jsonl"
+    prober = Prober(flaky, TripleExtractor(OfflineExtractor(), truth.relations))
+    first = asyncio.run(prober.run(asked, progress_file=progress_file(path, "x:y", "local")))
+    assert first.failed == 3 and {r.error for r in first.records if not r.ok} == {
+        "RuntimeError: backend down"
+    }
+    second = asyncio.run(prober.run(asked, progress_file=progress_file(path, "x:y", "local")))
+    assert (second.resumed, second.asked) == (3, 3)
+    with pytest.raises(ConfigError, match="this run uses"):
+        asyncio.run(prober.run(asked, progress_file=progress_file(path, "other:bot", "local")))
+
+
+def test_a_chatbot_returning_a_wrong_shape_stops_the_probe():
+    truth = load_facts(EXAMPLE)
+    with pytest.raises(ConfigError, match="returned a int"):
+        probe(truth, lambda prompt: 42, asked=plan(truth, limit=2))
+
+
+def test_plan_filters_rules_and_refuses_bad_options():
+    truth = load_facts(EXAMPLE)
+    assert {q.rule for q in plan(truth, rules=["transitive", "negation"])} == {
+        "transitive",
+        "negation",
+    }
+    with pytest.raises(ConfigError, match="unknown rule 'cyclic'"):
+        plan(truth, rules=["cyclic"])
+    with pytest.raises(ConfigError, match="--limit"):
+        plan(truth, limit=0)
+
+
+def test_scripted_bot_reads_the_question_out_of_the_prompt():
+    from guardrail.probe.prompt import render
+
+    assert question_of(render("Is it true that a is b")) == "Is it true that a is b?"
