@@ -16,8 +16,8 @@ OUTCOMES = ("correct", "refused", "wrong_knowledge", "wrong_inference", "both", 
 HEADERS = {
     "correct": "correct",
     "refused": "refused",
-    "wrong_knowledge": "wrong knowl.",
-    "wrong_inference": "wrong infer.",
+    "wrong_knowledge": "wrong knowledge",
+    "wrong_inference": "wrong inference",
     "both": "both",
     "unparsed": "unparsed",
     "error": "errors",
@@ -58,7 +58,7 @@ def summarize(records: Sequence[ProbeRecord]) -> dict[str, Any]:
 
 def _table(title: str, first: str, blocks: dict[str, Any], total: dict[str, Any]) -> Table:
     table = Table(title=title, title_justify="left")
-    table.add_column(first)
+    table.add_column(first, no_wrap=True)
     for column in ("asked", *(HEADERS[o] for o in OUTCOMES), "halluc. %"):
         table.add_column(column, justify="right")
     for name, block in [*blocks.items(), ("all", total)]:
