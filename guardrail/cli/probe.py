@@ -15,14 +15,27 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Awaitable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 
 from guardrail.cli.commands import COMMANDS
+from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import SPEC_HELP
+
+T = TypeVar("T")
+
+
+async def closing(judge: Judge, work: Awaitable[T]) -> T:
+    """Await ``work``, then close the judge's client (an LLM judge's connection pool)."""
+    try:
+        return await work
+    finally:
+        if isinstance(judge, ClosableJudge):
+            await judge.aclose()
 
 
 def _rules(text: str | None) -> list[str] | None:
@@ -77,22 +90,24 @@ def run_probe(args: argparse.Namespace) -> int:
     from guardrail.probe.extract import TripleExtractor, extractor_judge
     from guardrail.probe.facts import load_facts
     from guardrail.probe.html import render_html
+    from guardrail.probe.oracles import THETA
     from guardrail.probe.reasoning import derive
     from guardrail.probe.report import print_tables, report
-    from guardrail.probe.run import Prober, plan, progress_file
+    from guardrail.probe.run import Prober, check_depth, plan, progress_file
 
     console = Console()
     base = load_facts(args.facts)
     chatbot = load_chatbot(args.chatbot)
-    asked = plan(base, rules=_rules(args.rules), limit=args.limit, max_depth=args.max_depth)
-    knowledge = derive(base, max_depth=args.max_depth)
+    knowledge = derive(base, max_depth=check_depth(args.max_depth))
+    asked = plan(base, rules=_rules(args.rules), limit=args.limit, knowledge=knowledge)
     judge = extractor_judge(args.judge)
     prober = Prober(chatbot, TripleExtractor(judge, base.relations), threads=args.jobs > 1)
     progress = None
     if args.progress is not None:
         progress = progress_file(args.progress, args.chatbot, judge.name)
     show = not args.no_progress and sys.stderr.isatty()
-    run = asyncio.run(prober.run(asked, jobs=args.jobs, progress_file=progress, show_progress=show))
+    work = prober.run(asked, jobs=args.jobs, progress_file=progress, show_progress=show)
+    run = asyncio.run(closing(judge, work))
     if run.resumed:
         console.print(f"resumed {run.resumed} questions from {args.progress}")
     counts = {
@@ -108,7 +123,7 @@ def run_probe(args: argparse.Namespace) -> int:
         judge=judge.name,
         counts=counts,
         settings={"rules": _rules(args.rules), "limit": args.limit, "jobs": args.jobs,
-                  "max_depth": args.max_depth},
+                  "max_depth": args.max_depth, "theta_nodes": THETA, "theta_edges": THETA},
     )  # fmt: skip
     console.print(
         f"{counts['triples']} triples, {counts['derived']} derived, {counts['questions']} "
@@ -140,7 +155,7 @@ def run_propose(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     known = load_facts(args.relations, Catalogue).relations if args.relations else {}
     judge = extractor_judge(args.judge, split_subjects=True)
-    proposal = asyncio.run(propose(args.docs, TripleExtractor(judge, known), known))
+    proposal = asyncio.run(closing(judge, propose(args.docs, TripleExtractor(judge, known), known)))
     if not proposal.facts:
         console.print(f"no triples found in the {proposal.sentences} sentences of {args.docs}")
         return 1

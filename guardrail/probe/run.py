@@ -26,14 +26,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from guardrail.evaluation.runner import ProgressHeader, ProgressRecord, RecordFile
-from guardrail.exceptions import ConfigError
+from guardrail.exceptions import ConfigError, JudgeError
 from guardrail.probe.chatbot import ask
 from guardrail.probe.extract import Key, TripleExtractor
 from guardrail.probe.facts import FactBase
 from guardrail.probe.oracles import HALLUCINATIONS, THETA, classify, conflicts, relation_synonyms
 from guardrail.probe.prompt import parse_reply, render
 from guardrail.probe.questions import Question, questions
-from guardrail.probe.reasoning import derive
+from guardrail.probe.reasoning import Knowledge, derive
 
 RULES = ("fact", "symmetric", "inverse", "transitive", "composite", "negation")
 
@@ -69,23 +69,32 @@ def question_id(question: Question) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def check_depth(max_depth: int) -> int:
+    """``max_depth``, when it allows at least one rule step; else ``ConfigError``."""
+    if max_depth < 1:
+        raise ConfigError(f"--max-depth must be >= 1, got {max_depth}")
+    return max_depth
+
+
 def plan(
     base: FactBase,
     *,
     rules: Sequence[str] | None = None,
     limit: int | None = None,
     max_depth: int = 3,
+    knowledge: Knowledge | None = None,
 ) -> list[Question]:
-    """The questions to ask: every rule's (or only ``rules``'), the first ``limit``."""
+    """The questions to ask: every rule's (or only ``rules``'), the first ``limit``
+    (``knowledge``: what :func:`~guardrail.probe.reasoning.derive` gave for ``base``, when
+    already at hand)."""
     if rules is not None:
         unknown = sorted(set(rules) - set(RULES))
         if unknown:
             raise ConfigError(f"--rules: unknown rule {unknown[0]!r}; one of {', '.join(RULES)}")
     if limit is not None and limit < 1:
         raise ConfigError(f"--limit must be >= 1, got {limit}")
-    if max_depth < 1:
-        raise ConfigError(f"--max-depth must be >= 1, got {max_depth}")
-    asked = questions(base, derive(base, max_depth=max_depth))
+    check_depth(max_depth)
+    asked = questions(base, knowledge or derive(base, max_depth=max_depth))
     if rules is not None:
         asked = [q for q in asked if q.rule in rules]
     return asked[:limit] if limit is not None else asked
@@ -184,7 +193,12 @@ class Prober:
         except Exception as exc:  # one failing call must not stop the probe; it is counted
             error = f"{type(exc).__name__}: {exc}"[:500]
             return record.model_copy(update={"ok": False, "error": error, "outcome": "error"})
-        judged = await self.judge(question, text, record)
+        try:
+            judged = await self.judge(question, text, record)
+        except JudgeError as exc:  # reading the reply failed: asked again on the next run
+            error = f"judge: {type(exc).__name__}: {exc}"[:500]
+            update = {"ok": False, "error": error, "outcome": "error", "reply": text}
+            return record.model_copy(update=update)
         return judged.model_copy(update={"seconds": time.perf_counter() - started})
 
     async def run(

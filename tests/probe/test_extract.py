@@ -109,3 +109,35 @@ async def test_offline_judge_answers_the_same_format():
     response = await extractor_judge("local").complete(request)
     assert response.text == "1. Warfarin | interacts_with | aspirin"
     assert extractor_judge("local:rules").name == "local"
+
+
+async def test_an_llm_judge_reads_a_reply_through_the_official_sdk():
+    """The OpenAI SDK, through a fake HTTP transport, reads the knowledge of a wrong reply;
+    the oracles classify it on those triples."""
+    import httpx2
+
+    from guardrail.judges.openai import OpenAIJudge
+    from guardrail.probe.facts import parse_facts
+    from guardrail.probe.run import Prober, plan
+    from tests.judges.fakes import FakeServer, openai_body
+
+    reply = "1. Ibuprofen | not contraindicated_in | the third trimester\n"
+    server = FakeServer([httpx2.Response(200, json=openai_body(reply))])
+    judge = OpenAIJudge("gpt-test", api_key="sk-test", http_client=server.http_client())
+    base = parse_facts(
+        "relations:\n  contraindicated_in: {type: passive, phrase: contraindicated in,"
+        " negation: not contraindicated in}\nfacts:\n  - [ibuprofen, contraindicated_in,"
+        " the third trimester]\n"
+    )
+    chatbot = lambda prompt: "No.\n1. Ibuprofen is safe late in pregnancy."  # noqa: E731
+    prober = Prober(chatbot, TripleExtractor(judge, base.relations))
+    record = (await prober.run(plan(base, limit=1))).records[0]
+    assert (record.outcome, record.node_similarity, record.edge_similarity) == (
+        "wrong_inference", 1.0, 0.0
+    )  # fmt: skip
+    assert record.knowledge_triples == [
+        [["Ibuprofen", "not contraindicated_in", "the third trimester"]]
+    ]
+    sent = server.last.body["messages"][-1]["content"]
+    assert "1. Ibuprofen is safe late in pregnancy." in sent
+    assert "- contraindicated_in: contraindicated in" in sent

@@ -153,3 +153,20 @@ def test_scripted_bot_reads_the_question_out_of_the_prompt():
     from guardrail.probe.prompt import render
 
     assert question_of(render("Is it true that a is b")) == "Is it true that a is b?"
+
+
+def test_a_failing_judge_is_an_error_record_not_a_crash():
+    from guardrail.exceptions import JudgeRequestError
+    from guardrail.judges.scripted import ScriptedJudge
+
+    def refuse(request):
+        raise JudgeRequestError("bad request")
+
+    truth = load_facts(EXAMPLE)
+    prober = Prober(
+        lambda p: "No.\n1. Something else.", TripleExtractor(ScriptedJudge(refuse), truth.relations)
+    )
+    asked = [q for q in plan(truth) if q.expected == "yes"][:2]  # "No." is wrong: read it
+    records = asyncio.run(prober.run(asked)).records
+    assert [(r.ok, r.outcome) for r in records] == [(False, "error")] * 2
+    assert records[0].error.startswith("judge: ") and records[0].reply.startswith("No.")
