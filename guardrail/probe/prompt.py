@@ -32,12 +32,13 @@ PROMPT = (
     "3. Cameron's only film release during Obama's presidency was Avatar in 2009."
 )
 
+_LEAD = r"^\W*(?:(?:final\s+)?answer\s*[:\-]\W*)?"
 _REFUSED = re.compile(
-    r"^\W*(i\s+(do\s+not|don'?t)\s+know|i\s+am\s+not\s+sure|i'?m\s+not\s+sure|"
+    _LEAD + r"(i\s+(do\s+not|don'?t)\s+know|i\s+am\s+not\s+sure|i'?m\s+not\s+sure|"
     r"i\s+cannot\s+(say|determine|answer)|i\s+can'?t\s+(say|determine|answer)|unknown)\b",
     re.IGNORECASE,
 )
-_VERDICT = re.compile(r"^\W*(yes|no|correct|incorrect|true|false|right|wrong)\b", re.IGNORECASE)
+_VERDICT = re.compile(_LEAD + r"(yes|no|correct|incorrect|true|false|right|wrong)\b", re.IGNORECASE)
 _POINT = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+(.+?)\s*$")
 _WORDS = {"yes": "yes", "correct": "yes", "true": "yes", "right": "yes"}
 

@@ -25,6 +25,9 @@ def test_prompt_carries_the_question_and_the_papers_instructions():
         ("I don't know enough about this drug.", "refused"),
         ("I do not know.", "refused"),
         ("I'm not sure.", "refused"),
+        ("Answer: Yes. Because ...", "yes"),
+        ("**Answer:** no", "no"),
+        ("Final answer - I don't know.", "refused"),
         ("Warfarin is an anticoagulant.", None),
         ("", None),
         ("Nothing", None),  # "no" must be a whole word
