@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
+from guardrail.exceptions import ConfigError
 from guardrail.probe.facts import FactBase
 
 RuleName = Literal["fact", "symmetric", "inverse", "transitive", "composite", "negation"]
@@ -135,7 +136,12 @@ def program(base: FactBase, max_depth: int) -> str:
 
 def derive(base: FactBase, *, max_depth: int = 3) -> Knowledge:
     """Run the rules on clingo; every new triple with one shortest derivation."""
-    import clingo
+    try:
+        import clingo
+    except ImportError:
+        raise ConfigError(
+            "guardrail probe needs the clingo logic engine: pip install 'guardrail[probe]'"
+        ) from None
 
     control = clingo.Control(["--warn=none"])
     control.add("base", [], program(base, max_depth))

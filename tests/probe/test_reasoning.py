@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from guardrail.exceptions import ConfigError
 from guardrail.probe.facts import FactsError, parse_facts
 from guardrail.probe.reasoning import derive, program
 
@@ -111,3 +112,11 @@ def test_unknown_inverse_is_refused():
     )
     with pytest.raises(FactsError, match=r"relations\.r\.inverse: unknown relation 'q' \(line 2\)"):
         parse_facts(text)
+
+
+def test_without_clingo_the_error_says_what_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "clingo", None)  # import clingo now raises ImportError
+    with pytest.raises(ConfigError, match=r"pip install 'guardrail\[probe\]'"):
+        knowledge("  - [a, treats, b]\n")
