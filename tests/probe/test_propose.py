@@ -67,3 +67,20 @@ def test_not_a_folder(tmp_path):
         asyncio.run(propose(tmp_path / "nope", extractor))
     with pytest.raises(ConfigError, match=r"no \.md"):
         asyncio.run(propose(tmp_path, extractor))
+
+
+def test_an_llm_judge_proposes_through_the_same_request():
+    from guardrail.judges.scripted import ScriptedJudge
+
+    def reply(request):
+        points = request.inputs["points"]
+        n = next(i for i, p in enumerate(points, 1) if p.startswith("Books can be borrowed"))
+        return f"{n}. books | loan period | three weeks\n{n}. books | not sold_at | the library"
+
+    judge = ScriptedJudge(reply)
+    proposal = asyncio.run(propose(DOCS, TripleExtractor(judge, {})))
+    assert len(judge.requests) == 1  # 15 sentences: one batch (up to 20 per request)
+    text = write_proposal(proposal, folder=DOCS, judge=judge.name)
+    base = parse_facts(text)
+    assert {f.key() for f in base.facts} >= {("books", "loan_period", "three weeks")}
+    assert base.relations["not_sold_at"].negation == "sold at"
