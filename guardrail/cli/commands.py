@@ -29,4 +29,7 @@ COMMANDS: dict[str, Command] = {
     "calibrate": Command(
         "guardrail.cli.calibrate", "tune a policy threshold on a labelled dataset"
     ),
+    "rescore": Command(
+        "guardrail.cli.rescore", "re-score an audit or chat log under a policy (--ray to spread)"
+    ),
 }

@@ -23,7 +23,7 @@ from rich.table import Table
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.cost_flags import add_cost_flags
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
-from guardrail.evaluation.distributed import EvalSpec, RayOptions, ray_executor
+from guardrail.evaluation.distributed import EvalSpec, RayOptions, import_ray, ray_executor
 from guardrail.evaluation.provenance import Selection, in_sample_note
 from guardrail.evaluation.results import summarize, tuned_block
 from guardrail.evaluation.runner import (
@@ -214,7 +214,9 @@ def ray_options(args: argparse.Namespace) -> RayOptions | None:
         if args.ray_workers is not None:
             raise ConfigError("--ray-workers needs --ray")
         return None
-    return RayOptions(address=args.ray, workers=args.ray_workers, jobs=args.jobs)
+    options = RayOptions(address=args.ray, workers=args.ray_workers, jobs=args.jobs)
+    import_ray()  # fail before anything is scored
+    return options
 
 
 def load_and_score(
@@ -223,6 +225,7 @@ def load_and_score(
     """Load the rows, build judge and scorer, score everything not already in the resume file."""
     settings = scorer_settings(args)
     threshold, _source = flag_threshold(args)
+    options = ray_options(args)
     rows = load_rows(args.dataset, task=args.task, limit=args.limit, shuffle_seed=args.shuffle)
     judge = judge_for(settings)
     scorer = build_scorer(settings, judges={settings.judge: judge}, threshold=threshold)
@@ -239,7 +242,6 @@ def load_and_score(
 
         reference = ReferenceMetric(judge)
     show = not args.no_progress and sys.stderr.isatty()
-    options = ray_options(args)
     executor = None
     if options is not None:
         spec = EvalSpec.of(settings, threshold, reference=reference is not None)

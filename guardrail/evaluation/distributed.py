@@ -135,8 +135,8 @@ def ray_session(address: str) -> Iterator[ModuleType]:
         if address == "auto":
             try:
                 ray.init(address="auto", log_to_driver=False)
-            except ConnectionError:
-                ray.init(include_dashboard=False, log_to_driver=False)
+            except ConnectionError:  # none running: start one, reachable from here only
+                ray.init(include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
         else:
             ray.init(address=address, log_to_driver=False)
     except (ConnectionError, ValueError, RuntimeError) as exc:
