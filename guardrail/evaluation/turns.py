@@ -21,7 +21,6 @@ digests). Turns that still lack something are kept, with the reason, as not re-s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from guardrail.audit.record import AuditRecord, text_hash
+from guardrail.evaluation.datasets import json_lines
 from guardrail.exceptions import ConfigError
 from guardrail.validation import error_line
 
@@ -68,31 +68,12 @@ class ContextEntry:
     answer: str | None = None
 
 
-def _json_lines(path: Path, what: str) -> Iterator[tuple[int, Any]]:
-    """``(line number, decoded object)`` for every non-blank line; errors name the line."""
-    try:
-        handle = path.open("rb")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ConfigError(f"{path}:{number}: not UTF-8 text (byte {exc.start})") from None
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(
-                    f"{path}:{number}: not valid JSON ({exc.msg} at column {exc.colno})"
-                ) from None
-            if not isinstance(obj, dict):
-                raise ConfigError(
-                    f"{path}:{number}: expected a JSON object, got {type(obj).__name__}"
-                )
-            yield number, obj
+def _json_lines(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for every non-blank line; errors name the line."""
+    for number, obj in json_lines(path, what):
+        if not isinstance(obj, dict):
+            raise ConfigError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
+        yield number, obj
 
 
 def _text(obj: dict[str, Any], key: str, where: str, *, required: bool) -> str | None:
