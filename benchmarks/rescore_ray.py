@@ -87,7 +87,11 @@ def run(
     started_ray = not ray.is_initialized()
     if started_ray:
         ray.init(
-            num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1"
+            address="local",  # a new instance of its own, never another process's cluster
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            _node_ip_address="127.0.0.1",
         )
     ray_start_s = time.perf_counter() - started
     try:

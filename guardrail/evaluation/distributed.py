@@ -46,6 +46,8 @@ I_contra = TypeVar("I_contra", contravariant=True)
 DEFAULT_CHUNK = 8
 #: Chunks queued on each actor, so it never waits for the driver between two chunks.
 _IN_FLIGHT_PER_ACTOR = 2
+#: Seconds one wait for a finished chunk may block the driver's helper thread.
+_WAIT_S = 1.0
 
 
 class WorkerSpec(Protocol[I_contra, L_co]):
@@ -91,9 +93,10 @@ def load_settings(data: dict[str, Any]) -> AnyScorerSettings:
 
 @dataclass(frozen=True)
 class RayOptions:
-    """Where and how wide: ``address`` is ``auto`` (attach to the running local cluster, else
-    start one) or a cluster address; ``workers`` actors (default: the cluster's CPUs), one CPU
-    each; ``jobs`` items scored at once inside each actor; ``chunk`` items per call."""
+    """Where and how wide: ``address`` is ``auto`` (``RAY_ADDRESS`` if set, else a Ray running
+    on this machine, else a new local instance) or a cluster address; ``workers`` actors (at
+    most, and by default, the cluster's CPUs), one CPU each; ``jobs`` items scored at once
+    inside each actor; ``chunk`` items per call."""
 
     address: str = "auto"
     workers: int | None = None
@@ -125,8 +128,8 @@ def import_ray() -> ModuleType:
 @contextmanager
 def ray_session(address: str) -> Iterator[ModuleType]:
     """Ray, connected: reuse this process's connection if there is one; otherwise attach to
-    ``address`` (``auto``: a running local cluster, else start a local instance without the
-    dashboard) and disconnect on exit."""
+    ``address`` (``auto``: ``RAY_ADDRESS``, else a Ray running on this machine, else start a
+    local instance on 127.0.0.1 without the dashboard) and disconnect on exit."""
     ray = import_ray()
     if ray.is_initialized():
         yield ray
@@ -136,7 +139,12 @@ def ray_session(address: str) -> Iterator[ModuleType]:
             try:
                 ray.init(address="auto", log_to_driver=False)
             except ConnectionError:  # none running: start one, reachable from here only
-                ray.init(include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+                ray.init(
+                    address="local",
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    _node_ip_address="127.0.0.1",
+                )
         else:
             ray.init(address=address, log_to_driver=False)
     except (ConnectionError, ValueError, RuntimeError) as exc:
@@ -185,7 +193,13 @@ def ray_executor(spec: WorkerSpec[I, L], line_type: type[L], options: RayOptions
             chunks = deque(
                 list(todo[i : i + options.chunk]) for i in range(0, len(todo), options.chunk)
             )
-            wanted = options.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            cpus = int(ray.cluster_resources().get("CPU", 0))
+            if options.workers is not None and options.workers > cpus:
+                # an actor that can never be placed would hold its chunks forever
+                raise ConfigError(
+                    f"--ray-workers {options.workers}: the Ray cluster has {cpus} CPUs"
+                )
+            wanted = options.workers or max(1, cpus)
             actor_class = ray.remote(num_cpus=1, max_restarts=0, max_concurrency=1)(_Worker)
             actors = [
                 actor_class.remote(spec, options.jobs)
@@ -202,7 +216,12 @@ def ray_executor(spec: WorkerSpec[I, L], line_type: type[L], options: RayOptions
                     for actor in actors:
                         submit(actor)
                 while inflight:
-                    ready, _ = await asyncio.to_thread(ray.wait, list(inflight), num_returns=1)
+                    # a short timeout, so an interrupted run never leaves a thread blocked
+                    ready, _ = await asyncio.to_thread(
+                        ray.wait, list(inflight), num_returns=1, timeout=_WAIT_S
+                    )
+                    if not ready:
+                        continue
                     ref = ready[0]
                     actor = inflight.pop(ref)
                     try:

@@ -1,4 +1,4 @@
-"""A local Ray instance for the ``--ray`` tests: started once per test session (Ray takes a
+"""A local Ray instance for the ``--ray`` tests: started once for this package (Ray takes a
 few seconds to start), two CPUs, no dashboard, on 127.0.0.1, shut down at the end."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from tests.needs import unavailable
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ray_cluster() -> Iterator[ModuleType]:
     try:
         import ray
@@ -20,6 +20,7 @@ def ray_cluster() -> Iterator[ModuleType]:
     started = not ray.is_initialized()
     if started:
         ray.init(
+            address="local",  # a new instance, never another process's cluster
             num_cpus=2,
             include_dashboard=False,
             log_to_driver=False,

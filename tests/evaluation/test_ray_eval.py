@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -153,3 +157,45 @@ def test_ray_worker_failure_is_one_line(ray_cluster, dataset, tmp_path, capsys):
     with pytest.raises(Exception, match="ray worker failed") as info:
         asyncio.run(run_rows(rows, build_scorer(MetaRAGSettings()), executor=executor))
     assert "\n" not in str(info.value)
+
+
+def test_ctrl_c_during_a_ray_run_then_resume(ray_cluster, tmp_path):
+    """A real interruption: ``guardrail eval --ray ADDRESS`` in its own process, attached to
+    the test's Ray by address, gets SIGINT once rows are coming in; the rerun scores only the
+    rest."""
+    rows = [json.loads(line) for line in TINY.read_text().splitlines() if line.strip()]
+    dataset = tmp_path / "big.jsonl"
+    dataset.write_text(
+        "".join(
+            json.dumps({**row, "id": f"{row['id']}-{i}"}) + "\n" for i in range(100) for row in rows
+        )
+    )
+    progress = tmp_path / "progress.jsonl"
+    args = ["eval", str(dataset), "--no-progress", "--resume-file", str(progress)]
+    address = ray_cluster.get_runtime_context().gcs_address
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "guardrail", *args, "--ray", address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if progress.exists() and progress.read_text().count("\n") >= 2:  # header + a row
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err.decode()[-2000:]
+    kept = len(ProgressFile(progress, ProgressHeader(method="metarag", judge="local")).load())
+    assert 0 < kept < 600
+    local = eval_json(dataset, tmp_path / "local.json")
+    resumed = eval_json(dataset, tmp_path / "ray.json", *args[2:], "--ray", "auto")
+    run = json.loads((tmp_path / "ray.json").read_text())["run"]
+    assert (run["resumed"], run["scored_this_run"]) == (kept, 600 - kept)
+    assert json.dumps(resumed, sort_keys=True) == json.dumps(local, sort_keys=True)
+
+
+def test_more_workers_than_cluster_cpus_is_refused(ray_cluster, dataset, capsys):
+    assert main(["eval", str(dataset), "--ray", "auto", "--ray-workers", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--ray-workers 3: the Ray cluster has 2 CPUs" in err
