@@ -33,4 +33,7 @@ COMMANDS: dict[str, Command] = {
     "propose-facts": Command(
         "guardrail.cli.probe", "propose a fact file for `probe` from a folder of documents"
     ),
+    "rescore": Command(
+        "guardrail.cli.rescore", "re-score an audit or chat log under a policy (--ray to spread)"
+    ),
 }

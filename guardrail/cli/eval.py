@@ -23,9 +23,17 @@ from rich.table import Table
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.cost_flags import add_cost_flags
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
+from guardrail.evaluation.distributed import EvalSpec, RayOptions, import_ray, ray_executor
 from guardrail.evaluation.provenance import Selection, in_sample_note
 from guardrail.evaluation.results import summarize, tuned_block
-from guardrail.evaluation.runner import ProgressFile, ProgressHeader, RunResult, run_rows
+from guardrail.evaluation.runner import (
+    ProgressFile,
+    ProgressHeader,
+    RowOutcome,
+    RunResult,
+    run_rows,
+)
+from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 from guardrail.judges.registry import SPEC_HELP
 from guardrail.localize.model import TokenLocalizer
@@ -156,6 +164,7 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
         help="shuffle rows with this seed before --limit (the shared files are sorted by task)",
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="rows scored at once")
+    add_ray_args(p)
     p.add_argument(
         "--resume-file",
         type=Path,
@@ -181,12 +190,42 @@ def add_scoring_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_ray_args(p: argparse.ArgumentParser) -> None:
+    """``--ray`` and ``--ray-workers`` (``eval``, ``calibrate`` and ``rescore``)."""
+    p.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="score on a Ray cluster: 'auto' (attach to a running local one, else start one) "
+        "or a cluster address; needs pip install 'guardrail[ray]'. --jobs is then per worker",
+    )
+    p.add_argument(
+        "--ray-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --ray: this many workers, one CPU each (default: the cluster's CPUs)",
+    )
+
+
+def ray_options(args: argparse.Namespace) -> RayOptions | None:
+    """The ``--ray`` options, or ``None`` for an in-process run."""
+    if args.ray is None:
+        if args.ray_workers is not None:
+            raise ConfigError("--ray-workers needs --ray")
+        return None
+    options = RayOptions(address=args.ray, workers=args.ray_workers, jobs=args.jobs)
+    import_ray()  # fail before anything is scored
+    return options
+
+
 def load_and_score(
     args: argparse.Namespace, console: Console
-) -> tuple[list[EvalRow], RunResult, str, AnyScorerSettings]:
+) -> tuple[list[EvalRow], RunResult[RowOutcome], str, AnyScorerSettings]:
     """Load the rows, build judge and scorer, score everything not already in the resume file."""
     settings = scorer_settings(args)
     threshold, _source = flag_threshold(args)
+    options = ray_options(args)
     rows = load_rows(args.dataset, task=args.task, limit=args.limit, shuffle_seed=args.shuffle)
     judge = judge_for(settings)
     scorer = build_scorer(settings, judges={settings.judge: judge}, threshold=threshold)
@@ -203,6 +242,10 @@ def load_and_score(
 
         reference = ReferenceMetric(judge)
     show = not args.no_progress and sys.stderr.isatty()
+    executor = None
+    if options is not None:
+        spec = EvalSpec.of(settings, threshold, reference=reference is not None)
+        executor = ray_executor(spec, RowOutcome, options)
     result = asyncio.run(
         run_rows(
             rows,
@@ -212,6 +255,7 @@ def load_and_score(
             progress_file=progress,
             reference=reference,
             show_progress=show,
+            executor=executor,
         )
     )
     if result.resumed:
@@ -305,7 +349,7 @@ def plot_sweep(sweep: list[dict[str, Any]], path: Path, title: str) -> bool:
 
 
 def holdout_block(
-    rows: list[EvalRow], result: RunResult, frac: float, seed: int, metric: str
+    rows: list[EvalRow], result: RunResult[RowOutcome], frac: float, seed: int, metric: str
 ) -> dict[str, Any] | None:
     tune, report = split_by_group(rows, frac, seed=seed)
     block = tuned_block(tune, report, result.outcomes, metric)
@@ -334,6 +378,8 @@ def run(args: argparse.Namespace) -> int:
             "failed_this_run": result.failed,
             "resumed": result.resumed,
             "jobs": args.jobs,
+            "ray": args.ray,
+            "ray_workers": args.ray_workers,
         },
         **summary,
     }

@@ -17,7 +17,7 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,14 +143,14 @@ def parse_row(obj: Any, *, path: Path | str = "<row>", line: int = 1) -> EvalRow
     )
 
 
-def iter_rows(path: str | Path) -> Iterable[EvalRow]:
-    """Yield rows in file order; blank lines are skipped, duplicate ids are an error."""
+def json_lines(path: str | Path, what: str = "dataset") -> Iterator[tuple[int, Any]]:
+    """``(line number, decoded value)`` for every non-blank line of a JSON Lines file; a line
+    that is not UTF-8 or not JSON is a :class:`ConfigError` naming ``path:line``."""
     p = Path(path)
-    seen: dict[str, int] = {}
     try:
         handle = p.open("rb")
     except OSError as exc:
-        raise ConfigError(f"{p}: cannot read dataset ({exc.strerror or exc})") from exc
+        raise ConfigError(f"{p}: cannot read {what} ({exc.strerror or exc})") from exc
     with handle:
         for number, raw in enumerate(handle, start=1):
             try:
@@ -165,11 +165,19 @@ def iter_rows(path: str | Path) -> Iterable[EvalRow]:
                 raise _fail(
                     p, number, f"not valid JSON ({exc.msg} at column {exc.colno})"
                 ) from None
-            row = parse_row(obj, path=p, line=number)
-            if row.id in seen:
-                raise _fail(p, number, f"duplicate id {row.id!r} (first on line {seen[row.id]})")
-            seen[row.id] = number
-            yield row
+            yield number, obj
+
+
+def iter_rows(path: str | Path) -> Iterable[EvalRow]:
+    """Yield rows in file order; blank lines are skipped, duplicate ids are an error."""
+    p = Path(path)
+    seen: dict[str, int] = {}
+    for number, obj in json_lines(p):
+        row = parse_row(obj, path=p, line=number)
+        if row.id in seen:
+            raise _fail(p, number, f"duplicate id {row.id!r} (first on line {seen[row.id]})")
+        seen[row.id] = number
+        yield row
 
 
 def load_rows(

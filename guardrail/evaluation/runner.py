@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Generic, Protocol, TypeVar
@@ -57,8 +57,8 @@ class FactoidSummary(_Line):
     screened: bool = False  # settled as supported by the cascade's offline screen
 
 
-class ProgressRecord(_Line):
-    """What every progress-file line has: the row's id, and whether it finished or the error."""
+class ProgressLine(_Line):
+    """What every progress-file line holds: the item's id, whether it finished, and why not."""
 
     kind: str = "row"
     id: str
@@ -66,7 +66,11 @@ class ProgressRecord(_Line):
     error: str | None = None
 
 
-class RowOutcome(ProgressRecord):
+L = TypeVar("L", bound=ProgressLine)
+I = TypeVar("I")  # noqa: E741 - an item to score (a benchmark row, a logged turn)
+
+
+class RowOutcome(ProgressLine):
     """One progress-file line: a row's report summary, or the error that stopped it."""
 
     score: float | None = None
@@ -134,23 +138,20 @@ class ProgressHeader(_Line):
     judge: str
 
 
-RecordT = TypeVar("RecordT", bound=ProgressRecord)
+class LineProgress(Generic[L]):
+    """Append-only JSON Lines record of finished items, one ``line_type`` object a line."""
 
-
-class RecordFile(Generic[RecordT]):
-    """Append-only JSON Lines record of finished rows, each line a ``record`` model."""
-
-    def __init__(self, path: str | Path, header: ProgressHeader, record: type[RecordT]) -> None:
+    def __init__(self, path: str | Path, header: ProgressHeader, line_type: type[L]) -> None:
         self.path = Path(path)
         self.header = header
-        self.record = record
+        self.line_type = line_type
         self._handle: IO[str] | None = None
 
-    def load(self) -> dict[str, RecordT]:
-        """Rows already finished successfully (the last line for an id wins)."""
+    def load(self) -> dict[str, L]:
+        """Items already finished successfully (the last line for an id wins)."""
         if not self.path.exists() or self.path.stat().st_size == 0:
             return {}
-        done: dict[str, RecordT] = {}
+        done: dict[str, L] = {}
         with self.path.open("rb") as handle:
             for number, raw in enumerate(handle, start=1):
                 try:
@@ -174,7 +175,7 @@ class RecordFile(Generic[RecordT]):
                     self._check_header(obj, number)
                     continue
                 try:
-                    outcome = self.record.model_validate(obj)
+                    outcome = self.line_type.model_validate(obj)
                 except ValidationError as exc:
                     raise ConfigError(f"{self.path}:{number}: not a progress row ({exc})") from None
                 if outcome.ok:
@@ -210,7 +211,7 @@ class RecordFile(Generic[RecordT]):
                 return
             handle.truncate(data.rfind(b"\n") + 1)
 
-    def append(self, outcome: RecordT) -> None:
+    def append(self, outcome: L) -> None:
         self._write(outcome.model_dump(mode="json", exclude_defaults=False))
 
     def _write(self, obj: dict[str, Any]) -> None:
@@ -224,18 +225,18 @@ class RecordFile(Generic[RecordT]):
             self._handle = None
 
 
-class ProgressFile(RecordFile[RowOutcome]):
-    """The progress file of scored benchmark rows."""
+class ProgressFile(LineProgress[RowOutcome]):
+    """The progress file of ``guardrail eval``: one :class:`RowOutcome` a line."""
 
     def __init__(self, path: str | Path, header: ProgressHeader) -> None:
         super().__init__(path, header, RowOutcome)
 
 
 @dataclass
-class RunResult:
-    """Every row's outcome (resumed and new) and what this run itself did."""
+class RunResult(Generic[L]):
+    """Every item's outcome (resumed and new, in input order) and what this run itself did."""
 
-    outcomes: dict[str, RowOutcome] = field(default_factory=dict)
+    outcomes: dict[str, L] = field(default_factory=dict)
     resumed: int = 0
     scored: int = 0
     failed: int = 0
@@ -269,33 +270,71 @@ async def _score_row(
     return outcome
 
 
-async def run_rows(
-    rows: Sequence[EvalRow],
-    scorer: Scorer,
-    *,
-    jobs: int = 1,
-    threshold: float | None = None,
-    progress_file: ProgressFile | None = None,
-    reference: ReferenceScorer | None = None,
-    show_progress: bool = False,
-    console: Console | None = None,
-    on_outcome: Callable[[RowOutcome], None] | None = None,
-) -> RunResult:
-    """Score every row not already in ``progress_file``, ``jobs`` rows at a time."""
+#: Receives each finished item's line as soon as it is known.
+Emit = Callable[[L], None]
+#: Scores ``todo`` and emits one line per item, in any order: in this process
+#: (:func:`local_executor`) or on a Ray cluster (:mod:`guardrail.evaluation.distributed`).
+Executor = Callable[[Sequence[I], Emit[L]], Awaitable[None]]
+
+
+def local_executor(fn: Callable[[I], Awaitable[L]], jobs: int) -> Executor[I, L]:
+    """Score items in this process, ``jobs`` at a time."""
     if jobs < 1:
         raise ConfigError(f"--jobs must be >= 1, got {jobs}")
+
+    async def execute(todo: Sequence[I], emit: Emit[L]) -> None:
+        pending = iter(todo)
+
+        async def worker() -> None:
+            for item in pending:
+                emit(await fn(item))
+
+        await asyncio.gather(*(worker() for _ in range(min(jobs, max(1, len(todo))))))
+
+    return execute
+
+
+def row_scorer(
+    scorer: Scorer, threshold: float | None, reference: ReferenceScorer | None
+) -> Callable[[EvalRow], Awaitable[RowOutcome]]:
+    """One row to its :class:`RowOutcome` with ``scorer`` (what every executor runs per row)."""
+
+    async def score(row: EvalRow) -> RowOutcome:
+        return await _score_row(row, scorer, threshold, reference)
+
+    return score
+
+
+async def run_items(
+    items: Sequence[I],
+    key: Callable[[I], str],
+    execute: Executor[I, L],
+    *,
+    progress_file: LineProgress[L] | None = None,
+    show_progress: bool = False,
+    console: Console | None = None,
+    on_outcome: Callable[[L], None] | None = None,
+    label: str = "scoring",
+) -> RunResult[L]:
+    """Run ``execute`` on every item not already in ``progress_file``, with a progress bar.
+
+    Each line is appended to the progress file as it arrives; the result's ``outcomes`` are
+    keyed by ``key(item)`` and ordered as ``items``, whatever order the executor finished in.
+    """
     started = time.perf_counter()
-    result = RunResult()
+    result: RunResult[L] = RunResult()
     done = progress_file.load() if progress_file is not None else {}
-    wanted = {row.id for row in rows}
-    for row_id, outcome in done.items():
-        if row_id in wanted:
-            result.outcomes[row_id] = outcome
+    keys = [key(item) for item in items]
+    for item_key in keys:
+        if item_key in done:
+            result.outcomes[item_key] = done[item_key]
     result.resumed = len(result.outcomes)
-    todo = [row for row in rows if row.id not in result.outcomes]
+    todo = [
+        item for item, item_key in zip(items, keys, strict=True) if item_key not in result.outcomes
+    ]
 
     progress = Progress(
-        TextColumn("[bold]scoring"),
+        TextColumn(f"[bold]{label}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("failed {task.fields[failed]}"),
@@ -304,32 +343,64 @@ async def run_rows(
         disable=not show_progress,
         transient=False,
     )
-    pending = iter(todo)
-
-    async def worker(task_id: Any) -> None:
-        for row in pending:
-            outcome = await _score_row(row, scorer, threshold, reference)
-            if progress_file is not None:
-                progress_file.append(outcome)
-            if outcome.ok:
-                result.scored += 1
-            else:
-                result.failed += 1
-            result.outcomes[row.id] = outcome
-            if on_outcome is not None:
-                on_outcome(outcome)
-            progress.update(task_id, advance=1, failed=result.failed)
 
     if progress_file is not None:
         progress_file.open()
     try:
         with progress:
-            task_id = progress.add_task(
-                "scoring", total=len(rows), completed=result.resumed, failed=0
-            )
-            await asyncio.gather(*(worker(task_id) for _ in range(min(jobs, max(1, len(todo))))))
+            task_id = progress.add_task(label, total=len(items), completed=result.resumed, failed=0)
+
+            def emit(outcome: L) -> None:
+                if progress_file is not None:
+                    progress_file.append(outcome)
+                if outcome.ok:
+                    result.scored += 1
+                else:
+                    result.failed += 1
+                result.outcomes[outcome.id] = outcome
+                if on_outcome is not None:
+                    on_outcome(outcome)
+                progress.update(task_id, advance=1, failed=result.failed)
+
+            await execute(todo, emit)
     finally:
         if progress_file is not None:
             progress_file.close()
+        result.outcomes = {k: result.outcomes[k] for k in keys if k in result.outcomes}
     result.wall_seconds = time.perf_counter() - started
     return result
+
+
+async def run_rows(
+    rows: Sequence[EvalRow],
+    scorer: Scorer,
+    *,
+    jobs: int = 1,
+    threshold: float | None = None,
+    progress_file: LineProgress[RowOutcome] | None = None,
+    reference: ReferenceScorer | None = None,
+    show_progress: bool = False,
+    console: Console | None = None,
+    on_outcome: Callable[[RowOutcome], None] | None = None,
+    executor: Executor[EvalRow, RowOutcome] | None = None,
+) -> RunResult[RowOutcome]:
+    """Score every row not already in ``progress_file``, ``jobs`` rows at a time.
+
+    ``executor`` replaces the in-process scoring (``scorer``, ``jobs``, ``threshold`` and
+    ``reference`` are then the executor's business): see :func:`guardrail.evaluation.
+    distributed.ray_executor`.
+    """
+    execute = executor or local_executor(row_scorer(scorer, threshold, reference), jobs)
+    return await run_items(
+        rows,
+        _row_id,
+        execute,
+        progress_file=progress_file,
+        show_progress=show_progress,
+        console=console,
+        on_outcome=on_outcome,
+    )
+
+
+def _row_id(row: EvalRow) -> str:
+    return row.id

@@ -6,7 +6,7 @@ expected answer, the points become triples through the judge (:mod:`~guardrail.p
 and the similarity oracles classify the hallucination (:mod:`~guardrail.probe.oracles`).
 
 Each finished question is appended to a progress file (the one ``guardrail eval`` uses,
-:class:`~guardrail.evaluation.runner.RecordFile`) as soon as it completes; a rerun with the
+:class:`~guardrail.evaluation.runner.LineProgress`) as soon as it completes; a rerun with the
 same file asks only the rest. A chatbot that raises is recorded as an error (asked again on
 the next run); one returning a shape no answer function may return stops the run
 (``ConfigError``).
@@ -25,7 +25,7 @@ from pydantic import Field
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from guardrail.evaluation.runner import ProgressHeader, ProgressRecord, RecordFile
+from guardrail.evaluation.runner import LineProgress, ProgressHeader, ProgressLine
 from guardrail.exceptions import ConfigError, JudgeError
 from guardrail.probe.chatbot import ask
 from guardrail.probe.extract import Key, TripleExtractor
@@ -38,7 +38,7 @@ from guardrail.probe.reasoning import Knowledge, derive
 RULES = ("fact", "symmetric", "inverse", "transitive", "composite", "negation")
 
 
-class ProbeRecord(ProgressRecord):
+class ProbeRecord(ProgressLine):
     """One question, the chatbot's reply and the oracles' verdict (a progress-file line)."""
 
     question: str
@@ -206,7 +206,7 @@ class Prober:
         asked: Sequence[Question],
         *,
         jobs: int = 1,
-        progress_file: RecordFile[ProbeRecord] | None = None,
+        progress_file: LineProgress[ProbeRecord] | None = None,
         show_progress: bool = False,
         console: Console | None = None,
     ) -> ProbeRun:
@@ -261,7 +261,7 @@ class Prober:
         return run
 
 
-def progress_file(path: Any, chatbot: str, judge: str) -> RecordFile[ProbeRecord]:
+def progress_file(path: Any, chatbot: str, judge: str) -> LineProgress[ProbeRecord]:
     """The probe's progress file; resuming with another chatbot or judge is refused."""
     header = ProgressHeader(method=f"probe {chatbot}", judge=judge)
-    return RecordFile(path, header, ProbeRecord)
+    return LineProgress(path, header, ProbeRecord)
