@@ -294,16 +294,18 @@ class ReviewQueue:
             sql += " AND queue = ?"
             params.append(queue)
         sql += f" ORDER BY created_at, {self._db.tiebreak} LIMIT 1{self._db.skip_locked}"
-        with self._db.write() as conn:
-            row = conn.execute(sql, params).fetchone()
-            if row is None:
-                return None
-            conn.execute(
-                "UPDATE cases SET state = 'claimed', reviewer = ?, claimed_at = ?"
-                " WHERE case_id = ? AND state = 'open'",
-                (reviewer, utc_now(), row["case_id"]),
-            )
-            return self._row_to_stored(self._fetch(conn, row["case_id"]))
+        while True:
+            with self._db.write() as conn:
+                row = conn.execute(sql, params).fetchone()
+                if row is None:
+                    return None
+                cur = conn.execute(
+                    "UPDATE cases SET state = 'claimed', reviewer = ?, claimed_at = ?"
+                    " WHERE case_id = ? AND state = 'open'",
+                    (reviewer, utc_now(), row["case_id"]),
+                )
+                if cur.rowcount == 1:  # always, with the row lock; never hand out another's
+                    return self._row_to_stored(self._fetch(conn, row["case_id"]))
 
     def resolve(
         self,
