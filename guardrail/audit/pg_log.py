@@ -48,7 +48,7 @@ PAGE_ROWS = 2000
 
 
 def _database(url: str) -> PostgresDatabase:
-    return PostgresDatabase(url, _SCHEMA, "audit trail")
+    return PostgresDatabase(url, _SCHEMA, "audit trail", role="audit")
 
 
 class PostgresLines:

@@ -232,7 +232,7 @@ class SQLiteDatabase(Database):
 
 # --- PostgreSQL -------------------------------------------------------------------------------
 
-_pools: dict[str, Any] = {}
+_pools: dict[tuple[str, str], Any] = {}
 _pools_lock = threading.Lock()
 
 
@@ -248,14 +248,17 @@ def _psycopg() -> Any:
     return psycopg
 
 
-def _pool(url: str) -> Any:
-    """The process's connection pool for ``url`` (opened on first use, closed at exit).
+def _pool(url: str, role: str) -> Any:
+    """The process's connection pool for ``url`` and ``role`` (opened on first use, closed at
+    exit). The audit trail has a pool of its own: a resolution appends its audit record while
+    its queue transaction holds a connection, and with one shared pool, as many resolving
+    threads as the pool has connections would each wait for a second one forever.
 
     The first use connects once directly, so a wrong URL, a refused connection or a bad
     password fails at once with the server's own words instead of a pool timeout later.
     """
     with _pools_lock:
-        pool = _pools.get(url)
+        pool = _pools.get((url, role))
         if pool is None:
             psycopg = _psycopg()
             psycopg.connect(url, connect_timeout=PG_CONNECT_TIMEOUT_S).close()
@@ -268,10 +271,10 @@ def _pool(url: str) -> Any:
                 max_size=PG_POOL_MAX,
                 kwargs={"row_factory": dict_row, "autocommit": True},
                 open=False,
-                name="guardrail",
+                name=f"guardrail-{role}",
             )
             pool.open(wait=False)
-            _pools[url] = pool
+            _pools[(url, role)] = pool
         return pool
 
 
@@ -316,17 +319,18 @@ class PostgresDatabase(Database):
     skip_locked = " FOR UPDATE SKIP LOCKED"
     tiebreak = "pos"
 
-    def __init__(self, url: str, schema: str, what: str) -> None:
+    def __init__(self, url: str, schema: str, what: str, *, role: str = "stores") -> None:
         super().__init__(url, what)
         self.url = url
         self.schema = schema
+        self.role = role
         self._psycopg = _psycopg()
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[Any]:
         psycopg = self._psycopg
         try:
-            with _pool(self.url).connection(timeout=BUSY_TIMEOUT_S) as conn:
+            with _pool(self.url, self.role).connection(timeout=BUSY_TIMEOUT_S) as conn:
                 if (self.url, self.schema) not in _created:
                     with conn.transaction():
                         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))

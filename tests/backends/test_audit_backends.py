@@ -139,3 +139,39 @@ def test_recovery_adds_the_turns_a_crash_left_out(store):
     assert "lost-turn" in recorded_turns(store.audit)
     assert store.records()[-1]["event_name"] == "turn_recovered"
     assert verify_trail(store.audit).ok
+
+
+def test_many_threads_resolving_at_once_all_reach_the_trail(store):
+    """More resolving threads than a process keeps connections (each resolution appends its
+    audit record inside its queue transaction): none waits forever, every one is recorded."""
+    import threading
+
+    from guardrail.audit.review import record_resolutions
+    from guardrail.queues.db import PG_POOL_MAX
+
+    n = PG_POOL_MAX + 4
+    queue = ReviewQueue(store.db, on_resolve=record_resolutions(open_audit_log(store.audit)))
+    for i in range(n):
+        queue.add(build_case(f"r{i}"))
+        queue.claim(f"r{i}", f"reviewer-{i}")
+    barrier = threading.Barrier(n)
+    errors: list[BaseException] = []
+
+    def resolve(i: int) -> None:
+        barrier.wait()
+        try:
+            queue.resolve(f"r{i}", "approved")
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=resolve, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == [] and not any(t.is_alive() for t in threads)
+    report = verify_trail(store.audit)
+    assert report.ok and report.records == n
+    assert sorted(r["resolution"]["case_id"] for r in store.records()) == sorted(
+        f"r{i}" for i in range(n)
+    )
