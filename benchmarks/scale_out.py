@@ -197,23 +197,11 @@ def start_replica(url: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
     return subprocess.Popen(argv, env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT)
 
 
-def wait_healthy(base: str, proc: subprocess.Popen[bytes], timeout_s: float = 90) -> None:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"serve on {base} did not start (exit {proc.poll()})")
-        time.sleep(0.2)
-
-
 def scenario(cluster: Any, name: str, replicas: int, args: argparse.Namespace, workdir: Path):
     from guardrail.audit.recover import recorded_turns
     from guardrail.audit.trail import trail_source
     from guardrail.queues import ReviewQueue
+    from guardrail.server.testing import wait_until_healthy
 
     url = cluster.create_database(name)
     load_before = os.getloadavg()[0]  # the machine is shared: say how busy it was
@@ -222,7 +210,7 @@ def scenario(cluster: Any, name: str, replicas: int, args: argparse.Namespace, w
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     try:
         for base, proc in zip(bases, servers, strict=True):
-            wait_healthy(base, proc)
+            wait_until_healthy(base, proc)
         _children_cpu()  # start counting the load clients and reviewers from here
         stop_file = workdir / f"{name}.stop"
         reviewer_proc = subprocess.Popen(

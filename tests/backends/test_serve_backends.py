@@ -9,7 +9,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +19,7 @@ import pytest
 
 from guardrail.audit import verify_trail
 from guardrail.queues import ReviewQueue
+from guardrail.server.testing import wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "replica-test-key-0123456789"
@@ -60,17 +60,11 @@ def replicas(store, tmp_path) -> Iterator[list[str]]:
             )
         urls.append(f"http://127.0.0.1:{port}")
     try:
-        deadline = time.monotonic() + 90
         for proc, url, log in zip(procs, urls, logs, strict=True):
-            while True:
-                try:
-                    if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert proc.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, "serve did not start"
-                time.sleep(0.2)
+            try:
+                wait_until_healthy(url, proc)
+            except RuntimeError as exc:
+                pytest.fail(f"{exc}\n{log.read_text()}")
         yield urls
     finally:
         for proc in procs:
