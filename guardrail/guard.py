@@ -35,7 +35,7 @@ from guardrail.actions.answers import accepts_instruction, normalize_answer, nor
 from guardrail.actions.cite import add_citations
 from guardrail.actions.escalate import Escalator
 from guardrail.actions.highlight import mark_spans
-from guardrail.audit import AuditLog, AuditRecord, TextRedaction
+from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.runner import JudgeCallError
@@ -79,7 +79,7 @@ class Guard:
         scorer: Scorer | None = None,
         classifier: TopicClassifier | None = None,
         escalator: Escalator | None = None,
-        audit: AuditLog | None = None,
+        audit: AuditTrail | None = None,
         redaction: TextRedaction = "none",
     ) -> None:
         self.policy = policy
@@ -111,15 +111,20 @@ class Guard:
         sinks: Mapping[str, EscalationSink] | None = None,
         redaction: TextRedaction = "none",
     ) -> Guard:
-        """Load a policy file and wire the default parts (files are created on first use)."""
+        """Load a policy file and wire the default parts (files are created on first use).
+
+        ``review_db`` and ``audit_log`` are paths, or ``postgresql://`` URLs (the ``postgres``
+        extra) for a review queue and audit trail shared by several processes or hosts.
+        """
+        from guardrail.audit.trail import open_audit_log
         from guardrail.queues.jsonl import JSONLSink
-        from guardrail.queues.sqlite import SQLiteQueue
+        from guardrail.queues.review_queue import ReviewQueue
 
         policy = load_policy(path)
         escalator = Escalator(
-            sinks, default=SQLiteQueue(review_db), fallback=JSONLSink(fallback_log)
+            sinks, default=ReviewQueue(review_db), fallback=JSONLSink(fallback_log)
         )
-        audit = AuditLog(audit_log, redaction=redaction) if audit_log is not None else None
+        audit = open_audit_log(audit_log, redaction=redaction) if audit_log is not None else None
         return cls(policy, judge=judge, escalator=escalator, audit=audit, redaction=redaction)
 
     # -- entry points -----------------------------------------------------------------------

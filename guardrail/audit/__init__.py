@@ -4,6 +4,8 @@
 * :class:`AuditLog` — the append-only writer (thread-safe, fsync-ed, restart-safe).
 * :func:`verify_log` — checks the chain and names the first altered, inserted, removed or
   reordered line; ``guardrail audit verify PATH`` on the command line.
+* :func:`open_audit_log` / :func:`verify_trail` — the same for a path or a ``postgresql://``
+  URL (:class:`~guardrail.audit.pg_log.PostgresAuditLog`: one chain serialised by the database).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from guardrail.audit.record import (
     TextRedaction,
     text_hash,
 )
+from guardrail.audit.trail import AuditTrail, open_audit_log, verify_trail
 from guardrail.models import ReviewOutcome
 
 __all__ = [
     "GENESIS_HASH",
     "AuditLog",
     "AuditRecord",
+    "AuditTrail",
     "FactoidEntry",
     "RecordKind",
     "Resolution",
@@ -37,7 +41,9 @@ __all__ = [
     "TextRedaction",
     "VerifyReport",
     "canonical_json",
+    "open_audit_log",
     "record_hash",
     "text_hash",
     "verify_log",
+    "verify_trail",
 ]

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -152,19 +152,40 @@ class VerifyReport(BaseModel):
         return f"{where}: {self.problem}"
 
 
-@contextmanager
-def _open(path: Path) -> Iterator[BinaryIO]:
-    try:
-        with path.open("rb") as fh:
-            yield fh
-    except OSError as exc:
-        raise AuditError(f"cannot read audit log {path}: {exc}") from exc
+class LineSource(Protocol):
+    """Where a chain's lines come from, in order, each ending in ``\\n``: a JSON Lines file
+    (:class:`FileLines`) or a database table (``guardrail.audit.pg_log``). The verifier reads
+    them through :meth:`lines`, and again from the start to explain a broken link."""
+
+    @property
+    def name(self) -> str: ...
+
+    def lines(self) -> AbstractContextManager[Iterable[bytes]]: ...
 
 
-def _find_seq(path: Path, wanted: int, after_line: int) -> int | None:
+@dataclass(frozen=True)
+class FileLines:
+    """The lines of an audit log file."""
+
+    path: Path
+
+    @property
+    def name(self) -> str:
+        return str(self.path)
+
+    @contextmanager
+    def lines(self) -> Iterator[BinaryIO]:
+        try:
+            with self.path.open("rb") as fh:
+                yield fh
+        except OSError as exc:
+            raise AuditError(f"cannot read audit log {self.path}: {exc}") from exc
+
+
+def _find_seq(source: LineSource, wanted: int, after_line: int) -> int | None:
     """The line number after ``after_line`` whose record has ``seq == wanted``, if any."""
-    with _open(path) as fh:
-        for number, raw in enumerate(fh, start=1):
+    with source.lines() as lines:
+        for number, raw in enumerate(lines, start=1):
             if number <= after_line:
                 continue
             try:
@@ -176,10 +197,10 @@ def _find_seq(path: Path, wanted: int, after_line: int) -> int | None:
     return None
 
 
-def _links_to(path: Path, line: int, wanted_prev: str) -> bool:
+def _links_to(source: LineSource, line: int, wanted_prev: str) -> bool:
     """Whether line number ``line`` exists and its ``prev_hash`` is ``wanted_prev``."""
-    with _open(path) as fh:
-        for number, raw in enumerate(fh, start=1):
+    with source.lines() as lines:
+        for number, raw in enumerate(lines, start=1):
             if number == line:
                 try:
                     return parse_link(raw.rstrip(b"\n")).prev_hash == wanted_prev
@@ -199,14 +220,14 @@ class _Walk:
     prev_offset: int = 0
 
 
-def _diagnose(path: Path, n: int, link: Link, walk: _Walk) -> tuple[int, str | None, str]:
+def _diagnose(source: LineSource, n: int, link: Link, walk: _Walk) -> tuple[int, str | None, str]:
     """Explain a broken link at line ``n``: (first bad line, its audit id, problem)."""
     if link.hash == walk.prev_hash:
         return n, link.audit_id, f"duplicate of line {n - 1} (a record was copied or replayed)"
     if n >= 2 and link.seq == n - 1 and link.prev_hash == walk.prev_prev_hash:
         # Lines n-1 and n both claim to follow line n-2: one was inserted. If the rest of the
         # log links on from line n, line n is the original and line n-1 the intruder.
-        if _links_to(path, n + 1, link.hash):
+        if _links_to(source, n + 1, link.hash):
             return (
                 n - 1,
                 walk.prev_audit_id,
@@ -227,7 +248,7 @@ def _diagnose(path: Path, n: int, link: Link, walk: _Walk) -> tuple[int, str | N
             "or this record was edited and re-hashed",
         )
     if link.seq > n:
-        found = _find_seq(path, n, after_line=n)
+        found = _find_seq(source, n, after_line=n)
         if found is not None:
             return (
                 n,
@@ -262,8 +283,13 @@ def verify_log(path: str | Path, *, anchor: str | None = None) -> VerifyReport:
     path = Path(path)
     if not path.is_file():
         raise AuditError(f"audit log not found: {path}")
-    with _open(path) as fh:
-        report, seen_anchor = _walk_lines(path, fh, anchor)
+    return verify_lines(FileLines(path), anchor=anchor)
+
+
+def verify_lines(source: LineSource, *, anchor: str | None = None) -> VerifyReport:
+    """:func:`verify_log` over any :class:`LineSource` (a file, a PostgreSQL table)."""
+    with source.lines() as lines:
+        report, seen_anchor = _walk_lines(source, lines, anchor)
     if report.ok and anchor is not None and not seen_anchor:
         return report.model_copy(
             update={
@@ -275,7 +301,9 @@ def verify_log(path: str | Path, *, anchor: str | None = None) -> VerifyReport:
     return report
 
 
-def _walk_lines(path: Path, fh: BinaryIO, anchor: str | None) -> tuple[VerifyReport, bool]:
+def _walk_lines(
+    source: LineSource, lines: Iterable[bytes], anchor: str | None
+) -> tuple[VerifyReport, bool]:
     walk = _Walk()
     n = 0
     seen_anchor = anchor == GENESIS_HASH
@@ -283,7 +311,7 @@ def _walk_lines(path: Path, fh: BinaryIO, anchor: str | None) -> tuple[VerifyRep
     def bad(line: int, audit_id: str | None, problem: str) -> tuple[VerifyReport, bool]:
         back = line < n  # the problem was found one line later (an inserted record)
         report = VerifyReport(
-            path=str(path),
+            path=source.name,
             ok=False,
             records=line - 1,
             first_bad_line=line,
@@ -294,7 +322,7 @@ def _walk_lines(path: Path, fh: BinaryIO, anchor: str | None) -> tuple[VerifyRep
         )
         return report, seen_anchor
 
-    for raw in fh:
+    for raw in lines:
         n += 1
         if not raw.endswith(b"\n"):
             return bad(
@@ -314,12 +342,12 @@ def _walk_lines(path: Path, fh: BinaryIO, anchor: str | None) -> tuple[VerifyRep
                 n, link.audit_id, "not canonical JSON: the line was re-encoded or hand-edited"
             )
         if link.seq != n or link.prev_hash != walk.prev_hash:
-            return bad(*_diagnose(path, n, link, walk))
+            return bad(*_diagnose(source, n, link, walk))
         seen_anchor = seen_anchor or link.hash == anchor
         walk.prev_prev_hash, walk.prev_hash = walk.prev_hash, link.hash
         walk.prev_audit_id = link.audit_id
         walk.prev_offset, walk.offset = walk.offset, walk.offset + len(raw)
     report = VerifyReport(
-        path=str(path), ok=True, records=n, head_hash=walk.prev_hash, intact_bytes=walk.offset
+        path=source.name, ok=True, records=n, head_hash=walk.prev_hash, intact_bytes=walk.offset
     )
     return report, seen_anchor

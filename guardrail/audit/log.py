@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import cast
+from typing import Any, cast
 
 import structlog
 from structlog.processors import JSONRenderer
@@ -38,6 +38,7 @@ from guardrail._fs import fsync_dir
 from guardrail.audit.chain import (
     CANONICAL_JSON_KW,
     GENESIS_HASH,
+    FileLines,
     LinkError,
     parse_link,
     record_hash,
@@ -96,16 +97,38 @@ def _read_tail(path: Path, size: int) -> tuple[int, str]:
             start -= step
         fh.seek(start)
         line = fh.read(end - start)
+    return chain_head(line, str(path))
+
+
+def chain_head(line: bytes, where: str) -> tuple[int, str]:
+    """``(seq, hash)`` of a log's last record, the point the next append chains onto; refuses
+    a last record that is malformed or fails its own hash check."""
     try:
         link = parse_link(line)
     except LinkError as exc:
-        raise AuditError(f"{path}: cannot continue the chain, last line: {exc}") from None
+        raise AuditError(f"{where}: cannot continue the chain, last line: {exc}") from None
     if link.computed_hash != link.hash or link.seq < 1:
         raise AuditError(
-            f"{path}: cannot continue the chain, the last line (seq {link.seq}) fails its own "
+            f"{where}: cannot continue the chain, the last line (seq {link.seq}) fails its own "
             "hash check; run `guardrail audit verify` on it"
         )
     return link.seq, link.hash
+
+
+def seal(
+    record: AuditRecord, redaction: TextRedaction, seq: int, prev_hash: str
+) -> tuple[AuditRecord, dict[str, Any]]:
+    """``record`` redacted, numbered ``seq`` and chained onto ``prev_hash``: the record as
+    written and its JSON object (with ``hash``), whose canonical JSON is the stored line."""
+    staged = record.redacted(redaction).model_copy(
+        update={"seq": seq, "prev_hash": prev_hash, "hash": None}
+    )
+    body = staged.to_json_dict()
+    try:
+        body["hash"] = record_hash(body)
+    except (TypeError, ValueError) as exc:
+        raise AuditError(f"audit record cannot be serialized: {exc}") from exc
+    return staged.model_copy(update={"hash": body["hash"]}), body
 
 
 class AuditLog:
@@ -137,6 +160,15 @@ class AuditLog:
         self._seq = 0
         self._head = GENESIS_HASH
         self._size = 0
+
+    @property
+    def location(self) -> str:
+        """Where the records go, for messages."""
+        return str(self.path)
+
+    def source(self) -> FileLines:
+        """The log's lines, for the verifier and crash recovery."""
+        return FileLines(self.path)
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -196,14 +228,7 @@ class AuditLog:
                     _read_tail(self.path, current) if current else (0, GENESIS_HASH)
                 )
                 self._size = current
-            staged = record.redacted(self.redaction).model_copy(
-                update={"seq": self._seq + 1, "prev_hash": self._head, "hash": None}
-            )
-            body = staged.to_json_dict()
-            try:
-                body["hash"] = record_hash(body)
-            except (TypeError, ValueError) as exc:
-                raise AuditError(f"audit record cannot be serialized: {exc}") from exc
+            sealed, body = seal(record, self.redaction, self._seq + 1, self._head)
             try:
                 self._logger.msg(**body)
             except OSError as exc:
@@ -212,7 +237,7 @@ class AuditLog:
             self._seq += 1
             self._head = body["hash"]
             self._size = os.fstat(fd).st_size
-            return staged.model_copy(update={"hash": body["hash"]})
+            return sealed
 
     @contextlib.contextmanager
     def _file_lock(self, fd: int) -> Iterator[int]:

@@ -11,21 +11,27 @@ recover`` runs it by hand. It is idempotent: a second run finds nothing to do.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from guardrail.audit.log import AuditLog
+from guardrail.audit.chain import FileLines, LineSource
 from guardrail.audit.record import AuditRecord, TextRedaction
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.audit.trail import AuditTrail, trail_source
+from guardrail.queues.db import Target
+from guardrail.queues.review_queue import ReviewQueue
 
 
-def recorded_turns(path: str | Path) -> set[str]:
-    """Audit ids of every turn (and failed turn) the log at ``path`` records."""
+def recorded_turns(target: Target) -> set[str]:
+    """Audit ids of every turn (and failed turn) the trail at ``target`` records (a JSON Lines
+    file, missing counts as empty, or a ``postgresql://`` database)."""
+    return turns_in(trail_source(target))
+
+
+def turns_in(source: LineSource) -> set[str]:
+    """Audit ids of every turn (and failed turn) among ``source``'s lines."""
     found: set[str] = set()
-    p = Path(path)
-    if not p.exists():
+    if isinstance(source, FileLines) and not source.path.exists():
         return found
-    with p.open("rb") as handle:
-        for raw in handle:
+    with source.lines() as lines:
+        for raw in lines:
             try:
                 obj = json.loads(raw)
             except ValueError:  # a torn last line, or damage: `audit verify` reports those
@@ -38,14 +44,14 @@ def recorded_turns(path: str | Path) -> set[str]:
 
 
 def recover_turns(
-    log: AuditLog,
-    queue: SQLiteQueue,
+    log: AuditTrail,
+    queue: ReviewQueue,
     *,
     policy_hash: str = "",
     redaction: TextRedaction = "none",
 ) -> list[str]:
     """Append a turn record for every queued case the log lacks; return their case ids."""
-    known = recorded_turns(log.path)
+    known = turns_in(log.source())
     recovered = []
     for stored in queue.list():
         if stored.case_id in known:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from guardrail.audit.log import AuditLog
 from guardrail.audit.record import AuditRecord
+from guardrail.audit.trail import AuditTrail
 
 if TYPE_CHECKING:  # pragma: no cover
-    from guardrail.queues.sqlite import CaseResolution
+    from guardrail.queues.review_queue import CaseResolution
 
 
-def record_resolutions(log: AuditLog) -> Callable[[CaseResolution], None]:
-    """A hook for ``SQLiteQueue(on_resolve=...)``: one ``resolution`` record per decision.
+def record_resolutions(log: AuditTrail) -> Callable[[CaseResolution], None]:
+    """A hook for ``ReviewQueue(on_resolve=...)``: one ``resolution`` record per decision.
 
     The queue calls it inside the resolving transaction, so if the audit write fails the
     resolution is rolled back: the log never misses a resolution that happened.

@@ -1,5 +1,8 @@
-"""``guardrail audit verify PATH``: check an audit log's hash chain;
-``guardrail audit recover PATH --db DB``: add the turn records a crash left out.
+"""``guardrail audit verify PATH|URL``: check an audit trail's hash chain;
+``guardrail audit recover PATH|URL --db DB``: add the turn records a crash left out.
+
+PATH is a JSON Lines file; URL a ``postgresql://`` database holding the trail (the ``postgres``
+extra). Both are checked by the same verifier, with the same output.
 
 Exit codes: 0 the chain is intact; 1 a record was altered, inserted, removed or reordered (the
 first bad line, its audit id and the reason are printed) or the ``--anchor`` record is gone;
@@ -9,11 +12,12 @@ first bad line, its audit id and the reason are printed) or the ``--anchor`` rec
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from guardrail.audit.chain import verify_log
 from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
+from guardrail.queues.db import is_postgres_url, parse_target, require_store
+
+_TRAIL_HELP = "the audit trail: a JSON Lines file or a postgresql:// URL"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Exit 0 if the chain is intact, 1 if a record was altered, inserted, "
         "removed or reordered, 2 if the file is missing.",
     )
-    verify.add_argument("path", type=Path, metavar="PATH", help="the audit log (JSON Lines)")
+    verify.add_argument("path", type=parse_target, metavar="PATH|URL", help=_TRAIL_HELP)
     verify.add_argument(
         "--anchor",
         metavar="HASH",
@@ -42,30 +46,39 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "leaves a review case without a record; this rebuilds those records from the cases "
         "(event_name 'turn_recovered'). Safe to run at any time; serve runs it at start-up.",
     )
-    recover.add_argument("path", type=Path, metavar="PATH", help="the audit log (JSON Lines)")
-    recover.add_argument("--db", type=Path, required=True, help="the review database")
+    recover.add_argument("path", type=parse_target, metavar="PATH|URL", help=_TRAIL_HELP)
+    recover.add_argument(
+        "--db",
+        type=parse_target,
+        required=True,
+        metavar="PATH|URL",
+        help="the review database: a file or a postgresql:// URL",
+    )
     recover.set_defaults(func=_recover)
 
 
 def _recover(args: argparse.Namespace) -> int:
-    from guardrail.audit.log import AuditLog
     from guardrail.audit.recover import recover_turns
-    from guardrail.queues.sqlite import SQLiteQueue
+    from guardrail.audit.trail import open_audit_log
+    from guardrail.queues.review_queue import ReviewQueue
 
-    if not args.db.is_file():
-        raise ConfigError(f"review database not found: {args.db}")
-    with AuditLog(args.path) as log:
-        recovered = recover_turns(log, SQLiteQueue(args.db))
+    queue = ReviewQueue(require_store(args.db, "review database", "--db"))
+    log = open_audit_log(args.path)
+    try:
+        recovered = recover_turns(log, queue)
+    finally:
+        log.close()
     print(f"recovered {len(recovered)} turn record(s)" + (": " if recovered else ""), end="")
     print(", ".join(recovered))
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
-    path: Path = args.path
-    if not path.is_file():
-        raise ConfigError(f"audit log not found: {path}")
-    report = verify_log(path, anchor=args.anchor)
+    from guardrail.audit.trail import verify_trail
+
+    if not is_postgres_url(args.path) and not args.path.is_file():
+        raise ConfigError(f"audit log not found: {args.path}")
+    report = verify_trail(args.path, anchor=args.anchor)
     if args.json:
         print(report.model_dump_json())
     elif report.ok:
@@ -77,8 +90,10 @@ def _verify(args: argparse.Namespace) -> int:
             print(f"{report.records} records checked, chain intact; head: {report.head_hash}")
         else:
             n = report.records
-            print(
-                f"{n} record{'' if n == 1 else 's'} intact before it; they end at byte "
-                f"{report.intact_bytes}"
+            where = (
+                f"rows with pos <= {n}"
+                if is_postgres_url(args.path)
+                else f"they end at byte {report.intact_bytes}"
             )
+            print(f"{n} record{'' if n == 1 else 's'} intact before it; {where}")
     return 0 if report.ok else 1

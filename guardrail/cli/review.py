@@ -2,14 +2,16 @@
 
 ::
 
-    guardrail review list [--db PATH] [--queue Q] [--state open] [--json]
+    guardrail review list [--db PATH|URL] [--queue Q] [--state open] [--json]
     guardrail review show ID [--json]
     guardrail review claim ID --reviewer NAME
+    guardrail review next --reviewer NAME [--queue Q]      claim the oldest open case
     guardrail review resolve ID (--approve | --reject | --edit FILE) [--reviewer NAME] [--note T]
     guardrail review outbox [--json]                  webhook deliveries still pending
     guardrail review redeliver --url URL --secret-env VAR
 
-The database defaults to ``guardrail-review.sqlite3`` in the working directory; no environment
+The database defaults to ``guardrail-review.sqlite3`` in the working directory; ``--db`` and
+``--audit-log`` also take a ``postgresql://`` URL (the ``postgres`` extra). No environment
 variable is read except the one ``--secret-env`` names. Every review error (unknown case, wrong
 state, missing database) is one line on stderr and exit code 2.
 """
@@ -28,13 +30,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from guardrail.audit.log import AuditLog
 from guardrail.audit.review import record_resolutions
+from guardrail.audit.trail import open_audit_log
 from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
-from guardrail.queues.outbox import SQLiteOutbox
-from guardrail.queues.sqlite import STATES, ReviewError, SQLiteQueue, StoredCase
+from guardrail.queues.db import Target, parse_target, require_store
+from guardrail.queues.outbox import DatabaseOutbox
+from guardrail.queues.review_queue import STATES, ReviewError, ReviewQueue, StoredCase
 from guardrail.queues.webhook import WebhookSink
 
 CommandFunc = Callable[[argparse.Namespace], int]
@@ -48,15 +51,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--db",
-        type=Path,
+        type=parse_target,
         default=Path(DEFAULT_REVIEW_DB),
-        help=f"review database (default {DEFAULT_REVIEW_DB})",
+        metavar="PATH|URL",
+        help=f"review database: a file or postgresql://... (default {DEFAULT_REVIEW_DB})",
     )
     common.add_argument(
         "--audit-log",
-        type=Path,
+        type=parse_target,
         default=Path(DEFAULT_AUDIT_LOG),
-        help=f"resolutions are appended here (default {DEFAULT_AUDIT_LOG})",
+        metavar="PATH|URL",
+        help=f"resolutions are appended here: a file or postgresql://... "
+        f"(default {DEFAULT_AUDIT_LOG})",
     )
 
     ls = rsub.add_parser("list", parents=[common], help="list cases (open ones by default)")
@@ -74,6 +80,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     claim.add_argument("case_id", metavar="ID")
     claim.add_argument("--reviewer", required=True, metavar="NAME")
     claim.set_defaults(func=_wrap(_claim))
+
+    nxt = rsub.add_parser("next", parents=[common], help="claim the oldest open case")
+    nxt.add_argument("--reviewer", required=True, metavar="NAME")
+    nxt.add_argument("--queue", help="only this named queue")
+    nxt.set_defaults(func=_wrap(_next))
 
     res = rsub.add_parser("resolve", parents=[common], help="close a claimed case")
     res.add_argument("case_id", metavar="ID")
@@ -109,11 +120,12 @@ def _wrap(fn: CommandFunc) -> CommandFunc:
     return run
 
 
-def _queue(args: argparse.Namespace) -> SQLiteQueue:
-    db: Path = args.db
-    if not db.is_file():
-        raise ConfigError(f"no review database at {db} (pass --db PATH)")
-    return SQLiteQueue(db, on_resolve=record_resolutions(AuditLog(args.audit_log)))
+def _db(args: argparse.Namespace) -> Target:
+    return require_store(args.db, "review database", "--db")
+
+
+def _queue(args: argparse.Namespace) -> ReviewQueue:
+    return ReviewQueue(_db(args), on_resolve=record_resolutions(open_audit_log(args.audit_log)))
 
 
 def _console() -> Console:
@@ -209,6 +221,15 @@ def _claim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _next(args: argparse.Namespace) -> int:
+    stored = _queue(args).claim_next(args.reviewer, args.queue)
+    if stored is None:
+        _console().print("no open case to claim")
+        return 1
+    _console().print(f"claimed {escape(stored.case_id)} for {escape(stored.reviewer or '')}")
+    return 0
+
+
 def _read_edit(source: str) -> str:
     if source == "-":
         return sys.stdin.read()
@@ -233,9 +254,7 @@ def _resolve(args: argparse.Namespace) -> int:
 
 
 def _outbox(args: argparse.Namespace) -> int:
-    if not args.db.is_file():
-        raise ConfigError(f"no database at {args.db} (pass --db PATH)")
-    entries = SQLiteOutbox(args.db).pending()
+    entries = DatabaseOutbox(_db(args)).pending()
     if args.json:
         _print_json([e.model_dump(mode="json") for e in entries])
         return 0
@@ -259,12 +278,11 @@ def _outbox(args: argparse.Namespace) -> int:
 
 
 def _redeliver(args: argparse.Namespace) -> int:
-    if not args.db.is_file():
-        raise ConfigError(f"no database at {args.db} (pass --db PATH)")
+    db = _db(args)
     secret = os.environ.get(args.secret_env, "")
     if not secret:
         raise ConfigError(f"environment variable {args.secret_env} is not set or empty")
-    sink = WebhookSink(args.url, secret, outbox=SQLiteOutbox(args.db))
+    sink = WebhookSink(args.url, secret, outbox=DatabaseOutbox(db))
     report = asyncio.run(sink.redeliver())
     _console().print(f"delivered {len(report.delivered)}, still pending {len(report.pending)}")
     return 0 if not report.pending else 1

@@ -3,11 +3,17 @@
 ::
 
     guardrail serve --policy policies/default.yaml --tokens-file reviewers.txt \\
-        [--host 127.0.0.1] [--port 8000] [--db guardrail-review.sqlite3] \\
+        [--host 127.0.0.1] [--port 8000] [--db guardrail-review.sqlite3|postgresql://...] \\
+        [--audit-log guardrail-audit.jsonl|postgresql://...] \\
         [--api-key-env GUARDRAIL_API_KEY] [--tokens-env VAR] [--session-secret-env VAR]
 
+Several replicas (on one host or several) share one review queue, outbox, session table and
+audit trail when ``--db`` and ``--audit-log`` name the same ``postgresql://`` database; give
+them the same ``--session-secret-env`` value so a reviewer's cookie works on every replica.
+
 Secrets never appear on the command line: the API key, reviewer tokens and session secret are
-read from a file or from environment variables *named* by options. Reviewer tokens are
+read from a file or from environment variables *named* by options (a database password belongs
+in ``~/.pgpass`` or ``PGPASSWORD``, not in the URL). Reviewer tokens are
 ``reviewer:token`` entries, one per line (``#`` comments allowed) or comma-separated in an
 environment variable. The review UI does not start without at least one token.
 """
@@ -23,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
-from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB, fallback_beside
+from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB, fallback_beside
+from guardrail.queues.db import Target, is_postgres_url, parse_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from fastapi import FastAPI
@@ -46,15 +53,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--policy", type=Path, metavar="PATH", help="policy YAML for the guard")
     p.add_argument(
         "--db",
-        type=Path,
+        type=parse_target,
         default=Path(DEFAULT_REVIEW_DB),
-        help=f"review database (default {DEFAULT_REVIEW_DB})",
+        metavar="PATH|URL",
+        help=f"review database: a file or postgresql://... (default {DEFAULT_REVIEW_DB})",
     )
     p.add_argument(
         "--audit-log",
-        type=Path,
+        type=parse_target,
         default=Path(DEFAULT_AUDIT_LOG),
-        help=f"turns and resolutions are appended here (default {DEFAULT_AUDIT_LOG})",
+        metavar="PATH|URL",
+        help="turns and resolutions are appended here: a file or postgresql://... "
+        f"(default {DEFAULT_AUDIT_LOG})",
     )
     p.add_argument("--api-key-env", metavar="VAR", help="env var holding the API key for /v1/*")
     p.add_argument("--tokens-file", type=Path, metavar="PATH", help="reviewer tokens file")
@@ -152,11 +162,17 @@ def load_tokens(args: argparse.Namespace) -> dict[str, str]:
     return tokens
 
 
+def fallback_for(db: Target) -> Path:
+    """Where escalations go when the review database fails: a JSON Lines file beside an SQLite
+    database, or ``guardrail-escalations.jsonl`` in the working directory for PostgreSQL."""
+    return Path(DEFAULT_FALLBACK) if is_postgres_url(db) else fallback_beside(db)
+
+
 def build_checker(
     policy_path: Path | None,
     *,
-    db: Path = Path(DEFAULT_REVIEW_DB),
-    audit_log: Path = Path(DEFAULT_AUDIT_LOG),
+    db: Target = Path(DEFAULT_REVIEW_DB),
+    audit_log: Target = Path(DEFAULT_AUDIT_LOG),
 ) -> Checker:
     """The guard that answers ``POST /v1/check`` (imported lazily: ``guardrail.guard.Guard``)."""
     if policy_path is None:
@@ -170,7 +186,7 @@ def build_checker(
         policy_path,
         review_db=db,
         audit_log=audit_log,
-        fallback_log=fallback_beside(db),
+        fallback_log=fallback_for(db),
     )
     return checker
 
@@ -197,12 +213,12 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
     secret = (
         _env(args.session_secret_env, "--session-secret-env") if args.session_secret_env else None
     )
-    from guardrail.audit.log import AuditLog
     from guardrail.audit.review import record_resolutions
-    from guardrail.queues.sqlite import SQLiteQueue
+    from guardrail.audit.trail import open_audit_log
+    from guardrail.queues.review_queue import ReviewQueue
 
     audit_log = args.audit_log
-    queue = SQLiteQueue(args.db, on_resolve=record_resolutions(AuditLog(audit_log)))
+    queue = ReviewQueue(args.db, on_resolve=record_resolutions(open_audit_log(audit_log)))
     app: FastAPI = server.create_app(
         checker=checker
         if checker is not None
@@ -239,12 +255,15 @@ def app_from_env() -> FastAPI:
 
 def _recover_crashed_turns(args: argparse.Namespace) -> None:
     """Once, before any worker starts: turn records a crash left out (see audit/recover.py)."""
-    from guardrail.audit.log import AuditLog
     from guardrail.audit.recover import recover_turns
-    from guardrail.queues.sqlite import SQLiteQueue
+    from guardrail.audit.trail import open_audit_log
+    from guardrail.queues.review_queue import ReviewQueue
 
-    with AuditLog(args.audit_log) as log:
-        recovered = recover_turns(log, SQLiteQueue(args.db))
+    log = open_audit_log(args.audit_log)
+    try:
+        recovered = recover_turns(log, ReviewQueue(args.db))
+    finally:
+        log.close()
     if recovered:
         print(
             f"guardrail: recovered {len(recovered)} turn record(s) a crash left out of "

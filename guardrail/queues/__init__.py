@@ -1,31 +1,36 @@
 """Escalation sinks: where escalated cases go for human review.
 
-* :class:`SQLiteQueue` — the default: a durable review queue (claim, resolve) in one file;
+* :class:`ReviewQueue` — a durable review queue (claim, resolve): ``ReviewQueue(path)`` in one
+  SQLite file (the default; :class:`SQLiteQueue`), ``ReviewQueue("postgresql://...")`` shared
+  in PostgreSQL (the ``postgres`` extra);
 * :class:`WebhookSink` — signed HTTP POST, at least once, through a durable outbox;
 * :class:`JSONLSink` — one fsynced JSON line per case, for pipelines that tail a file.
 """
 
 from guardrail.queues.base import EscalationSink
 from guardrail.queues.jsonl import JSONLSink
-from guardrail.queues.outbox import OutboxEntry, SQLiteOutbox
-from guardrail.queues.sqlite import (
+from guardrail.queues.outbox import DatabaseOutbox, OutboxEntry, SQLiteOutbox
+from guardrail.queues.review_queue import (
     CaseNotFoundError,
     CaseResolution,
     CaseStateError,
     ReviewError,
-    SQLiteQueue,
+    ReviewQueue,
     StoredCase,
 )
+from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.queues.webhook import WebhookDeliveryError, WebhookSink, verify_signature
 
 __all__ = [
     "CaseNotFoundError",
     "CaseResolution",
     "CaseStateError",
+    "DatabaseOutbox",
     "EscalationSink",
     "JSONLSink",
     "OutboxEntry",
     "ReviewError",
+    "ReviewQueue",
     "SQLiteOutbox",
     "SQLiteQueue",
     "StoredCase",

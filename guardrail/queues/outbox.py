@@ -3,22 +3,23 @@
 A case is written here *before* the first delivery attempt and marked delivered only after the
 receiver acknowledged it, so a crash, a timeout or a dead receiver leaves it ``pending`` —
 visible (``pending()``, ``guardrail review outbox``) and redeliverable, never dropped.
-It lives in an SQLite file (it may be the review queue's file: the table names differ).
+It lives where the review queue lives (:mod:`guardrail.queues.db`): an SQLite file (it may be
+the review queue's file: the table names differ) or a PostgreSQL database.
 """
 
 from __future__ import annotations
 
 import builtins
-import sqlite3
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
 from guardrail.models import EscalationCase
-from guardrail.queues.sqlite import SchemaDB, transaction, utc_now
+from guardrail.queues.db import Target, describe_target, open_database
+from guardrail.queues.review_queue import utc_now
 
-__all__ = ["Outbox", "OutboxEntry", "SQLiteOutbox"]
+__all__ = ["DatabaseOutbox", "Outbox", "OutboxEntry", "SQLiteOutbox"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -31,11 +32,14 @@ CREATE TABLE IF NOT EXISTS outbox (
     created_at   TEXT NOT NULL,
     last_try_at  TEXT,
     delivered_at TEXT,
-    payload      TEXT NOT NULL,
+    payload      TEXT NOT NULL,{pos}
     PRIMARY KEY (destination, case_id)
 );
 CREATE INDEX IF NOT EXISTS outbox_pending ON outbox (state, destination, created_at);
 """
+#: PostgreSQL has no ``rowid``: ``pos`` keeps insertion order.
+_SQLITE_SCHEMA = _SCHEMA.format(pos="")
+_POSTGRES_SCHEMA = _SCHEMA.format(pos="\n    pos          BIGSERIAL NOT NULL,")
 
 
 class OutboxEntry(BaseModel):
@@ -63,18 +67,20 @@ class Outbox(Protocol):
     def pending(self, destination: str | None = None) -> builtins.list[OutboxEntry]: ...
 
 
-class SQLiteOutbox:
-    """The outbox in an SQLite file (WAL, ``synchronous=FULL``, a connection per operation)."""
+class DatabaseOutbox:
+    """The outbox at ``target``: an SQLite file path or a ``postgresql://`` URL."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._db = SchemaDB(self.path, _SCHEMA, "outbox")
+    def __init__(self, target: Target) -> None:
+        self._db = open_database(
+            target, sqlite=_SQLITE_SCHEMA, postgres=_POSTGRES_SCHEMA, what="outbox"
+        )
+        self.target: Target = self._db.target
 
     def __repr__(self) -> str:
-        return f"SQLiteOutbox({str(self.path)!r})"
+        return f"{type(self).__name__}({describe_target(self.target)!r})"
 
     @staticmethod
-    def _entry(row: sqlite3.Row) -> OutboxEntry:
+    def _entry(row: Any) -> OutboxEntry:
         return OutboxEntry(
             destination=row["destination"],
             case=EscalationCase.model_validate_json(row["payload"]),
@@ -88,10 +94,10 @@ class SQLiteOutbox:
 
     def put(self, destination: str, case: EscalationCase) -> OutboxEntry:
         """Store the case for ``destination`` unless already there; return the stored entry."""
-        with self._db.connect() as conn, transaction(conn):
+        with self._db.write() as conn:
             conn.execute(
-                "INSERT OR IGNORE INTO outbox (destination, case_id, queue, created_at, payload)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO outbox (destination, case_id, queue, created_at, payload)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (destination, case_id) DO NOTHING",
                 (destination, case.case_id, case.queue, utc_now(), case.model_dump_json()),
             )
             row = conn.execute(
@@ -103,7 +109,7 @@ class SQLiteOutbox:
     def record_attempt(self, destination: str, case_id: str, error: str | None) -> None:
         """Count one delivery attempt; ``error=None`` means it was acknowledged (delivered)."""
         now = utc_now()
-        with self._db.connect() as conn, transaction(conn):
+        with self._db.write() as conn:
             if error is None:
                 conn.execute(
                     "UPDATE outbox SET attempts = attempts + 1, last_try_at = ?,"
@@ -130,8 +136,9 @@ class SQLiteOutbox:
         if destination is not None:
             sql += " AND destination = ?"
             params.append(destination)
-        with self._db.connect() as conn:
-            return [self._entry(r) for r in conn.execute(sql + " ORDER BY created_at", params)]
+        with self._db.read() as conn:
+            order = f" ORDER BY created_at, {self._db.tiebreak}"
+            return [self._entry(r) for r in conn.execute(sql + order, params)]
 
     def pending(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
         """Undelivered entries, oldest first (all destinations unless one is named)."""
@@ -140,3 +147,11 @@ class SQLiteOutbox:
     def list(self, destination: str | None = None) -> builtins.list[OutboxEntry]:
         """Every entry, delivered or not, oldest first."""
         return self._select(destination)
+
+
+class SQLiteOutbox(DatabaseOutbox):
+    """The outbox in an SQLite file (WAL, ``synchronous=FULL``, a connection per operation)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        super().__init__(self.path)

@@ -27,7 +27,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from guardrail._sync import LoopThread
 from guardrail.exceptions import ConfigError
 from guardrail.models import GuardResult
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.queues.review_queue import ReviewQueue
 from guardrail.server import api, metrics, review
 from guardrail.server.auth import LoginThrottle, ReviewerTokens
 from guardrail.server.limits import GuardGate, RequestLimits
@@ -70,7 +70,7 @@ class Checker(Protocol):
 @dataclass
 class ServerState:
     checker: Checker
-    queue: SQLiteQueue
+    queue: ReviewQueue
     api_key: str | None
     tokens: ReviewerTokens
     throttle: LoginThrottle
@@ -86,7 +86,7 @@ class ServerState:
 def create_app(
     *,
     checker: Checker,
-    queue: SQLiteQueue,
+    queue: ReviewQueue,
     api_key: str | None,
     reviewer_tokens: Mapping[str, str],
     session_secret: str | None = None,
@@ -134,7 +134,7 @@ def create_app(
         throttle=login_throttle or LoginThrottle(),
         metrics=Metrics(),
         templates=templates,
-        sessions=SessionStore(queue.path, max_age_s=SESSION_MAX_AGE_S),
+        sessions=SessionStore(queue.target, max_age_s=SESSION_MAX_AGE_S),
         limits=limits or RequestLimits(),
     )
     state: ServerState = app.state.guardrail

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Form, HTTPException, Request, status
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from guardrail.models import ReviewOutcome
-from guardrail.queues.sqlite import CaseNotFoundError, ReviewError, StoredCase
+from guardrail.queues.review_queue import CaseNotFoundError, ReviewError, StoredCase
 from guardrail.server import render
 from guardrail.server.auth import check_csrf, client_address, csrf_token, logout
 

@@ -1,7 +1,8 @@
 """Review sessions that the server can end: a signed cookie alone stays valid until it expires.
 
 The session cookie carries a random session id; this store (a table in the review database,
-so every ``serve --workers`` process sees the same sessions) records which ids are live. Logging
+so every ``serve --workers`` process, and every replica sharing a PostgreSQL review database,
+sees the same sessions) records which ids are live. Logging
 out ends the id, so a cookie captured earlier stops working at once instead of after eight
 hours. Only a SHA-256 of each id is stored: a copy of the database does not yield live cookies.
 """
@@ -11,16 +12,15 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from pathlib import Path
 
-from guardrail.queues.sqlite import SchemaDB, transaction
+from guardrail.queues.db import Target, open_database
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS review_sessions (
     sid_hash   TEXT PRIMARY KEY,
     reviewer   TEXT NOT NULL,
-    started_at REAL NOT NULL,
-    ended_at   REAL
+    started_at {real} NOT NULL,
+    ended_at   {real}
 );
 """
 
@@ -30,17 +30,22 @@ def _hash(sid: str) -> str:
 
 
 class SessionStore:
-    """Live review sessions, shared through the review database file."""
+    """Live review sessions, shared through the review database (a file or PostgreSQL)."""
 
-    def __init__(self, path: str | Path, *, max_age_s: float) -> None:
+    def __init__(self, target: Target, *, max_age_s: float) -> None:
         self.max_age_s = max_age_s
-        self._db = SchemaDB(Path(path), _SCHEMA, "review sessions")
+        self._db = open_database(
+            target,
+            sqlite=_SCHEMA.format(real="REAL"),
+            postgres=_SCHEMA.format(real="DOUBLE PRECISION"),
+            what="review sessions",
+        )
 
     def start(self, reviewer: str) -> str:
         """Record a new session for ``reviewer``; return its id (for the cookie)."""
         sid = secrets.token_urlsafe(24)
         now = time.time()
-        with self._db.connect() as conn, transaction(conn):
+        with self._db.write() as conn:
             conn.execute(
                 "INSERT INTO review_sessions (sid_hash, reviewer, started_at) VALUES (?, ?, ?)",
                 (_hash(sid), reviewer, now),
@@ -53,7 +58,7 @@ class SessionStore:
 
     def active(self, sid: str, reviewer: str) -> bool:
         """True while ``sid`` is ``reviewer``'s session, not ended and not older than max age."""
-        with self._db.connect() as conn:
+        with self._db.read() as conn:
             row = conn.execute(
                 "SELECT reviewer, started_at, ended_at FROM review_sessions WHERE sid_hash = ?",
                 (_hash(sid),),
@@ -67,7 +72,7 @@ class SessionStore:
 
     def end(self, sid: str) -> None:
         """End the session (logout); unknown ids are ignored."""
-        with self._db.connect() as conn, transaction(conn):
+        with self._db.write() as conn:
             conn.execute(
                 "UPDATE review_sessions SET ended_at = ? WHERE sid_hash = ?",
                 (time.time(), _hash(sid)),
