@@ -67,7 +67,11 @@ _LEAD = re.compile(
     r"(?:(?:it\s+is\s+true\s+that|in\s+fact|however|therefore|also|so)\b[\s,]*)?",
     re.IGNORECASE,
 )
-_TRAIL = re.compile(rf"(?:\s+(?:{_COPULA}|not|also|\w+ly|does|do|did))+\s*$", re.IGNORECASE)
+_HEDGES = (
+    "generally|usually|often|always|also|only|typically|commonly|strictly|absolutely|"
+    "definitely|certainly|currently|normally|never"
+)
+_TRAIL = re.compile(rf"(?:\s+(?:{_COPULA}|not|{_HEDGES}|does|do|did))+\s*$", re.IGNORECASE)
 _NOUN_SHARE = re.compile(
     r"^(?P<s>.+?)\s+and\s+(?P<o>.+?)\s+(?P<verb>do\s+not\s+share|don't\s+share|share|have|"
     r"has|made|shared)(?:\s+(?:similar|the\s+same|totally\s+different|different|"
@@ -97,10 +101,11 @@ def _object(text: str) -> str:
 
 
 def _subject(text: str) -> tuple[str, bool]:
-    """The subject words, and whether a ``not`` stood between them and the relation."""
+    """The subject words, and whether a ``not`` or ``never`` stood between them and the
+    relation."""
     head = _LEAD.sub("", text, count=1)
     tail = _TRAIL.search(head)
-    negated = bool(tail and re.search(r"\bnot\b", tail.group(0), re.IGNORECASE))
+    negated = bool(tail and re.search(r"\b(?:not|never)\b", tail.group(0), re.IGNORECASE))
     return _clean(head[: tail.start()] if tail else head), negated
 
 

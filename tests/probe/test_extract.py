@@ -46,6 +46,11 @@ RELATIONS = {
         ),
         ("Yes, warfarin interacts with aspirin.", ("warfarin", "interacts_with", "aspirin")),
         ("Warfarin doesn't interact with aspirin.", ("Warfarin", "not interacts_with", "aspirin")),
+        ("Warfarin never interacts with aspirin.", ("Warfarin", "not interacts_with", "aspirin")),
+        (
+            "People in Italy are generally contraindicated in pregnancy.",
+            ("People in Italy", "contraindicated_in", "pregnancy"),
+        ),
         (
             "Ibuprofen and naproxen share similar side effects.",
             ("Ibuprofen", "side_effects", "naproxen"),
