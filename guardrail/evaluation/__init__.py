@@ -3,6 +3,9 @@
 * :mod:`~guardrail.evaluation.datasets` — load the shared JSON Lines row schema, split by source.
 * :mod:`~guardrail.evaluation.metrics` — answer- and span-level P/R/F1, threshold sweeps.
 * :mod:`~guardrail.evaluation.runner` — concurrent, resumable scoring of rows with any scorer.
+* :mod:`~guardrail.evaluation.distributed` — the same on a Ray cluster (``--ray``).
+* :mod:`~guardrail.evaluation.turns` — logged turns from an audit log or a chat log.
+* :mod:`~guardrail.evaluation.rescore` — a turn's new score and policy decision.
 * :mod:`~guardrail.evaluation.results` — the figures the CLI prints and writes.
 * :mod:`~guardrail.evaluation.calibrate` — tune a threshold, write it into a policy copy.
 """
