@@ -104,8 +104,10 @@ def test_guard_check_usage_is_what_the_server_reported(
     report = result.report
     assert report is not None and result.decision.error is None
     assert result.decision.topic == "pregnancy" and result.decision.threshold == 0.3
-    # one recorded call per HTTP response, and the token counts the server put in them
-    assert report.usage.judge_calls == len(wire.usages) == wire.requests
+    # one recorded call per HTTP response, and the token counts the server put in them; on a
+    # loaded machine an attempt can time out and be retried: every request is an attempt
+    assert report.usage.judge_calls == len(wire.usages)
+    assert wire.requests == sum(call.attempts for call in report.calls)
     assert report.usage.prompt_tokens == sum(u["prompt_tokens"] for u in wire.usages)
     assert report.usage.completion_tokens == sum(u["completion_tokens"] for u in wire.usages)
     assert report.usage.cached_prompt_tokens is None  # llama.cpp does not report cache hits
