@@ -77,8 +77,9 @@ def test_audit_recover_fills_the_gap(capsys, seeded):
     assert run(capsys, "audit", "verify", seeded.audit)[1].startswith("OK: 3 records")
 
 
-def test_unreachable_postgres_is_one_line(capsys, tmp_path):
-    """A URL nothing listens at: one error line naming the store (no password), exit 1."""
+def test_unreachable_postgres_is_one_line(capsys, tmp_path, pg_cluster):
+    """A URL nothing listens at: one error line naming the store (no password), exit 1.
+    (``pg_cluster``: skips, like the rest, where PostgreSQL or psycopg is missing.)"""
     url = f"postgresql://someone:hunter2@/guardrail?host={tmp_path}"
     code, _, err = run(capsys, "review", "list", "--db", url)
     assert code == 1 and len(err.strip().splitlines()) == 1
