@@ -251,6 +251,22 @@ class AuditLog:
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
 
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Let one process at a time run a read-then-append sequence (crash recovery): an
+        exclusive ``flock`` on ``<log>.lock`` beside the log, not on the log itself, so the
+        appends made inside keep their own per-append lock."""
+        if fcntl is None:  # pragma: no cover - non-POSIX: one writing process per file
+            yield
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
+
     async def aappend(self, record: AuditRecord) -> AuditRecord:
         """:meth:`append` in a worker thread, so the fsync does not block the event loop."""
         return await asyncio.to_thread(self.append, record)

@@ -43,6 +43,10 @@ CREATE TABLE IF NOT EXISTS audit_records (
 );
 CREATE INDEX IF NOT EXISTS audit_records_by_audit_id ON audit_records (audit_id);
 """
+#: Advisory-lock key of crash recovery (:meth:`PostgresAuditLog.exclusive`); any constant
+#: distinct from the stores' schema lock.
+_RECOVERY_LOCK = 0x6775_6172_6472_6C01
+
 #: Rows fetched per query while reading the trail (constant memory for any length).
 PAGE_ROWS = 2000
 
@@ -137,6 +141,18 @@ class PostgresAuditLog:
         except EscalationError as exc:
             raise AuditError(f"cannot write audit trail: {exc}") from exc
         return sealed
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Let one process at a time, on any host, run a read-then-append sequence (crash
+        recovery): a transaction-scoped advisory lock held on a connection of its own while
+        the appends inside use others."""
+        try:
+            with self._db.write() as conn:
+                conn.execute("SELECT pg_advisory_xact_lock(?)", (_RECOVERY_LOCK,))
+                yield
+        except EscalationError as exc:
+            raise AuditError(f"cannot lock audit trail: {exc}") from exc
 
     async def aappend(self, record: AuditRecord) -> AuditRecord:
         """:meth:`append` in a worker thread, so the round trip does not block the event loop."""

@@ -50,15 +50,20 @@ def recover_turns(
     policy_hash: str = "",
     redaction: TextRedaction = "none",
 ) -> list[str]:
-    """Append a turn record for every queued case the log lacks; return their case ids."""
-    known = turns_in(log.source())
+    """Append a turn record for every queued case the log lacks; return their case ids.
+
+    Holds the trail's :meth:`~AuditTrail.exclusive` lock from reading to the last append, so
+    replicas starting at once (or ``audit recover`` beside a starting ``serve``) recover each
+    turn once."""
     recovered = []
-    for stored in queue.list():
-        if stored.case_id in known:
-            continue
-        record = AuditRecord.recovered_turn(
-            stored.case, policy_hash=policy_hash, redaction=redaction
-        )
-        log.append(record)
-        recovered.append(stored.case_id)
+    with log.exclusive():
+        known = turns_in(log.source())
+        for stored in queue.list():
+            if stored.case_id in known:
+                continue
+            record = AuditRecord.recovered_turn(
+                stored.case, policy_hash=policy_hash, redaction=redaction
+            )
+            log.append(record)
+            recovered.append(stored.case_id)
     return recovered

@@ -8,6 +8,7 @@ with the one verifier (:func:`~guardrail.audit.chain.verify_lines`).
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Protocol
 
@@ -31,6 +32,8 @@ class AuditTrail(Protocol):
     def source(self) -> LineSource: ...
 
     def append(self, record: AuditRecord) -> AuditRecord: ...
+
+    def exclusive(self) -> contextlib.AbstractContextManager[None]: ...
 
     async def aappend(self, record: AuditRecord) -> AuditRecord: ...
 

@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 import textwrap
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -138,6 +140,30 @@ def test_recovery_adds_the_turns_a_crash_left_out(store):
     assert recover_turns(log, queue) == []
     assert "lost-turn" in recorded_turns(store.audit)
     assert store.records()[-1]["event_name"] == "turn_recovered"
+    assert verify_trail(store.audit).ok
+
+
+def test_recoveries_running_at_once_recover_each_turn_once(store):
+    """Replicas starting together each run recovery: every lost turn is recorded once."""
+    queue = ReviewQueue(store.db)
+    lost = [f"lost-{i}" for i in range(6)]
+    for case_id in lost:
+        queue.add(build_case(case_id))
+    barrier = threading.Barrier(4)
+
+    def recover() -> list[str]:
+        log = open_audit_log(store.audit)
+        try:
+            barrier.wait()
+            return recover_turns(log, ReviewQueue(store.db))
+        finally:
+            log.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: recover(), range(4)))
+    assert sorted(case for done in results for case in done) == lost
+    recovered = [r["audit_id"] for r in store.records() if r.get("event_name") == "turn_recovered"]
+    assert sorted(recovered) == lost
     assert verify_trail(store.audit).ok
 
 
