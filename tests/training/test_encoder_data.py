@@ -107,3 +107,15 @@ def test_rules_outcomes_are_kept_for_unreadable_statements():
     r = _record(1, 0.9, 0.1)
     r.factoids[0].variants = [(Relation.SYNONYM, Support.UNKNOWN)] * 4
     assert evaluate([r], EncoderCutoffs()).f1 == 1.0  # NOT SURE everywhere: score 0.5, flagged
+
+
+def test_write_cuts_keeps_the_rest_of_the_model_file(tmp_path: Path):
+    from guardrail.training.encoder_tune import write_cuts
+
+    spec = {"format": "guardrail-encoder/1", "thresholds": {}, "meta": {"pairs": 4}}
+    (tmp_path / "encoder.json").write_text(json.dumps(spec))
+    write_cuts(tmp_path, EncoderCutoffs(0.9, 0.8, 0.4), {"rows": 3})
+    out = json.loads((tmp_path / "encoder.json").read_text())
+    assert out["thresholds"] == {"support": 0.9, "refute": 0.8, "entailed": 0.4}
+    assert out["meta"] == {"pairs": 4, "tuned_on": {"rows": 3}}
+    assert out["format"] == "guardrail-encoder/1"
