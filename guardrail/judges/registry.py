@@ -4,8 +4,9 @@
 spec                       judge
 =========================  ===============================================================
 ``local``                  the offline judge (no network, no key) — the default
-``local:rules``,           the offline judge with its rule-based or trained verifier
-``local:trained``
+``local:rules``,           the offline judge with its rule-based, trained (lexical) or
+``local:trained``,         fine-tuned encoder verifier (``local:encoder`` needs the
+``local:encoder``          ``encoder`` extra: onnxruntime, tokenizers)
 ``openai:MODEL``           OpenAI via the official SDK; ``OPENAI_BASE_URL`` or
                            ``base_url=`` points it at any OpenAI-compatible server
                            (vLLM, Ollama, LM Studio)
@@ -25,8 +26,8 @@ from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 
 SPEC_HELP = (
-    "local | local:rules | local:trained | openai:MODEL | openai-compatible:MODEL@URL | "
-    "anthropic:MODEL"
+    "local | local:rules | local:trained | local:encoder | openai:MODEL | "
+    "openai-compatible:MODEL@URL | anthropic:MODEL"
 )
 
 

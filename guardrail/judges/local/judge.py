@@ -17,10 +17,12 @@ It reads ``request.inputs`` only (never the prompt), is deterministic, and cache
 context's preprocessing in a small per-instance LRU, because every verify call for one answer
 sends the same context.
 
-Two verifiers answer the verify tasks: ``"rules"`` (the lexical rules of
-:mod:`~guardrail.judges.local.verify`) and ``"trained"`` (a small model over the same matching
-pass, :mod:`~guardrail.judges.local.trained`, shipped as ``verifier.json``). Decomposition and
-mutation are the same rules in both.
+Three verifiers answer the verify tasks: ``"rules"`` (the lexical rules of
+:mod:`~guardrail.judges.local.verify`), ``"trained"`` (a small model over the same matching
+pass, :mod:`~guardrail.judges.local.trained`, shipped as ``verifier.json``) and ``"encoder"`` (a
+fine-tuned MiniLM cross-encoder over the statement and its best context window, run with
+onnxruntime, :mod:`~guardrail.judges.local.encoder`; needs the ``encoder`` extra).
+Decomposition and mutation are the same rules in all three.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ from typing import Any, Literal
 from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges.base import MUTATE_ALL, VERIFY_BATCH, JudgeRequest, JudgeResponse
 from guardrail.judges.local.decompose import Decomposer
+from guardrail.judges.local.encoder import (
+    WINDOW_WORDS,
+    EncoderModel,
+    context_sentences,
+    window,
+)
 from guardrail.judges.local.features import (
     ContextProfile,
     Features,
@@ -61,8 +69,11 @@ from guardrail.judges.local.verify import (
 
 MODEL = "local-rules-v1"
 TRAINED_MODEL = "local-trained-v1"
-VerifierKind = Literal["rules", "trained"]
-VERIFIERS: tuple[VerifierKind, ...] = ("rules", "trained")
+ENCODER_MODEL = "local-encoder-v1"
+VerifierKind = Literal["rules", "trained", "encoder"]
+VERIFIERS: tuple[VerifierKind, ...] = ("rules", "trained", "encoder")
+_MODEL_NAMES = {"rules": MODEL, "trained": TRAINED_MODEL, "encoder": ENCODER_MODEL}
+_JUDGE_NAMES = {"rules": "local", "trained": "local-trained", "encoder": "local-encoder"}
 _MAX_COUNT = 50
 _METARAG_LABELS = {
     Support.SUPPORTED: "YES",
@@ -121,13 +132,15 @@ class _Prepared:
 
     index: ContextIndex
     profile: ContextProfile | None = None
+    sentences: tuple[str, ...] = ()
 
 
 class LocalJudge:
     """Offline judge for MetaRAG and RT4CHART tasks.
 
-    ``verifier`` picks the verify-task engine: ``"rules"`` or ``"trained"`` (the packaged model,
-    or the model file at ``model_path``). ``support_threshold`` and ``conflict_threshold`` are
+    ``verifier`` picks the verify-task engine: ``"rules"``, ``"trained"`` (the packaged model,
+    or the model file at ``model_path``) or ``"encoder"`` (the packaged encoder, or the encoder
+    directory at ``model_path``). ``support_threshold`` and ``conflict_threshold`` are
     the coverage (0..1) a context sentence needs before the rules answer YES, or call a
     polarity/number/entity clash a NO (the trained verifier reads its own thresholds from its
     model file). ``cache_size`` bounds how many preprocessed contexts are kept.
@@ -144,8 +157,8 @@ class LocalJudge:
     ) -> None:
         if verifier not in VERIFIERS:
             raise ConfigError(f"verifier must be one of {', '.join(VERIFIERS)}, got {verifier!r}")
-        if model_path is not None and verifier != "trained":
-            raise ConfigError("model_path needs verifier='trained'")
+        if model_path is not None and verifier == "rules":
+            raise ConfigError("model_path needs verifier='trained' or 'encoder'")
         if not 0.0 <= support_threshold <= 1.0 or not 0.0 <= conflict_threshold <= 1.0:
             raise ConfigError("thresholds must be within [0, 1]")
         if cache_size < 1:
@@ -158,6 +171,7 @@ class LocalJudge:
         self._decomposer: Decomposer | None = None
         self._mutator: Mutator | None = None
         self._model: VerifierModel | None = None
+        self._encoder: EncoderModel | None = None
         self._cache: OrderedDict[str, _Prepared] = OrderedDict()
 
     @classmethod
@@ -167,9 +181,23 @@ class LocalJudge:
         judge._model = model
         return judge
 
+    @classmethod
+    def with_encoder(cls, encoder: EncoderModel, **options: Any) -> LocalJudge:
+        """An encoder-verifier judge using an already loaded encoder (training and benchmarks)."""
+        judge = cls(verifier="encoder", **options)
+        judge._encoder = encoder
+        return judge
+
     @property
     def name(self) -> str:
-        return "local" if self.verifier == "rules" else "local-trained"
+        return _JUDGE_NAMES[self.verifier]
+
+    @property
+    def encoder(self) -> EncoderModel:
+        """The encoder verifier's model, loaded on first use (needs the ``encoder`` extra)."""
+        if self._encoder is None:
+            self._encoder = EncoderModel(self.model_path)
+        return self._encoder
 
     @property
     def model(self) -> VerifierModel:
@@ -203,7 +231,7 @@ class LocalJudge:
         text = self.answer(request.task, request.inputs)
         return JudgeResponse(
             text=text,
-            model=MODEL if self.verifier == "rules" else TRAINED_MODEL,
+            model=_MODEL_NAMES[self.verifier],
             prompt_tokens=len(request.prompt.split()),
             completion_tokens=len(text.split()),
         )
@@ -240,11 +268,11 @@ class LocalJudge:
             )
         if task == VERIFY_BATCH:
             context = self._context(inputs)
-            lines = []
-            for n, statement in enumerate(_texts(inputs, "statements"), start=1):
-                finding = self.check(statement, context)
-                lines.append(f"{n}. {_METARAG_LABELS[finding.outcome]}. {finding.reason}")
-            return "\n".join(lines)
+            findings = self.check_many(_texts(inputs, "statements"), context)
+            return "\n".join(
+                f"{n}. {_METARAG_LABELS[f.outcome]}. {f.reason}"
+                for n, f in enumerate(findings, start=1)
+            )
         if task in ("local_verify", "global_verify"):
             finding = self.check(_text(inputs, "claim"), self._context(inputs), rt4chart=True)
             return f"{_RT4CHART_LABELS[finding.outcome]}. {finding.reason}"
@@ -257,6 +285,8 @@ class LocalJudge:
         """
         if self.verifier == "rules":
             return verify(statement, self._prepare(context).index, self.lexicon, self.thresholds)
+        if self.verifier == "encoder":
+            return self.check_many([statement], context, rt4chart=rt4chart)[0]
         prepared = self._prepare(context)
         assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
         assert prepared.profile is not None
@@ -274,6 +304,50 @@ class LocalJudge:
             support=decision.entailed if rt4chart else None,
         )
         return Finding(outcome, _trained_reason(outcome, assessment.finding, p, flipped))
+
+    def check_many(
+        self, statements: Sequence[str], context: str, *, rt4chart: bool = False
+    ) -> list[Finding]:
+        """:meth:`check` for several statements against one context (the encoder runs them as
+        one batch)."""
+        if self.verifier != "encoder":
+            return [self.check(s, context, rt4chart=rt4chart) for s in statements]
+        inputs = self.encoder_inputs(statements, context)
+        pairs = [pair for pair, _ in inputs if pair is not None]
+        probs = iter(self.encoder.probabilities(pairs))
+        decision = self.encoder.decision
+        out: list[Finding] = []
+        for pair, rules in inputs:
+            if pair is None:
+                out.append(rules)  # no content words, or no context: nothing to weigh
+                continue
+            p = next(probs)
+            outcome = decision.outcome(p, rt4chart=rt4chart)
+            out.append(Finding(outcome, _encoder_reason(outcome, rules, p)))
+        return out
+
+    def encoder_inputs(
+        self, statements: Sequence[str], context: str
+    ) -> list[tuple[tuple[str, str] | None, Finding]]:
+        """For each statement: the (statement, window) pair the encoder reads — ``None`` when
+        there is nothing to weigh (no content words, empty context) — and the rules' finding."""
+        prepared = self._prepare(context, trained=True)
+        words = self.encoder.window_words
+        out: list[tuple[tuple[str, str] | None, Finding]] = []
+        for statement in statements:
+            a = assess(statement, prepared.index, self.lexicon, self.thresholds)
+            if not a.terms or not prepared.sentences:
+                out.append((None, a.finding))
+            else:
+                out.append(((statement, window(a, prepared.sentences, words)), a.finding))
+        return out
+
+    def window(self, statement: str, context: str, words: int = WINDOW_WORDS) -> str:
+        """The context window the encoder verifier checks ``statement`` against (training uses
+        this, so its inputs match scoring's)."""
+        prepared = self._prepare(context, trained=True)
+        assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
+        return window(assessment, prepared.sentences, words)
 
     def unsupported_risk(self, statement: str, context: str) -> float | None:
         """The trained verifier's probability that ``statement`` is not supported by
@@ -323,7 +397,7 @@ class LocalJudge:
         return self._prepare(context).index
 
     def _prepare(self, context: str, *, trained: bool | None = None) -> _Prepared:
-        trained = self.verifier == "trained" if trained is None else trained
+        trained = self.verifier != "rules" if trained is None else trained
         raw = context.encode("utf-8", "surrogatepass")
         key = ("t:" if trained else "r:") + hashlib.blake2b(raw, digest_size=16).hexdigest()
         hit = self._cache.get(key)
@@ -332,9 +406,11 @@ class LocalJudge:
             return hit
         if trained:
             text = json_to_prose(context)
+            index = index_context(text, self.lexicon)
             prepared = _Prepared(
-                index_context(text, self.lexicon),
+                index,
                 context_profile(text, structured=text is not context),
+                tuple(context_sentences(index)),
             )
         else:
             prepared = _Prepared(index_context(context, self.lexicon))
@@ -356,3 +432,15 @@ def _trained_reason(outcome: Support, rules: Finding, p: float, flipped: bool) -
             return f"The statement reverses what the context says {risk}."
         return f"The context gives no support for this statement; very likely unfounded {risk}."
     return f"The context does not clearly support this statement {risk}."
+
+
+def _encoder_reason(outcome: Support, rules: Finding, probs: Sequence[float]) -> str:
+    """A one-line reason: the rules' evidence when they agree, else the encoder's verdict."""
+    shown = f"(encoder: supported {probs[0]:.2f}, contradicted {probs[1]:.2f})"
+    if outcome is rules.outcome:
+        return f"{rules.reason} {shown}"
+    if outcome is Support.SUPPORTED:
+        return f"The best-matching context passage supports this statement {shown}."
+    if outcome is Support.CONTRADICTED:
+        return f"The best-matching context passage contradicts this statement {shown}."
+    return f"The context does not clearly support this statement {shown}."

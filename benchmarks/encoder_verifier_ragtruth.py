@@ -1,0 +1,313 @@
+"""The encoder verifier (``local:encoder``) on RAGTruth dev: cross-fitted quality, speed, memory.
+
+Protocol (no figure comes from rows a fitted part saw):
+
+* The network was fine-tuned on synthetic HaluEval pairs only (``scripts/train_encoder.py``),
+  so every RAGTruth dev row is held out for it.
+* Rows are split into ``--folds`` folds grouped by source document (``meta.source_id``). For
+  each fold, the YES / NO / NOT SURE cuts (:func:`guardrail.training.encoder_tune.tune`) and the
+  word localizer (``scripts/train_localizer.py``'s recipe) are fitted on the other folds; the
+  held-out fold is then scored by the real scorers — ``MetaRAG`` and ``RT4Chart`` with their
+  default settings (threshold 0.5) — through :func:`guardrail.evaluation.runner.run_rows`, as
+  ``guardrail eval`` does, and summarized by ``guardrail eval``'s own summarizer.
+* **Operating point at recall >= 0.85**: for each fold, the highest MetaRAG score threshold
+  whose answer recall on the *other* folds' held-out scores is >= 0.85 is applied to the fold;
+  the held-out recall, precision and share of answers flagged are reported.
+* Speed and memory: a child process pinned to one core loads the encoder and scores
+  ``--speed-rows`` answers with MetaRAG (and RT4CHART) through ``run_rows`` (one job), a fresh
+  cache; peak RSS is the child's VmHWM.
+
+    python benchmarks/encoder_verifier_ragtruth.py [--model DIR] [--folds 5] [--limit N]
+        [--json-out benchmarks/results/encoder_verifier_ragtruth.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+from trained_verifier_ragtruth import (  # noqa: E402
+    DATA,
+    METHODS,
+    fmt,
+    peak_rss_mb,
+    score,
+    scorer_for,
+    without_focus,
+)
+
+from guardrail.evaluation.datasets import EvalRow, fold_of, load_rows  # noqa: E402
+from guardrail.evaluation.metrics import answer_counts  # noqa: E402
+from guardrail.evaluation.results import summarize  # noqa: E402
+from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
+from guardrail.judges.local import LocalJudge  # noqa: E402
+from guardrail.judges.local.encoder import EncoderModel  # noqa: E402
+from guardrail.localize.model import TokenLocalizer  # noqa: E402
+from guardrail.training.encoder_tune import RowRecord, collect, tune, write_cuts  # noqa: E402
+
+RECALL_TARGET = 0.85
+
+
+def recall_threshold(
+    labels: list[int], scores: list[float], target: float = RECALL_TARGET
+) -> float:
+    """The highest threshold whose recall on (labels, scores) is >= ``target``."""
+    positives = sorted((s for s, y in zip(scores, labels, strict=True) if y), reverse=True)
+    if not positives:
+        return 0.5
+    need = max(1, int(-(-target * len(positives) // 1)))  # ceil
+    return positives[min(need, len(positives)) - 1]
+
+
+def cross_fit(
+    rows: list[EvalRow], encoder: EncoderModel, folds: int, console: Console
+) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]], list[RowRecord]]:
+    from guardrail.training.localizer import train as train_localizer
+
+    started = time.perf_counter()
+    records = collect(rows, encoder, progress=True)
+    console.print(
+        f"encoder read {encoder.pairs_run} pairs for {len(rows)} answers in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+    fold = {r.id: fold_of(r.group, folds, 0) for r in rows}
+    outcomes: dict[str, dict[str, RowOutcome]] = {f"encoder/{m}": {} for m in METHODS}
+    fitted: list[dict[str, Any]] = []
+    for k in range(folds):
+        train_part = [r for r in records if fold[r.id] != k]
+        held = [r for r in rows if fold[r.id] == k]
+        cuts, inner = tune(train_part)
+        localizer_data = train_localizer([r for r in rows if fold[r.id] != k])
+        localizer = TokenLocalizer(localizer_data)
+        judge = LocalJudge.with_encoder(encoder.with_decision(cuts))
+        for method in METHODS:
+            outcomes[f"encoder/{method}"].update(score(held, method, judge, localizer))
+        fitted.append(
+            {
+                "fold": k,
+                "train_rows": len(train_part),
+                "held_rows": len(held),
+                "cuts": {"support": cuts.support, "refute": cuts.refute, "entailed": cuts.entailed},
+                "inner_in_sample": inner,
+                "localizer_threshold": localizer_data["threshold"],
+            }
+        )
+        console.print(f"fold {k}: cuts {fitted[-1]['cuts']}, scored {len(held)} rows")
+    return outcomes, fitted, records
+
+
+def operating_point(
+    rows: list[EvalRow], outcomes: dict[str, RowOutcome], folds: int
+) -> dict[str, Any]:
+    """Held-out figures at a recall >= 0.85 threshold chosen on the other folds."""
+    fold = {r.id: fold_of(r.group, folds, 0) for r in rows}
+    labels: list[int] = []
+    preds: list[bool] = []
+    by_task: dict[str, tuple[list[int], list[bool]]] = {}
+    thresholds = []
+    for k in range(folds):
+        others = [r for r in rows if fold[r.id] != k]
+        t = recall_threshold(
+            [r.label for r in others], [outcomes[r.id].score or 0.0 for r in others]
+        )
+        thresholds.append(t)
+        for r in rows:
+            if fold[r.id] == k:
+                flagged = (outcomes[r.id].score or 0.0) >= t
+                labels.append(r.label)
+                preds.append(flagged)
+                task = by_task.setdefault(r.task, ([], []))
+                task[0].append(r.label)
+                task[1].append(flagged)
+    c = answer_counts(labels, preds)
+    return {
+        "thresholds": thresholds,
+        "precision": c.precision,
+        "recall": c.recall,
+        "f1": c.f1,
+        "flagged_share": sum(preds) / len(preds),
+        "hallucinated_share": sum(labels) / len(labels),
+        "tasks": {
+            t: {"recall": answer_counts(*v).recall, "flagged_share": sum(v[1]) / len(v[1])}
+            for t, v in sorted(by_task.items())
+        },
+    }
+
+
+def speed(rows: int, model: Path | None) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--speed", str(rows)]
+    if model is not None:
+        cmd += ["--model", str(model)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT)
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def speed_child(n: int, model: Path | None) -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    rows = load_rows(DATA, shuffle_seed=0, limit=n)
+    figures: dict[str, Any] = {"rows": len(rows)}
+    for method in METHODS:
+        judge = LocalJudge(verifier="encoder", model_path=model)
+        scorer = scorer_for(method, judge)
+        started = time.perf_counter()
+        cpu = time.process_time()
+        asyncio.run(run_rows(rows, scorer, jobs=1))
+        wall = time.perf_counter() - started
+        figures[method] = {
+            "answers_per_second": len(rows) / wall,
+            "cpu_seconds_per_answer": (time.process_time() - cpu) / len(rows),
+            "pairs_per_answer": judge.encoder.pairs_run / len(rows),
+        }
+    figures["peak_rss_mb"] = peak_rss_mb()
+    print(json.dumps(figures))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--model", type=Path, default=None, help="encoder directory (default: packaged)"
+    )
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--limit", type=int, default=None, help="a shuffled sample of this many rows")
+    ap.add_argument("--speed-rows", type=int, default=60)
+    ap.add_argument("--speed", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--write-cuts",
+        action="store_true",
+        help="also tune the cuts on all rows and store them in the model's encoder.json "
+        "(what scripts/train_encoder.py does; saves a second pass over the data)",
+    )
+    ap.add_argument(
+        "--json-out", type=Path, default=ROOT / "benchmarks/results/encoder_verifier_ragtruth.json"
+    )
+    args = ap.parse_args()
+    if args.speed is not None:
+        speed_child(args.speed, args.model)
+        return 0
+    console = Console(width=max(110, Console().width))
+    if not DATA.is_file():
+        console.print(f"RAGTruth data not found at {DATA}")
+        return 2
+    started = time.perf_counter()
+    rows = load_rows(DATA, shuffle_seed=0 if args.limit else None, limit=args.limit)
+    encoder = EncoderModel(args.model, memo=10_000_000)
+    outcomes, fitted, records = cross_fit(rows, encoder, args.folds, console)
+    if args.write_cuts:
+        # the packaged cuts: tuned on every row (the figures above never use them)
+        model_dir = args.model or ROOT / "guardrail/judges/local/encoder"
+        cuts, fit = tune(records)
+        write_cuts(
+            model_dir, cuts, {"data": "ragtruth/dev.jsonl", "rows": len(rows), "in_sample": fit}
+        )
+        console.print(f"wrote the cuts tuned on all {len(rows)} rows to {model_dir}: {cuts}")
+    summaries = {
+        key: summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
+        for key, by_row in outcomes.items()
+    }
+    factoid_spans = {}
+    for key, by_row in outcomes.items():
+        whole = summarize(rows, without_focus(by_row), threshold=0.5, threshold_source="")
+        factoid_spans[key] = {
+            "all": whole["span"],
+            **{task: blk["span"] for task, blk in sorted(whole["tasks"].items())},
+        }
+    point = operating_point(rows, outcomes["encoder/metarag"], args.folds)
+    perf = speed(args.speed_rows, args.model)
+    model_dir = args.model or ROOT / "guardrail/judges/local/encoder"
+    model_bytes = sum(p.stat().st_size for p in Path(model_dir).iterdir())
+
+    table = Table(title=f"RAGTruth dev ({len(rows)} rows), {args.folds}-fold grouped cross-fit")
+    for col in (
+        "verifier/method",
+        "task",
+        "n",
+        "P",
+        "R",
+        "F1",
+        "flagged",
+        "span P",
+        "span R",
+        "span F1",
+    ):
+        left = col in ("verifier/method", "task")
+        table.add_column(col, justify="left" if left else "right", no_wrap=left)
+    for key, summary in summaries.items():
+        for task, blk in [("all", summary), *sorted(summary["tasks"].items())]:
+            a, s = blk["answer"], blk["span"] or {}
+            ids = [r.id for r in rows if task == "all" or r.task == task]
+            flagged = sum((outcomes[key][i].score or 0.0) >= 0.5 for i in ids) / max(1, len(ids))
+            table.add_row(
+                key if task == "all" else "",
+                task,
+                str(blk["n"]),
+                fmt(a["precision"]),
+                fmt(a["recall"]),
+                fmt(a["f1"]),
+                f"{flagged:.0%}",
+                *(fmt(s[k]) if s else "-" for k in ("precision", "recall", "f1")),
+            )
+    console.print(table)
+    console.print("span F1 with whole-factoid spans (no word localizer):")
+    for key, by_task in factoid_spans.items():
+        console.print(
+            f"  {key}: " + ", ".join(f"{t} {s['f1']:.3f}" for t, s in by_task.items() if s)
+        )
+    console.print(
+        f"MetaRAG at a recall >= {RECALL_TARGET} threshold chosen on the other folds: held-out "
+        f"recall {point['recall']:.3f}, precision {point['precision']:.3f}, flagged "
+        f"{point['flagged_share']:.0%} of answers ({point['hallucinated_share']:.0%} hallucinated)"
+    )
+    console.print(
+        f"speed (one core, {perf['rows']} answers, fresh cache): MetaRAG "
+        f"{perf['metarag']['answers_per_second']:.2f} answers/s "
+        f"({perf['metarag']['pairs_per_answer']:.0f} encoder pairs per answer), RT4CHART "
+        f"{perf['rt4chart']['answers_per_second']:.2f} answers/s; peak RSS "
+        f"{perf['peak_rss_mb']:.0f} MB; model files {model_bytes / 1e6:.1f} MB"
+    )
+    out = {
+        "dataset": str(DATA),
+        "rows": len(rows),
+        "protocol": {
+            "folds": args.folds,
+            "grouped_by": "meta.source_id",
+            "network": "fine-tuned on synthetic HaluEval pairs only; RAGTruth unseen",
+            "cuts_and_localizer": "fitted on the other folds",
+            "scorer_threshold": 0.5,
+        },
+        "folds": fitted,
+        "summaries": {
+            k: {kk: v[kk] for kk in ("n", "answer", "span", "tasks", "cost")}
+            for k, v in summaries.items()
+        },
+        "factoid_span_without_localizer": factoid_spans,
+        "recall_operating_point": point,
+        "speed": perf,
+        "model_bytes": model_bytes,
+        "model_meta": encoder.meta,
+        "wall_seconds": round(time.perf_counter() - started, 1),
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+    }
+    args.json_out.parent.mkdir(parents=True, exist_ok=True)
+    args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    console.print(f"wrote {args.json_out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
