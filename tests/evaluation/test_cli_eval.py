@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 from pathlib import Path
@@ -12,6 +13,7 @@ import yaml
 from guardrail.cli import main
 from tests.evaluation.fakes import FakeScorer, substring_judge
 from tests.evaluation.test_runner import OUTPUTS
+from tests.needs import unavailable
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TINY = DATA / "eval_tiny.jsonl"
@@ -312,3 +314,26 @@ def test_eval_localizer_model_changes_the_span_figures(tmp_path, scripted, capsy
     # keeping every word of a flagged factoid predicts more characters than one word each
     predicted = {t: s["tp"] + s["fp"] for t, s in spans.items()}
     assert predicted[0.1] > predicted[0.9] > 0
+
+
+def test_eval_says_the_encoder_cuts_were_tuned_on_these_rows(tmp_path):
+    """The packaged encoder's YES / NO cuts were tuned on RAGTruth dev: eval says so there."""
+    if importlib.util.find_spec("onnxruntime") is None:
+        unavailable("encoder", "onnxruntime is not installed (the encoder extra)")
+
+    from guardrail.cli.eval import provenance_notes
+    from guardrail.judges.local import LocalJudge
+
+    judge = LocalJudge(verifier="encoder")
+    tuned = judge.encoder.meta["tuned_on"]["data"]  # e.g. "ragtruth/dev.jsonl"
+    rows = [object()] * judge.encoder.meta["tuned_on"]["rows"]
+
+    def notes(dataset: Path) -> list[str]:
+        args = argparse.Namespace(
+            dataset=dataset, task=None, limit=None, shuffle=None, holdout_frac=None, seed=0
+        )
+        return provenance_notes(rows, judge, object(), args)  # type: ignore[arg-type]
+
+    (note,) = notes(tmp_path / tuned)
+    assert f"encoder verifier's cut-off model was trained on {tuned}" in note
+    assert notes(tmp_path / "other" / "rows.jsonl") == []
