@@ -21,6 +21,8 @@ import json
 import os
 import platform
 import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,22 @@ def figures(rows: list[EvalRow], result: RunResult[RowOutcome]) -> str:
     return json.dumps(summary, sort_keys=True)
 
 
+def _score_part(rows: list[EvalRow]) -> int:
+    """Control run: score ``rows`` in a plain child process (no Ray); returns rows scored."""
+    scorer = build_scorer(MetaRAGSettings(), threshold=DEFAULT_THRESHOLD)
+    return len(asyncio.run(run_rows(rows, scorer, threshold=DEFAULT_THRESHOLD)).outcomes)
+
+
+def _two_processes(rows: list[EvalRow]) -> float:
+    """Seconds for two plain processes scoring half the rows each: what 2 cores give here
+    without Ray, to tell Ray's overhead from the machine's (shared) capacity."""
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
+        done = sum(pool.map(_score_part, [rows[0::2], rows[1::2]]))
+    assert done == len(rows)
+    return time.perf_counter() - started
+
+
 def _timed(coro: Any) -> tuple[RunResult[RowOutcome], float]:
     started = time.perf_counter()
     result = asyncio.run(coro)
@@ -83,6 +101,8 @@ def run(
         }
     ]
 
+    control_s = _two_processes(dataset)
+    control_load = os.getloadavg()[0]
     started = time.perf_counter()
     started_ray = not ray.is_initialized()
     if started_ray:
@@ -112,6 +132,15 @@ def run(
     finally:
         if started_ray:
             ray.shutdown()
+    runs.append(
+        {
+            "name": "control: 2 processes, no Ray",
+            "workers": 2,
+            "seconds": control_s,
+            "identical": None,
+            "load_1min_after": control_load,
+        }
+    )
     for entry in runs:
         entry["rows_per_s"] = len(dataset) / entry["seconds"]
     one, two = runs[1]["rows_per_s"], runs[2]["rows_per_s"]
@@ -124,7 +153,8 @@ def run(
         "runs": runs,
         "scaling_1_to_2_workers": two / one,
         "ray_local_vs_local": runs[2]["rows_per_s"] / runs[0]["rows_per_s"],
-        "metrics_identical": all(r["identical"] for r in runs),
+        "metrics_identical": all(r["identical"] for r in runs if r["identical"] is not None),
+        "control_2_processes_vs_local": runs[3]["rows_per_s"] / runs[0]["rows_per_s"],
         "ray_start_seconds": ray_start_s,
         "ray_version": ray.__version__,
         "machine": {
@@ -146,13 +176,14 @@ def print_table(result: dict[str, Any], console: Console | None = None) -> None:
             entry["name"],
             f"{entry['seconds']:.1f}",
             f"{entry['rows_per_s']:.1f}",
-            "yes" if entry["identical"] else "NO",
+            {True: "yes", False: "NO", None: "-"}[entry["identical"]],
             f"{entry['load_1min_after']:.1f}",
         )
     console.print(table)
     machine = result["machine"]
     console.print(
-        f"1 -> 2 Ray workers: {result['scaling_1_to_2_workers']:.2f}x "
+        f"1 -> 2 Ray workers: {result['scaling_1_to_2_workers']:.2f}x; 2 plain processes vs "
+        f"local: {result['control_2_processes_vs_local']:.2f}x "
         f"({machine['cpus']} cores, 1-min load {machine['load_1min_before']:.1f} before); "
         f"Ray start-up {result['ray_start_seconds']:.1f} s, not in the figures above"
     )
