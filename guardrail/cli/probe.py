@@ -25,6 +25,7 @@ from rich.console import Console
 from guardrail.cli.commands import COMMANDS
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import SPEC_HELP
+from guardrail.queues.db import Target, parse_target
 
 T = TypeVar("T")
 
@@ -47,12 +48,12 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _send_to_review(db: Path, records: list[Any], chatbot: str) -> int:
+def _send_to_review(db: Target, records: list[Any], chatbot: str) -> int:
     """Every hallucination as a case in the review queue ``probe`` (idempotent per question)."""
     from guardrail.models import Decision, EscalationCase
-    from guardrail.queues import SQLiteQueue
+    from guardrail.queues import ReviewQueue
 
-    queue = SQLiteQueue(db)
+    queue = ReviewQueue(db)
     now = datetime.now(timezone.utc).isoformat()
     added = 0
     for record in records:
@@ -210,10 +211,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--html-out", type=Path, default=None, metavar="PATH")
     p.add_argument(
         "--review-db",
-        type=Path,
+        type=parse_target,
         default=None,
-        metavar="PATH",
-        help="send every hallucination to this review queue (SQLite; `guardrail review`)",
+        metavar="PATH|URL",
+        help="send every hallucination to this review queue (a SQLite file or a postgresql:// "
+        "URL; `guardrail review`)",
     )
     p.add_argument(
         "--no-progress", action="store_true", help="no progress bar (default: on a terminal)"

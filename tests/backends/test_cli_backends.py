@@ -84,3 +84,14 @@ def test_unreachable_postgres_is_one_line(capsys, tmp_path, pg_cluster):
     code, _, err = run(capsys, "review", "list", "--db", url)
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert "review queue" in err and "hunter2" not in err and "someone:***@" in err
+
+
+def test_probe_sends_hallucinations_to_either_backend(capsys, store):
+    """`guardrail probe --review-db` takes a path or a postgresql:// URL like every --db."""
+    from tests.cli.test_probe_cli import CHATBOT, EXAMPLE
+
+    args = ["probe", str(EXAMPLE), "--chatbot", CHATBOT, "--rules", "fact"]
+    main([*args, "--review-db", str(store.db)])
+    cases = ReviewQueue(store.db).list(queue="probe")
+    assert cases and all(c.case.decision.action == "escalate" for c in cases)
+    capsys.readouterr()

@@ -6,7 +6,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from guardrail.audit import verify_log
 from guardrail.cli import main
 from guardrail.queues import SQLiteQueue
+from guardrail.server.testing import wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "workers-test-key-0123456789"
@@ -42,15 +42,7 @@ def test_two_workers_share_the_queue_and_the_audit_log(tmp_path: Path):
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.2)
+        wait_until_healthy(url, proc, timeout_s=60)
         body = {
             "question": "Can pregnant women take ibuprofen?",
             "answer": "Yes, ibuprofen is safe throughout pregnancy.",
