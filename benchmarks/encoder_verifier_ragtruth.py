@@ -2,22 +2,30 @@
 
 Protocol (no figure comes from rows a fitted part saw):
 
-* The network was fine-tuned on synthetic HaluEval pairs only (``scripts/train_encoder.py``),
-  so every RAGTruth dev row is held out for it.
+* ``scripts/train_encoder.py`` leaves ``--folds-dir`` (default ``build/encoder_folds``): its
+  fold networks (each fine-tuned without the rows of its fold, grouped by source document) and
+  ``oof.json``, every row's factoid probabilities from the network that did not see it.
 * Rows are split into ``--folds`` folds grouped by source document (``meta.source_id``). For
-  each fold, the YES / NO / NOT SURE cuts (:func:`guardrail.training.encoder_tune.tune`) and the
-  word localizer (``scripts/train_localizer.py``'s recipe) are fitted on the other folds; the
-  held-out fold is then scored by the real scorers — ``MetaRAG`` and ``RT4Chart`` with their
+  each fold, the stack (the trained verifier's recipe over lexical features + out-of-fold
+  network probabilities, thresholds chosen inside), the trained verifier alone (same recipe,
+  lexical features only: the comparison) and the word localizer are fitted on the other folds;
+  the held-out fold is scored by the real scorers — ``MetaRAG`` and ``RT4Chart`` with their
   default settings (threshold 0.5) — through :func:`guardrail.evaluation.runner.run_rows`, as
-  ``guardrail eval`` does, and summarized by ``guardrail eval``'s own summarizer.
+  ``guardrail eval`` does, each row with the fold network that did not see it.
+* One leak is left, and said: the stack of a fold is fitted on probabilities that the *other*
+  network produced, and that network was fine-tuned partly on the held-out fold's rows. The
+  stack never sees a held-out label, but its trust in the network is learnt from a network
+  that did; the usual stacking compromise (a fully nested run would need a network per pair
+  of folds).
 * **Operating point at recall >= 0.85**: for each fold, the highest MetaRAG score threshold
   whose answer recall on the *other* folds' held-out scores is >= 0.85 is applied to the fold;
   the held-out recall, precision and share of answers flagged are reported.
-* Speed and memory: a child process pinned to one core loads the encoder and scores
+* Speed and memory: a child process pinned to one core loads the packaged encoder and scores
   ``--speed-rows`` answers with MetaRAG (and RT4CHART) through ``run_rows`` (one job), a fresh
   cache; peak RSS is the child's VmHWM.
 
-    python benchmarks/encoder_verifier_ragtruth.py [--model DIR] [--folds 5] [--limit N]
+    python scripts/train_encoder.py                  # once: the folds and the packaged model
+    python benchmarks/encoder_verifier_ragtruth.py [--folds-dir DIR] [--folds 5] [--limit N]
         [--json-out benchmarks/results/encoder_verifier_ragtruth.json]
 """
 
@@ -56,8 +64,14 @@ from guardrail.evaluation.results import summarize  # noqa: E402
 from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
 from guardrail.judges.local import LocalJudge  # noqa: E402
 from guardrail.judges.local.encoder import EncoderModel  # noqa: E402
+from guardrail.judges.local.trained import VerifierModel  # noqa: E402
 from guardrail.localize.model import TokenLocalizer  # noqa: E402
-from guardrail.training.encoder_tune import RowRecord, collect, tune, write_cuts  # noqa: E402
+from guardrail.training.encoder_stack import (  # noqa: E402
+    encoder_fold,
+    load_probs,
+    stacked,
+    train_stack,
+)
 
 RECALL_TARGET = 0.85
 
@@ -74,40 +88,61 @@ def recall_threshold(
 
 
 def cross_fit(
-    rows: list[EvalRow], encoder: EncoderModel, folds: int, console: Console
-) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]], list[RowRecord]]:
+    rows: list[EvalRow], folds_dir: Path, folds: int, console: Console
+) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]]]:
     from guardrail.training.localizer import train as train_localizer
+    from guardrail.training.verifier import collect, train
 
+    probs, meta = load_probs(folds_dir / "oof.json")
+    missing = [r.id for r in rows if r.id not in probs]
+    if missing:
+        raise SystemExit(f"{folds_dir / 'oof.json'} lacks {len(missing)} rows (e.g. {missing[0]})")
+    net_folds = int(str(meta["folds"]))
+    networks = {
+        e: EncoderModel(folds_dir / f"fold{e}", memo=100_000, require_stack=False)
+        for e in range(net_folds)
+    }
+    net_fold = {r.id: encoder_fold(r.group, net_folds, int(str(meta.get("seed", 0)))) for r in rows}
     started = time.perf_counter()
-    records = collect(rows, encoder, progress=True)
-    console.print(
-        f"encoder read {encoder.pairs_run} pairs for {len(rows)} answers in "
-        f"{time.perf_counter() - started:.0f} s"
-    )
+    records = collect(rows)
+    stacked_records = stacked(records, probs)
+    console.print(f"collected {len(records)} rows in {time.perf_counter() - started:.0f} s")
     fold = {r.id: fold_of(r.group, folds, 0) for r in rows}
-    outcomes: dict[str, dict[str, RowOutcome]] = {f"encoder/{m}": {} for m in METHODS}
+    outcomes: dict[str, dict[str, RowOutcome]] = {
+        f"{v}/{m}": {} for v in ("encoder", "trained") for m in METHODS
+    }
     fitted: list[dict[str, Any]] = []
     for k in range(folds):
-        train_part = [r for r in records if fold[r.id] != k]
-        held = [r for r in rows if fold[r.id] == k]
-        cuts, inner = tune(train_part)
+        started = time.perf_counter()
+        stack_data = train_stack([r for r in stacked_records if fold[r.id] != k])
+        # the comparison: local:trained's own recipe (scripts/train_verifier.py's default)
+        trained_data = train([r for r in records if fold[r.id] != k], "logistic")
         localizer_data = train_localizer([r for r in rows if fold[r.id] != k])
         localizer = TokenLocalizer(localizer_data)
-        judge = LocalJudge.with_encoder(encoder.with_decision(cuts))
+        stack = VerifierModel(stack_data)
+        trained_judge = LocalJudge.with_model(VerifierModel(trained_data))
+        held = [r for r in rows if fold[r.id] == k]
         for method in METHODS:
-            outcomes[f"encoder/{method}"].update(score(held, method, judge, localizer))
+            outcomes[f"trained/{method}"].update(score(held, method, trained_judge, localizer))
+            for e, network in networks.items():
+                judge = LocalJudge.with_encoder(network.with_stack(stack))
+                part = [r for r in held if net_fold[r.id] == e]
+                outcomes[f"encoder/{method}"].update(score(part, method, judge, localizer))
         fitted.append(
             {
                 "fold": k,
-                "train_rows": len(train_part),
                 "held_rows": len(held),
-                "cuts": {"support": cuts.support, "refute": cuts.refute, "entailed": cuts.entailed},
-                "inner_in_sample": inner,
+                "stack_kind": stack_data["kind"],
+                "stack_kinds_tried": stack_data["meta"]["kinds_tried"],
+                "stack_thresholds": stack_data["thresholds"],
+                "stack_inner_out_of_fold": stack_data["meta"]["out_of_fold"],
+                "trained_inner_out_of_fold": trained_data["meta"]["out_of_fold"],
                 "localizer_threshold": localizer_data["threshold"],
+                "seconds": round(time.perf_counter() - started, 1),
             }
         )
-        console.print(f"fold {k}: cuts {fitted[-1]['cuts']}, scored {len(held)} rows")
-    return outcomes, fitted, records
+        console.print(f"fold {k}: scored {len(held)} rows ({fitted[-1]['seconds']} s)")
+    return outcomes, fitted
 
 
 def operating_point(
@@ -178,6 +213,50 @@ def speed_child(n: int, model: Path | None) -> None:
     print(json.dumps(figures))
 
 
+def model_size(model: Path | None) -> int:
+    model_dir = model or ROOT / "guardrail/judges/local/encoder"
+    return sum(p.stat().st_size for p in Path(model_dir).iterdir())
+
+
+def model_meta(model: Path | None) -> dict[str, Any]:
+    """The packaged (or ``model``) encoder's ``meta``, read from its ``encoder.json`` alone (the
+    cross-fit never loads it, so a directory being rewritten cannot fail the run at its end)."""
+    path = Path(model or ROOT / "guardrail/judges/local/encoder") / "encoder.json"
+    try:
+        meta: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")).get("meta") or {}
+    except (OSError, ValueError) as exc:
+        return {"unreadable": str(exc)}
+    return meta
+
+
+def print_speed(console: Console, perf: dict[str, Any], model_bytes: int) -> None:
+    console.print(
+        f"speed (one core, {perf['rows']} answers, fresh cache): MetaRAG "
+        f"{perf['metarag']['answers_per_second']:.2f} answers/s "
+        f"({perf['metarag']['pairs_per_answer']:.0f} encoder pairs per answer), RT4CHART "
+        f"{perf['rt4chart']['answers_per_second']:.2f} answers/s; peak RSS "
+        f"{perf['peak_rss_mb']:.0f} MB; model files {model_bytes / 1e6:.1f} MB"
+    )
+
+
+def speed_only(args: argparse.Namespace, console: Console) -> int:
+    """Measure speed and memory alone and store them in ``--json-out`` (added to what a
+    cross-fit run with ``--skip-speed`` wrote there, e.g. while the machine was busy)."""
+    out: dict[str, Any] = {}
+    if args.json_out.is_file():
+        out = json.loads(args.json_out.read_text(encoding="utf-8"))
+    perf = speed(args.speed_rows, args.model)
+    out.update(
+        speed=perf,
+        model_bytes=model_size(args.model),
+        model_meta=model_meta(args.model),
+    )
+    print_speed(console, perf, out["model_bytes"])
+    args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    console.print(f"updated {args.json_out}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -187,11 +266,20 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=None, help="a shuffled sample of this many rows")
     ap.add_argument("--speed-rows", type=int, default=60)
     ap.add_argument("--speed", type=int, default=None, help=argparse.SUPPRESS)
-    ap.add_argument(
-        "--write-cuts",
+    parts = ap.add_mutually_exclusive_group()
+    parts.add_argument(
+        "--skip-speed", action="store_true", help="cross-fit only (speed and memory left null)"
+    )
+    parts.add_argument(
+        "--speed-only",
         action="store_true",
-        help="also tune the cuts on all rows and store them in the model's encoder.json "
-        "(what scripts/train_encoder.py does; saves a second pass over the data)",
+        help="measure speed and memory alone and add them to --json-out",
+    )
+    ap.add_argument(
+        "--folds-dir",
+        type=Path,
+        default=ROOT / "build" / "encoder_folds",
+        help="fold networks and oof.json from scripts/train_encoder.py",
     )
     ap.add_argument(
         "--json-out", type=Path, default=ROOT / "benchmarks/results/encoder_verifier_ragtruth.json"
@@ -205,17 +293,13 @@ def main() -> int:
         console.print(f"RAGTruth data not found at {DATA}")
         return 2
     started = time.perf_counter()
+    if not args.speed_only and not (args.folds_dir / "oof.json").is_file():
+        console.print(f"no {args.folds_dir / 'oof.json'}: run python scripts/train_encoder.py")
+        return 2
+    if args.speed_only:
+        return speed_only(args, console)
     rows = load_rows(DATA, shuffle_seed=0 if args.limit else None, limit=args.limit)
-    encoder = EncoderModel(args.model, memo=10_000_000)
-    outcomes, fitted, records = cross_fit(rows, encoder, args.folds, console)
-    if args.write_cuts:
-        # the packaged cuts: tuned on every row (the figures above never use them)
-        model_dir = args.model or ROOT / "guardrail/judges/local/encoder"
-        cuts, fit = tune(records)
-        write_cuts(
-            model_dir, cuts, {"data": "ragtruth/dev.jsonl", "rows": len(rows), "in_sample": fit}
-        )
-        console.print(f"wrote the cuts tuned on all {len(rows)} rows to {model_dir}: {cuts}")
+    outcomes, fitted = cross_fit(rows, args.folds_dir, args.folds, console)
     summaries = {
         key: summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
         for key, by_row in outcomes.items()
@@ -227,10 +311,12 @@ def main() -> int:
             "all": whole["span"],
             **{task: blk["span"] for task, blk in sorted(whole["tasks"].items())},
         }
-    point = operating_point(rows, outcomes["encoder/metarag"], args.folds)
-    perf = speed(args.speed_rows, args.model)
-    model_dir = args.model or ROOT / "guardrail/judges/local/encoder"
-    model_bytes = sum(p.stat().st_size for p in Path(model_dir).iterdir())
+    points = {
+        key: operating_point(rows, outcomes[f"{key}/metarag"], args.folds)
+        for key in ("encoder", "trained")
+    }
+    perf = None if args.skip_speed else speed(args.speed_rows, args.model)
+    model_bytes = model_size(args.model)
 
     table = Table(title=f"RAGTruth dev ({len(rows)} rows), {args.folds}-fold grouped cross-fit")
     for col in (
@@ -268,26 +354,23 @@ def main() -> int:
         console.print(
             f"  {key}: " + ", ".join(f"{t} {s['f1']:.3f}" for t, s in by_task.items() if s)
         )
-    console.print(
-        f"MetaRAG at a recall >= {RECALL_TARGET} threshold chosen on the other folds: held-out "
-        f"recall {point['recall']:.3f}, precision {point['precision']:.3f}, flagged "
-        f"{point['flagged_share']:.0%} of answers ({point['hallucinated_share']:.0%} hallucinated)"
-    )
-    console.print(
-        f"speed (one core, {perf['rows']} answers, fresh cache): MetaRAG "
-        f"{perf['metarag']['answers_per_second']:.2f} answers/s "
-        f"({perf['metarag']['pairs_per_answer']:.0f} encoder pairs per answer), RT4CHART "
-        f"{perf['rt4chart']['answers_per_second']:.2f} answers/s; peak RSS "
-        f"{perf['peak_rss_mb']:.0f} MB; model files {model_bytes / 1e6:.1f} MB"
-    )
+    for key, point in points.items():
+        console.print(
+            f"{key} MetaRAG at a recall >= {RECALL_TARGET} threshold chosen on the other folds: "
+            f"held-out recall {point['recall']:.3f}, precision {point['precision']:.3f}, flagged "
+            f"{point['flagged_share']:.0%} of answers ({point['hallucinated_share']:.0%} "
+            "hallucinated)"
+        )
+    if perf is not None:
+        print_speed(console, perf, model_bytes)
     out = {
         "dataset": str(DATA),
         "rows": len(rows),
         "protocol": {
             "folds": args.folds,
             "grouped_by": "meta.source_id",
-            "network": "fine-tuned on synthetic HaluEval pairs only; RAGTruth unseen",
-            "cuts_and_localizer": "fitted on the other folds",
+            "network": "each row read by the fold network that did not see its source document",
+            "stack_trained_and_localizer": "fitted on the other folds",
             "scorer_threshold": 0.5,
         },
         "folds": fitted,
@@ -296,10 +379,10 @@ def main() -> int:
             for k, v in summaries.items()
         },
         "factoid_span_without_localizer": factoid_spans,
-        "recall_operating_point": point,
+        "recall_operating_point": points,
         "speed": perf,
         "model_bytes": model_bytes,
-        "model_meta": encoder.meta,
+        "model_meta": model_meta(args.model),
         "wall_seconds": round(time.perf_counter() - started, 1),
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
     }

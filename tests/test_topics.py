@@ -1,18 +1,27 @@
 """The topic classifier: keyword rules, the confidence floor, several topics, `reads`,
-determinism, and the evaluation set's hygiene (no overlap with training examples)."""
+determinism, the evaluation set's hygiene (no overlap with training examples), and the opt-in
+sentence embeddings of the encoder network."""
 
 from __future__ import annotations
 
+import builtins
 import json
 import re
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
 from guardrail.exceptions import ConfigError
 from guardrail.policy import TopicRule, load_policy, parse_policy
-from guardrail.topics import TopicClassifier, keyword_pattern
+from guardrail.policy.schema import ENCODER_CONFIDENCE_FLOOR
+from guardrail.topics import TopicClassifier, keyword_pattern, load_encoder
+from tests.needs import unavailable
+
+if TYPE_CHECKING:
+    from guardrail.judges.local.encoder import EncoderModel
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_POLICY = ROOT / "policies" / "default.yaml"
@@ -311,3 +320,167 @@ def test_probabilities_are_exactly_scikit_learns():
     expected = model.classifier.predict_proba(model.vectorizer.transform(texts))
     got = classifier.probabilities(texts)
     assert [[row[c] for c in classifier._classes] for row in got] == expected.tolist()
+
+
+# -- sentence embeddings (opt-in: classifier.embeddings: encoder) -------------------------------
+
+#: The encoder directory these tests read: ``None`` is the packaged network (what the product
+#: loads), which must have the ``embedding`` output.
+ENCODER_DIR: Path | None = None
+
+#: Paraphrases of the default policy's examples, sharing few words with them (TF-IDF alone
+#: puts the first on the default topic).
+PARAPHRASES = [
+    ("pregnancy", "Which jabs do mothers-to-be get offered?"),
+    ("healthcare", "What should I do about a high temperature that won't go down?"),
+    ("healthcare", "Is it dangerous to mix two kinds of painkillers?"),
+    ("asylum", "Can a refugee bring their children over to join them?"),
+    ("general", "How do I get onto the company network from a hotel?"),
+]
+
+
+def _with_encoder(text: str) -> str:
+    """Policy ``text`` (starting with ``name:`` and a one-line classifier block or none) with
+    ``embeddings: encoder`` (and :data:`ENCODER_DIR`) in its classifier block."""
+    policy = parse_policy(text).model_dump()
+    block = {**policy["classifier"], "embeddings": "encoder"}
+    del block["confidence_floor"]  # the encoder path's own default
+    if ENCODER_DIR is not None:
+        block["encoder_model"] = str(ENCODER_DIR)
+    return json.dumps({**policy, "classifier": block})  # JSON is YAML
+
+
+@pytest.fixture(scope="module")
+def encoder() -> EncoderModel:
+    try:
+        import onnxruntime  # noqa: F401
+        import tokenizers  # noqa: F401
+    except ImportError:
+        unavailable("encoder", "onnxruntime/tokenizers not installed (the 'encoder' extra)")
+    return load_encoder(ENCODER_DIR)
+
+
+class _Session:
+    """Wraps an onnxruntime session: counts ``run`` calls, can hide the embedding output."""
+
+    def __init__(self, real: Any, *, hide_embedding: bool = False) -> None:
+        self.real = real
+        self.hide_embedding = hide_embedding
+        self.runs = 0
+
+    def get_outputs(self) -> list[Any]:
+        outputs = self.real.get_outputs()
+        return [o for o in outputs if not (self.hide_embedding and o.name == "embedding")]
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        self.runs += 1
+        return self.real.run(*args, **kwargs)
+
+
+def test_embeddings_are_off_by_default(default: TopicClassifier):
+    """Without the key nothing changes: no encoder is loaded."""
+    assert default.embeddings == "none" and default.encoder is None
+
+
+def test_constructor_rejects_bad_embedding_arguments():
+    rules = [TopicRule(name="general", threshold=0.5)]
+    with pytest.raises(ConfigError, match="embeddings must be"):
+        TopicClassifier(rules, default_topic="general", embeddings="bert")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="embedding_weight"):
+        TopicClassifier(rules, default_topic="general", embedding_weight=0.0)
+
+
+def test_missing_extra_is_a_one_line_config_error(monkeypatch):
+    """embeddings: encoder without onnxruntime names the extra to install."""
+    real_import = builtins.__import__
+
+    def no_onnxruntime(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "onnxruntime":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    policy = parse_policy(_with_encoder(TOY))
+    monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
+    with pytest.raises(ConfigError, match=r"pip install 'guardrail\[encoder\]'") as info:
+        TopicClassifier.from_policy(policy)
+    assert "\n" not in str(info.value)
+
+
+def test_embeddings_are_unit_rows_independent_of_batch(encoder: EncoderModel):
+    """Each text is embedded alone (the int8 network's activation scale is per run), so a row
+    does not depend on the other texts asked for; rows have unit length."""
+    texts = ["Can I fly at 32 weeks?", "Where is the printer on the third floor of the office?"]
+    together = encoder.embeddings(texts, remember=False)
+    alone = [encoder.embeddings([t], remember=False)[0] for t in texts]
+    assert together.shape == (2, alone[0].shape[0])
+    assert together.tolist() == [row.tolist() for row in alone]
+    assert np.allclose(np.linalg.norm(together, axis=1), 1.0)
+    assert encoder.embeddings([], remember=False).shape == (0, together.shape[1])
+
+
+def test_long_passages_are_embedded_up_to_the_token_limit(encoder: EncoderModel):
+    """Only the first max_tokens word pieces of a passage are read: a 20,000-character
+    passage has the vector of its first few hundred characters."""
+    passage = "Ibuprofen is contraindicated in the third trimester of pregnancy. " * 300
+    head, whole = encoder.embeddings([passage[:1000], passage[:20_000]], remember=False)
+    assert head.tolist() == whole.tolist()
+
+
+def test_encoder_embeddings_place_paraphrases(encoder: EncoderModel):
+    """With embeddings: encoder, paraphrases that share few words with the examples land on
+    their topic through the model (no keyword involved)."""
+    clf = TopicClassifier.from_policy(parse_policy(_with_encoder(DEFAULT_POLICY.read_text())))
+    assert clf.encoder is encoder and clf.confidence_floor == ENCODER_CONFIDENCE_FLOOR
+    for topic, query in PARAPHRASES:
+        labels = clf.classify(query)
+        assert (labels[0].label, labels[0].source) == (topic, "classifier"), (query, labels)
+
+
+def test_example_embeddings_are_memoised_across_classifiers(encoder: EncoderModel, monkeypatch):
+    """A second classifier from the same policy reuses the examples' vectors: the network does
+    not run while it is built; queries are embedded each time and not remembered."""
+    policy = parse_policy(_with_encoder(TOY))
+    first = TopicClassifier.from_policy(policy)
+    expected = first.probabilities(["what oven temperature for baking bread"])
+    counting = _Session(encoder.session)
+    monkeypatch.setattr(encoder, "session", counting)
+    embedded = encoder.texts_embedded
+    second = TopicClassifier.from_policy(policy)
+    assert second.encoder is encoder
+    assert (counting.runs, encoder.texts_embedded) == (0, embedded)
+    assert second.probabilities(["what oven temperature for baking bread"]) == expected
+    assert counting.runs == 1
+    second.probabilities(["what oven temperature for baking bread"])
+    assert counting.runs == 2  # a query is not remembered
+
+
+def test_embedding_probabilities_are_scikit_learns(encoder: EncoderModel):
+    """The fast path gives scikit-learn's predict_proba on TF-IDF + weighted embedding."""
+    from scipy.sparse import csr_matrix, hstack
+
+    clf = TopicClassifier.from_policy(parse_policy(_with_encoder(TOY)))
+    model = clf._model
+    assert model is not None and model.embed is not None
+    texts = ["what oven temperature for baking bread", "my dog keeps barking", ""]
+    weight = parse_policy(_with_encoder(TOY)).classifier.embedding_weight
+    features = hstack(
+        [model.vectorizer.transform(texts), csr_matrix(weight * encoder.embeddings(texts))]
+    )
+    expected = model.classifier.predict_proba(features.tocsr())
+    got = clf.probabilities(texts)
+    assert np.allclose([[row[c] for c in clf.trained_topics] for row in got], expected)
+
+
+def test_model_without_embedding_output_is_a_config_error(encoder: EncoderModel, monkeypatch):
+    """A network exported before the embedding output existed fails clearly at construction."""
+    monkeypatch.setattr(encoder, "session", _Session(encoder.session, hide_embedding=True))
+    with pytest.raises(ConfigError, match="no 'embedding' output"):
+        TopicClassifier.from_policy(parse_policy(_with_encoder(TOY)))
+
+
+def test_missing_encoder_directory_is_a_config_error(encoder: EncoderModel, tmp_path: Path):
+    """encoder_model naming a directory without a network fails at construction, clearly."""
+    policy = parse_policy(_with_encoder(TOY)).model_dump()
+    policy["classifier"]["encoder_model"] = str(tmp_path / "nowhere")
+    with pytest.raises(ConfigError, match=r"classifier\.embeddings: encoder: .*not found"):
+        TopicClassifier.from_policy(parse_policy(json.dumps(policy)))

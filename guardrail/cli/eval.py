@@ -109,10 +109,7 @@ def provenance_notes(
     if isinstance(judge, LocalJudge) and judge.verifier == "trained":
         notes.append(in_sample_note("verifier", judge.model.meta, sel))
     if isinstance(judge, LocalJudge) and judge.verifier == "encoder":
-        # the network never saw RAGTruth, but its YES / NO cuts were tuned on a file
-        tuned_on = judge.encoder.meta.get("tuned_on")
-        if isinstance(tuned_on, dict):
-            notes.append(in_sample_note("encoder verifier's cut-off", tuned_on, sel))
+        notes.append(in_sample_note("encoder verifier", judge.encoder.meta, sel))
     localizer = getattr(scorer, "localizer", None)
     if isinstance(localizer, TokenLocalizer):
         notes.append(in_sample_note("word localizer (span figures)", localizer.meta, sel))

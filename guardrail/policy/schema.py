@@ -60,6 +60,14 @@ def _non_blank(value: str) -> str:
 NonBlank = Annotated[str, AfterValidator(_non_blank)]
 
 
+#: Defaults of the opt-in ``embeddings: encoder`` classifier, chosen by 5-fold CV over the
+#: default policy's examples with the fine-tuned verifier network's embedding
+#: (``benchmarks/topic_embeddings.py --encoder-dir``): floor, embedding weight, C.
+ENCODER_CONFIDENCE_FLOOR = 0.4
+ENCODER_EMBEDDING_WEIGHT = 2.0
+ENCODER_EMBEDDING_C = 30.0
+
+
 class ClassifierSettings(Settings):
     """How queries are mapped to topics (see guardrail.topics)."""
 
@@ -68,10 +76,45 @@ class ClassifierSettings(Settings):
         ge=0.0,
         le=1.0,
         description="a topic is detected when its probability is >= this; when no topic is, "
-        "the turn gets the default topic",
+        f"the turn gets the default topic. Default 0.5, or {ENCODER_CONFIDENCE_FLOOR} with "
+        "embeddings: encoder",
     )
     default_topic: str = Field(default="general", description="must name a topic below")
     max_topics: int = Field(default=3, ge=1, description="most topics reported per turn")
+    embeddings: Literal["none", "encoder"] = Field(
+        default="none",
+        description="none: TF-IDF features only; encoder: the encoder verifier network's "
+        "sentence embedding of each text beside them (needs the 'encoder' extra)",
+    )
+    embedding_weight: float = Field(
+        default=ENCODER_EMBEDDING_WEIGHT,
+        gt=0.0,
+        le=100.0,
+        description="with embeddings: encoder, the unit embedding is scaled by this beside the "
+        "TF-IDF features",
+    )
+    embedding_c: float = Field(
+        default=ENCODER_EMBEDDING_C,
+        gt=0.0,
+        le=1e6,
+        description="with embeddings: encoder, the inverse regularisation strength C of the "
+        "per-topic logistic regressions (TF-IDF alone uses 10)",
+    )
+    encoder_model: str | None = Field(
+        default=None,
+        min_length=1,
+        description="with embeddings: encoder, an encoder directory (written by "
+        "scripts/train_encoder.py) instead of the packaged one; a relative path is read from "
+        "the working directory",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_encoder_floor(cls, data: Any) -> Any:
+        """With ``embeddings: encoder`` and no floor given, the floor chosen for that model."""
+        if isinstance(data, dict) and data.get("embeddings") == "encoder":
+            return {"confidence_floor": ENCODER_CONFIDENCE_FLOOR, **data}
+        return data
 
 
 class RegenerateAction(Settings):

@@ -12,7 +12,7 @@ from guardrail.scoring.settings import (
     DEFAULT_THRESHOLD,
     AnyScorerSettings,
     MetaRAGSettings,
-    is_trained_spec,
+    model_verifier,
 )
 from guardrail.scoring.templates import PromptSet
 
@@ -94,11 +94,15 @@ def _prompts(name: str, style: str) -> PromptSet:
 
 def judge_for(settings: AnyScorerSettings, spec: str | None = None) -> Judge:
     """The judge ``spec`` (default: the settings' main judge) names, built as the settings say:
-    a ``local:trained`` spec verifies with ``settings.judge_model`` when it is set."""
+    a ``local:trained`` (``local:encoder``) spec verifies with the model file (directory)
+    ``settings.judge_model`` when it is set."""
     spec = spec or settings.judge
-    if settings.judge_model is None or not is_trained_spec(spec):
+    verifier = model_verifier(spec)
+    if settings.judge_model is None or verifier is None:
         return make_judge(spec)
     from guardrail.judges.local import LocalJudge
     from guardrail.judges.local.trained import VerifierModel
 
+    if verifier == "encoder":
+        return LocalJudge(verifier="encoder", model_path=settings.judge_model)
     return LocalJudge.with_model(VerifierModel.load(settings.judge_model))

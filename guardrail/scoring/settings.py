@@ -164,9 +164,10 @@ class ScorerWiring(RetryPolicy):
     )
     judge_model: str | None = Field(
         default=None,
-        description="verifier model file for the local:trained judge specs, instead of the "
-        "packaged one (scripts/train_verifier.py writes it); a relative path is read from the "
-        "working directory",
+        description="verifier model for the local:trained judge specs (a file, written by "
+        "scripts/train_verifier.py) or the local:encoder ones (a directory, written by "
+        "scripts/train_encoder.py), instead of the packaged one; a relative path is read from "
+        "the working directory",
     )
     localizer_model: str | None = Field(
         default=None,
@@ -180,9 +181,9 @@ class ScorerWiring(RetryPolicy):
         if self.localizer_model is not None and self.localize != "words":
             raise ValueError("localizer_model needs localize: words")
         if self.judge_model is not None and not any(
-            is_trained_spec(spec) for spec in self.judge_specs()
+            model_verifier(spec) for spec in self.judge_specs()
         ):
-            raise ValueError("judge_model needs a local:trained judge")
+            raise ValueError("judge_model needs a local:trained or local:encoder judge")
         return self
 
     def judge_specs(self) -> list[str]:
@@ -190,10 +191,13 @@ class ScorerWiring(RetryPolicy):
         return [self.judge]
 
 
-def is_trained_spec(spec: str) -> bool:
-    """True for the ``local:trained`` judge spec."""
+def model_verifier(spec: str) -> str | None:
+    """``"trained"`` or ``"encoder"`` for the local judge specs that read a model
+    (``local:trained``, ``local:encoder``), else ``None``."""
     parsed = parse_spec(spec)
-    return (parsed.kind, parsed.model) == ("local", "trained")
+    if parsed.kind == "local" and parsed.model in ("trained", "encoder"):
+        return parsed.model
+    return None
 
 
 class MetaRAGSettings(MetaRAGParams, ScorerWiring):

@@ -21,6 +21,12 @@ used, so all of RAGTruth stays held out for the encoder itself):
   written by an LLM to sound plausible, -> *unsupported*; the knowledge's own sentences ->
   *supported* (so sentence length and style do not give the label away).
 
+* **RAGTruth dev** (:func:`labelled_examples`): every factoid of every answer, as MetaRAG's
+  offline decomposer cuts it, labelled by the human spans (*unsupported* when it overlaps a
+  hallucinated span, else *supported*), plus perturbations of the supported ones against their
+  own context: a number or a name swapped for another of the same context -> *contradicted*.
+  These rows are what the benchmark cross-fits over (a fold's encoder never sees them).
+
 Nothing here imports torch; ``scripts/train_encoder.py`` trains on the result.
 """
 
@@ -176,6 +182,31 @@ class Builder:
         sentences = [s for s in self._factoids(knowledge)]
         if sentences and self.rng.random() < 0.5:
             yield self.example(self.rng.choice(sentences), knowledge, SUPPORTED, "knowledge")
+
+
+def labelled_examples(
+    factoids: Sequence[tuple[str, bool]], context: str, judge: LocalJudge, rng: random.Random
+) -> list[Example]:
+    """Examples from one labelled answer: ``factoids`` are (text, hallucinated) pairs.
+
+    Each factoid with its window, *unsupported* when hallucinated else *supported*; each
+    supported factoid with one number, and one name, swapped for another of ``context``
+    -> *contradicted*.
+    """
+    names = _names(context)
+    out: list[Example] = []
+    for text, hallucinated in factoids:
+        label = UNSUPPORTED if hallucinated else SUPPORTED
+        out.append(Example(text, judge.window(text, context), label, "labelled"))
+        if hallucinated:
+            continue
+        for kind, changed in (
+            ("labelled-number", swap_number(text, context, rng)),
+            ("labelled-name", swap_name(text, names, rng)),
+        ):
+            if changed and changed != text:
+                out.append(Example(changed, judge.window(changed, context), CONTRADICTED, kind))
+    return out
 
 
 def build(

@@ -42,6 +42,7 @@ from guardrail.evaluation.metrics import SpanCounts, answer_counts, span_counts
 from guardrail.judges.local.features import (
     DENSE_NAMES,
     HASH_BUCKETS,
+    STACK_NAMES,
     Features,
     Polarity,
     checkable,
@@ -148,10 +149,11 @@ def fit(
     if len(set(y.tolist())) < 2:
         raise ValueError("training needs both supported and unsupported factoids")
     x = _dense(stmts)
+    names = STACK_NAMES if x.shape[1] == len(STACK_NAMES) else DENSE_NAMES
     base: dict[str, Any] = {
         "format": VERIFIER_FORMAT,
         "kind": kind,
-        "dense_names": list(DENSE_NAMES),
+        "dense_names": list(names),
         "hash_buckets": HASH_BUCKETS,
     }
     if kind == "trees":
@@ -206,8 +208,8 @@ def fit(
             "intercept": float(lr.intercept_[0]),
             "mean": [float(v) for v in mean],
             "scale": [float(v) for v in scale],
-            "coef": [float(v) for v in coef[: len(DENSE_NAMES)]],
-            "hashed_coef": [float(v) for v in coef[len(DENSE_NAMES) :]],
+            "coef": [float(v) for v in coef[: len(names)]],
+            "hashed_coef": [float(v) for v in coef[len(names) :]],
         }
     )
     return base

@@ -286,7 +286,10 @@ def test_eval_judge_model_reads_that_file_and_says_it_is_in_sample(tmp_path, cap
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--judge-model", "x.json"], "--judge-model: judge_model needs a local:trained judge"),
+        (
+            ["--judge-model", "x.json"],
+            "--judge-model: judge_model needs a local:trained or local:encoder judge",
+        ),
         (["--judge", "local:trained", "--judge-model", "nope.json"], "cannot read nope.json"),
         (["--localizer-model", "nope.json"], "localizer model: cannot read"),
     ],
@@ -316,8 +319,8 @@ def test_eval_localizer_model_changes_the_span_figures(tmp_path, scripted, capsy
     assert predicted[0.1] > predicted[0.9] > 0
 
 
-def test_eval_says_the_encoder_cuts_were_tuned_on_these_rows(tmp_path):
-    """The packaged encoder's YES / NO cuts were tuned on RAGTruth dev: eval says so there."""
+def test_eval_says_the_encoder_was_trained_on_these_rows(tmp_path):
+    """The packaged encoder verifier was trained on RAGTruth dev: eval says so there."""
     if importlib.util.find_spec("onnxruntime") is None:
         unavailable("encoder", "onnxruntime is not installed (the encoder extra)")
 
@@ -325,8 +328,8 @@ def test_eval_says_the_encoder_cuts_were_tuned_on_these_rows(tmp_path):
     from guardrail.judges.local import LocalJudge
 
     judge = LocalJudge(verifier="encoder")
-    tuned = judge.encoder.meta["tuned_on"]["data"]  # e.g. "ragtruth/dev.jsonl"
-    rows = [object()] * judge.encoder.meta["tuned_on"]["rows"]
+    tuned = judge.encoder.meta["data"]  # e.g. "ragtruth/dev.jsonl"
+    rows = [object()] * judge.encoder.meta["rows"]
 
     def notes(dataset: Path) -> list[str]:
         args = argparse.Namespace(
@@ -335,5 +338,5 @@ def test_eval_says_the_encoder_cuts_were_tuned_on_these_rows(tmp_path):
         return provenance_notes(rows, judge, object(), args)  # type: ignore[arg-type]
 
     (note,) = notes(tmp_path / tuned)
-    assert f"encoder verifier's cut-off model was trained on {tuned}" in note
+    assert f"encoder verifier model was trained on {tuned}" in note
     assert notes(tmp_path / "other" / "rows.jsonl") == []

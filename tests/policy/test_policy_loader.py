@@ -11,6 +11,12 @@ import pytest
 from guardrail.exceptions import ConfigError, PolicyError
 from guardrail.policy import format_key_path, load_policy, parse_policy
 from guardrail.policy.loader import parse_key_path
+from guardrail.policy.schema import (
+    ENCODER_CONFIDENCE_FLOOR,
+    ENCODER_EMBEDDING_C,
+    ENCODER_EMBEDDING_WEIGHT,
+    ClassifierSettings,
+)
 from tests.policy.factories import BASE_YAML
 
 
@@ -165,12 +171,48 @@ def test_each_kind_of_error_names_the_key_path(old: str, new: str, key_path: str
         ("classifier:\n  default_topic: other\n", "classifier.default_topic", "not defined"),
         ("classifier:\n  confidence_floor: 2\n", "classifier.confidence_floor", "less than"),
         ("classifier:\n  max_topics: 0\n", "classifier.max_topics", "greater than or equal to 1"),
+        ("classifier:\n  embeddings: bert\n", "classifier.embeddings", "'none' or 'encoder'"),
+        ("classifier:\n  embeddings: true\n", "classifier.embeddings", "'none' or 'encoder'"),
+        ("classifier:\n  embedding_weight: 0\n", "classifier.embedding_weight", "greater than 0"),
+        ("classifier:\n  embedding_weight: '2'\n", "classifier.embedding_weight",
+         "valid number"),
+        ("classifier:\n  embedding_c: -1\n", "classifier.embedding_c", "greater than 0"),
+        ("classifier:\n  encoder_model: ''\n", "classifier.encoder_model", "at least 1"),
+        ("classifier:\n  embeddings: encoder\n  confidence_floor: 1.5\n",
+         "classifier.confidence_floor", "less than"),
+        ("classifier:\n  embeddings: encoder\n  embeddings_weight: 2\n",
+         "classifier.embeddings_weight", "unknown"),
     ],
 )  # fmt: skip
 def test_settings_errors_name_the_key_path(section: str, key_path: str, problem: str):
     """Scorer and classifier settings are validated with the same key-path errors."""
     err = _error(section + BASE_YAML)
     assert (err.key_path, problem in err.problem) == (key_path, True), str(err)
+
+
+def test_classifier_embeddings_are_opt_in_with_their_own_default_floor():
+    """embeddings defaults to none; with encoder the floor defaults to the encoder path's own
+    (CV-chosen) value unless the policy sets one, and the dump says which floor applies."""
+    assert parse_policy(BASE_YAML).classifier.embeddings == "none"
+    on = parse_policy("classifier:\n  embeddings: encoder\n" + BASE_YAML).classifier
+    assert (on.embeddings, on.confidence_floor) == ("encoder", ENCODER_CONFIDENCE_FLOOR)
+    assert (on.embedding_weight, on.embedding_c, on.encoder_model) == (
+        ENCODER_EMBEDDING_WEIGHT,
+        ENCODER_EMBEDDING_C,
+        None,
+    )
+    own = parse_policy(
+        "classifier:\n  embeddings: encoder\n  confidence_floor: 0.3\n"
+        "  embedding_weight: 1.5\n  encoder_model: models/enc\n" + BASE_YAML
+    ).classifier
+    assert (own.confidence_floor, own.embedding_weight, own.encoder_model) == (
+        0.3,
+        1.5,
+        "models/enc",
+    )
+    assert ClassifierSettings(embeddings="encoder").confidence_floor == ENCODER_CONFIDENCE_FLOOR
+    dumped = parse_policy("classifier:\n  embeddings: encoder\n" + BASE_YAML).model_dump()
+    assert dumped["classifier"]["confidence_floor"] == ENCODER_CONFIDENCE_FLOOR
 
 
 def test_valid_judge_specs_are_accepted():

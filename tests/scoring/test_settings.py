@@ -168,7 +168,10 @@ def test_a_policy_names_its_own_model_files(tmp_path: Path):
 @pytest.mark.parametrize(
     ("scorer", "problem"),
     [
-        ("{judge: local, judge_model: v.json}", "judge_model needs a local:trained judge"),
+        (
+            "{judge: local, judge_model: v.json}",
+            "judge_model needs a local:trained or local:encoder judge",
+        ),
         ("{localize: factoids, localizer_model: l.json}", "localizer_model needs localize: words"),
     ],
 )

@@ -1,4 +1,4 @@
-"""Synthetic pairs for the encoder verifier, and the cut search over MetaRAG's aggregation."""
+"""Training pairs for the encoder verifier (synthetic and labelled) and its stack inputs."""
 
 from __future__ import annotations
 
@@ -7,19 +7,32 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from guardrail.judges.local.encoder import EncoderCutoffs
-from guardrail.judges.local.verify import Support
-from guardrail.models import Relation
+import pytest
+
+from guardrail.evaluation.datasets import EvalRow
+from guardrail.judges.local.features import DENSE_NAMES, STACK_NAMES
+from guardrail.judges.local.judge import LocalJudge
+from guardrail.judges.local.trained import VerifierModel
 from guardrail.training.encoder_data import (
     CONTRADICTED,
     SUPPORTED,
     UNSUPPORTED,
     Builder,
     build,
+    labelled_examples,
     swap_name,
     swap_number,
 )
-from guardrail.training.encoder_tune import FactoidRecord, RowRecord, evaluate, tune
+from guardrail.training.encoder_stack import (
+    contexts,
+    encoder_fold,
+    factoid_pairs,
+    labelled,
+    load_probs,
+    save_probs,
+    stacked,
+)
+from guardrail.training.verifier import collect, fit
 
 DOC = (
     "The bridge over the Tagus in Lisbon opened in 1966 after four years of work. "
@@ -83,39 +96,79 @@ def test_build_is_deterministic(tmp_path: Path):
     assert not any("collapsed" in e.statement for e in first)  # hallucinated summaries unused
 
 
-def _record(label: int, p_syn: float, p_ant: float) -> RowRecord:
-    """One answer with one factoid: k=2 synonym and antonym variants with given probabilities."""
-    syn = (p_syn, 0.0, 1 - p_syn)
-    ant = (p_ant, 1 - p_ant, 0.0)
-    variants = [(Relation.SYNONYM, syn)] * 2 + [(Relation.ANTONYM, ant)] * 2
-    factoid = FactoidRecord([(0, 10)], syn, variants)  # type: ignore[arg-type]
-    return RowRecord(f"r{label}{p_syn}", "qa", "g", label, [(0, 10)] if label else [], [factoid])
-
-
-def test_tune_finds_the_cut_that_separates_the_answers():
-    records = [_record(0, p, 0.1) for p in (0.7, 0.8, 0.9)] + [
-        _record(1, p, 0.1) for p in (0.2, 0.3, 0.4)
+def test_labelled_examples_keep_the_label_and_perturb_only_supported_factoids():
+    judge = LocalJudge()
+    facts = [
+        ("The bridge in Lisbon opened in 1966.", False),
+        ("The bridge was painted red in 1970.", True),
     ]
-    cuts, fit = tune(records)
-    assert fit["metarag_f1"] == 1.0 and fit["rt4chart_f1"] == 1.0
-    assert 0.4 < cuts.support <= 0.7
-    bad = evaluate(records, EncoderCutoffs(support=0.95, refute=1.01))
-    assert bad.f1 < 1.0
+    out = labelled_examples(facts, DOC, judge, random.Random(0))
+    own = [e for e in out if e.kind == "labelled"]
+    assert [(e.statement, e.label) for e in own] == [
+        (facts[0][0], SUPPORTED),
+        (facts[1][0], UNSUPPORTED),
+    ]
+    swapped = [e for e in out if e.kind != "labelled"]
+    assert swapped and all(e.label == CONTRADICTED for e in swapped)
+    # only the supported factoid is perturbed, and each perturbation changes it
+    assert all("painted" not in e.statement and e.statement != facts[0][0] for e in swapped)
+    assert {e.kind for e in swapped} == {"labelled-number", "labelled-name"}
+    assert all(e.window == judge.window(e.statement, DOC) for e in out)
 
 
-def test_rules_outcomes_are_kept_for_unreadable_statements():
-    r = _record(1, 0.9, 0.1)
-    r.factoids[0].variants = [(Relation.SYNONYM, Support.UNKNOWN)] * 4
-    assert evaluate([r], EncoderCutoffs()).f1 == 1.0  # NOT SURE everywhere: score 0.5, flagged
+def _rows() -> list[EvalRow]:
+    answers = [
+        ("The bridge opened in 1966 and carries six lanes.", 0, ()),
+        ("The bridge opened in 1966 and was built by French engineers.", 1, ((31, 61),)),
+    ]
+    return [
+        EvalRow(
+            id=f"r{i}",
+            task="qa",
+            question="Tell me about the bridge.",
+            context=DOC,
+            answer=a,
+            label=label,
+            spans=tuple(spans),
+        )
+        for i, (a, label, spans) in enumerate(answers)
+    ]
 
 
-def test_write_cuts_keeps_the_rest_of_the_model_file(tmp_path: Path):
-    from guardrail.training.encoder_tune import write_cuts
+def test_stacked_records_carry_the_factoid_probabilities_into_its_variants(tmp_path: Path):
+    rows = _rows()
+    records = collect(rows)
+    judge = LocalJudge()
+    pairs = factoid_pairs(records, contexts(rows), judge)
+    assert [len(v) for v in pairs.values()] == [len(r.factoids) for r in records]
+    probs = {r.id: [(0.1 * i, 0.2, 0.7 - 0.1 * i) for i in range(len(r.factoids))] for r in records}
+    save_probs(tmp_path / "oof.json", probs, {"folds": 2})
+    loaded, meta = load_probs(tmp_path / "oof.json")
+    assert loaded == probs and meta == {"folds": 2}
+    out = stacked(records, loaded)
+    for before, after in zip(records, out, strict=True):
+        for i, (f0, f1) in enumerate(zip(before.factoids, after.factoids, strict=True)):
+            assert f1.own.features.dense[: len(DENSE_NAMES)] == f0.own.features.dense
+            assert f1.own.features.dense[len(DENSE_NAMES) :] == probs[before.id][i]
+            assert all(s.features.dense[-3:] == probs[before.id][i] for _, s in f1.variants)
+    # a model fitted on stacked records names the encoder features and reads them back
+    data = fit(out * 20, "logistic")
+    assert data["dense_names"] == list(STACK_NAMES)
+    assert VerifierModel(data).stacked
+    with pytest.raises(ValueError, match="probabilities"):
+        stacked(records, {r.id: [] for r in records})
 
-    spec = {"format": "guardrail-encoder/1", "thresholds": {}, "meta": {"pairs": 4}}
-    (tmp_path / "encoder.json").write_text(json.dumps(spec))
-    write_cuts(tmp_path, EncoderCutoffs(0.9, 0.8, 0.4), {"rows": 3})
-    out = json.loads((tmp_path / "encoder.json").read_text())
-    assert out["thresholds"] == {"support": 0.9, "refute": 0.8, "entailed": 0.4}
-    assert out["meta"] == {"pairs": 4, "tuned_on": {"rows": 3}}
-    assert out["format"] == "guardrail-encoder/1"
+
+def test_labelled_examples_per_row_are_deterministic():
+    rows = _rows()
+    records = collect(rows)
+    judge = LocalJudge()
+    first = labelled(records, contexts(rows), judge, seed=3)
+    assert first == labelled(records, contexts(rows), judge, seed=3)
+    assert {e.label for e in first["r1"]} >= {UNSUPPORTED, SUPPORTED}
+
+
+def test_encoder_folds_are_grouped_and_stable():
+    folds = {g: encoder_fold(g, 2) for g in (f"doc{i}" for i in range(40))}
+    assert set(folds.values()) == {0, 1}
+    assert folds == {g: encoder_fold(g, 2) for g in folds}

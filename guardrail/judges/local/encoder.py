@@ -1,20 +1,32 @@
-"""The encoder verifier: a fine-tuned MiniLM cross-encoder run with onnxruntime (no torch).
+"""The encoder verifier: a fine-tuned MiniLM cross-encoder (onnxruntime, no torch) stacked with
+the trained verifier's alignment features.
 
-The model (``encoder/model.onnx``, int8, with ``tokenizer.json`` and ``encoder.json`` beside it,
-written by ``scripts/train_encoder.py``) reads one pair — a statement and one *window* of its
-context — and gives three probabilities: supported, contradicted, unsupported.
+The model directory (``encoder/``: ``model.onnx`` int8, ``tokenizer.json``, ``encoder.json``
+and ``stack.json``, all written by ``scripts/train_encoder.py``) holds two parts:
+
+* **the network** reads one pair — a statement and one *window* of its context — and gives
+  three probabilities: supported, contradicted, unsupported. It was fine-tuned on RAGTruth's
+  human-labelled factoids (and perturbations of them with exact labels) plus synthetic HaluEval
+  pairs;
+* **the stack** (``stack.json``, the trained verifier's model format over
+  :data:`~guardrail.judges.local.features.STACK_NAMES`): gradient-boosted trees over the
+  lexical features of the statement *and* the network's three probabilities, with thresholds
+  chosen through MetaRAG's aggregation on out-of-fold predictions. Its ``p`` (not supported)
+  becomes YES / NO / NOT SURE exactly like the trained verifier's, polarity included.
+
+**What the network reads.** The content of a statement, polarity aside: for a variant that
+this judge's own mutator made (a synonym or antonym of a factoid) the network reads the
+factoid it was made from, so a factoid's variants share one forward pass and differ through
+their lexical features and polarity, as in the trained verifier. Any other statement is read
+as it is.
 
 **Windowing.** Contexts are longer than the model's input (:data:`MAX_TOKENS` word pieces for
 statement and window together), so each statement is checked against one window: the context
 sentence that the lexical matcher ranks best for it (IDF-weighted word coverage,
 :func:`~guardrail.judges.local.verify.assess`), widened with its neighbouring sentences (next
 first, then previous) while the window stays under :data:`WINDOW_WORDS` words. A statement that
-shares no word with the context gets the context's first sentences. The training script builds
-its windows with the same function, so training and scoring see the same kind of input.
-
-**Decision.** ``supported`` >= the ``support`` cut -> SUPPORTED; else ``contradicted`` >= the
-``refute`` cut -> CONTRADICTED; else UNKNOWN. The cuts live in ``encoder.json`` (chosen on
-grouped out-of-fold predictions, see ``benchmarks/encoder_verifier_ragtruth.py``).
+shares no word with the context gets the context's first sentences. Training builds its
+windows with the same function.
 
 Needs the ``encoder`` extra (``pip install 'guardrail[encoder]'``: onnxruntime, tokenizers).
 """
@@ -26,15 +38,16 @@ import json
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from guardrail.exceptions import ConfigError
-from guardrail.judges.local.verify import Assessment, ContextIndex, Support
+from guardrail.judges.local.trained import VerifierModel
+from guardrail.judges.local.verify import Assessment, ContextIndex
 
-ENCODER_FORMAT = "guardrail-encoder/1"
+ENCODER_FORMAT = "guardrail-encoder/2"
+STACK_FILE = "stack.json"
 ENCODER_DIR = "encoder"
 LABELS = ("supported", "contradicted", "unsupported")
 MAX_TOKENS = 64
@@ -81,23 +94,6 @@ def window(assessment: Assessment, sentences: Sequence[str], words: int = WINDOW
     return " ".join(sentences[lo : hi + 1])
 
 
-@dataclass(frozen=True)
-class EncoderCutoffs:
-    """Cuts on the model's probabilities; ``entailed`` is RT4CHART's support cut."""
-
-    support: float = 0.5
-    refute: float = 0.5
-    entailed: float = 0.5
-
-    def outcome(self, probs: Sequence[float], *, rt4chart: bool = False) -> Support:
-        supported, contradicted = probs[0], probs[1]
-        if supported >= (self.entailed if rt4chart else self.support):
-            return Support.SUPPORTED
-        if contradicted >= self.refute:
-            return Support.CONTRADICTED
-        return Support.UNKNOWN
-
-
 def _softmax(row: Sequence[float]) -> tuple[float, float, float]:
     top = max(row)
     e = [math.exp(v - top) for v in row]
@@ -106,14 +102,19 @@ def _softmax(row: Sequence[float]) -> tuple[float, float, float]:
 
 
 class EncoderModel:
-    """A loaded encoder directory: ``probabilities(pairs)`` and the decision cuts.
+    """A loaded encoder directory: ``probabilities(pairs)`` and the :attr:`stack` model.
 
-    ``memo`` bounds an in-memory cache of pair -> probabilities (MetaRAG verifies several
-    variants of one statement against the same window; the cache also lets a benchmark retune
-    cuts without re-running the network).
+    ``memo`` bounds an in-memory cache of pair -> probabilities. ``require_stack=False`` loads
+    a bare network (training reads its folds' networks before any stack exists).
     """
 
-    def __init__(self, directory: str | Path | None = None, *, memo: int = 4096) -> None:
+    def __init__(
+        self,
+        directory: str | Path | None = None,
+        *,
+        memo: int = 4096,
+        require_stack: bool = True,
+    ) -> None:
         try:
             import onnxruntime
             from tokenizers import Tokenizer
@@ -139,13 +140,13 @@ class EncoderModel:
             raise ConfigError(f"encoder model: labels must be {list(LABELS)}")
         self.max_tokens = int(data.get("max_tokens", MAX_TOKENS))
         self.window_words = int(data.get("window_words", WINDOW_WORDS))
-        th = data.get("thresholds") or {}
-        default = EncoderCutoffs()
-        self.decision = EncoderCutoffs(
-            support=float(th.get("support", default.support)),
-            refute=float(th.get("refute", default.refute)),
-            entailed=float(th.get("entailed", th.get("support", default.entailed))),
-        )
+        self.stack: VerifierModel | None = None
+        if (root / STACK_FILE).is_file() or require_stack:
+            self.stack = VerifierModel.load(root / STACK_FILE)
+            if not self.stack.stacked:
+                raise ConfigError(
+                    f"encoder model: {root / STACK_FILE} is not stacked on the encoder's outputs"
+                )
         self.meta: dict[str, Any] = dict(data.get("meta") or {})
         try:
             self.tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
@@ -168,10 +169,12 @@ class EncoderModel:
         self._memo: OrderedDict[tuple[str, str], tuple[float, float, float]] = OrderedDict()
         self.pairs_run = 0
 
-    def with_decision(self, decision: EncoderCutoffs) -> EncoderModel:
-        """The same network (and cache) with other cuts."""
+    def with_stack(self, stack: VerifierModel) -> EncoderModel:
+        """The same network (and cache) with another stack model (benchmarks' folds)."""
+        if not stack.stacked:
+            raise ConfigError("encoder model: the stack must be fitted on the encoder's outputs")
         twin = copy.copy(self)
-        twin.decision = decision
+        twin.stack = stack
         return twin
 
     def probabilities(
@@ -201,3 +204,57 @@ class EncoderModel:
         while len(self._memo) > self.memo_size:
             self._memo.popitem(last=False)
         return out
+
+    #: Unit embeddings of remembered texts (see :meth:`embeddings`), and texts run so far.
+    _embedding_memo: dict[str, Any] | None = None
+    texts_embedded: int = 0
+
+    def embeddings(
+        self, texts: Sequence[str], *, remember: bool = True, batch: int = 1
+    ) -> Any:  # numpy.ndarray, typed Any so numpy stays an optional import here
+        """L2-normalised ``embedding`` output (float64, one row per text) for each text read
+        alone, token types 0, truncated to the model's :attr:`max_tokens` word pieces (the
+        start of a longer text is what gets embedded).
+
+        ``remember=True`` keeps each vector in an in-process memo keyed by text (topic
+        classifiers pass their training examples, so building many classifiers from one policy
+        runs the network once per example); vectors already in the memo are reused either way.
+        ``batch`` texts share one run. It is 1 by default: the int8 network quantizes its
+        activations with one scale per run, so a text's vector depends on what it is batched
+        with (cosine down to 0.97 in batches of 16 against alone), and one at a time is no
+        slower on short texts. Raises :class:`ConfigError` when the model has no ``embedding``
+        output (networks exported before it existed).
+        """
+        import numpy as np
+
+        output = next((o for o in self.session.get_outputs() if o.name == "embedding"), None)
+        if output is None:
+            raise ConfigError(
+                "encoder model: model.onnx has no 'embedding' output (re-export it with "
+                "scripts/train_encoder.py)"
+            )
+        if self._embedding_memo is None:
+            self._embedding_memo = {}
+        memo = self._embedding_memo
+        fresh: dict[str, Any] = {}
+        todo = list(dict.fromkeys(t for t in texts if t not in memo))
+        for start in range(0, len(todo), max(1, batch)):
+            chunk = todo[start : start + max(1, batch)]
+            enc = self.tokenizer.encode_batch(chunk)
+            feed = {
+                "input_ids": np.array([e.ids for e in enc], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
+                "token_type_ids": np.zeros((len(enc), len(enc[0].ids)), dtype=np.int64),
+            }
+            vectors = self.session.run(["embedding"], feed)[0].astype(np.float64)
+            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+            vectors = vectors / np.where(norms > 0.0, norms, 1.0)
+            self.texts_embedded += len(chunk)
+            fresh.update(zip(chunk, vectors, strict=True))
+        if remember:
+            memo.update(fresh)
+        rows = [memo[t] if t in memo else fresh[t] for t in texts]
+        if not rows:
+            width = output.shape[-1] if isinstance(output.shape[-1], int) else 0
+            return np.zeros((0, width), dtype=np.float64)
+        return np.vstack(rows)

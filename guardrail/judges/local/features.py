@@ -86,6 +86,15 @@ DENSE_NAMES = (
     *(f"json*{n}" for n in _INTERACT),
     *(f"passages*{n}" for n in _INTERACT),
 )
+#: The encoder verifier's probabilities for the statement's source (supported, contradicted,
+#: unsupported), appended to :data:`DENSE_NAMES` when the trained model is stacked on the
+#: encoder (``--judge local:encoder``).
+ENCODER_NAMES: tuple[str, ...] = (
+    "encoder_supported",
+    "encoder_contradicted",
+    "encoder_unsupported",
+)
+STACK_NAMES: tuple[str, ...] = (*DENSE_NAMES, *ENCODER_NAMES)
 _INTERACT_AT = tuple(DENSE_NAMES.index(n) for n in _INTERACT)
 _TERMS_LOG = DENSE_NAMES.index("terms_log")
 _CONTEXT_SENTENCES_LOG = DENSE_NAMES.index("context_sentences_log")
@@ -131,6 +140,11 @@ class Features:
 
     dense: tuple[float, ...]
     hashed: tuple[int, ...]
+
+    def stacked(self, encoder: Sequence[float]) -> Features:
+        """These features with the encoder's three probabilities appended
+        (:data:`STACK_NAMES` order)."""
+        return Features((*self.dense[: len(DENSE_NAMES)], *encoder), self.hashed)
 
 
 def bucket(stem_text: str) -> int:

@@ -19,9 +19,10 @@ sends the same context.
 
 Three verifiers answer the verify tasks: ``"rules"`` (the lexical rules of
 :mod:`~guardrail.judges.local.verify`), ``"trained"`` (a small model over the same matching
-pass, :mod:`~guardrail.judges.local.trained`, shipped as ``verifier.json``) and ``"encoder"`` (a
-fine-tuned MiniLM cross-encoder over the statement and its best context window, run with
-onnxruntime, :mod:`~guardrail.judges.local.encoder`; needs the ``encoder`` extra).
+pass, :mod:`~guardrail.judges.local.trained`, shipped as ``verifier.json``) and ``"encoder"`` (the
+same kind of model stacked on a fine-tuned MiniLM cross-encoder that reads the statement and
+its best context window, run with onnxruntime, :mod:`~guardrail.judges.local.encoder`; needs
+the ``encoder`` extra).
 Decomposition and mutation are the same rules in all three.
 """
 
@@ -58,6 +59,7 @@ from guardrail.judges.local.mutate import Mutator
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
 from guardrail.judges.local.verify import (
+    Assessment,
     ContextIndex,
     Finding,
     Support,
@@ -69,7 +71,9 @@ from guardrail.judges.local.verify import (
 
 MODEL = "local-rules-v1"
 TRAINED_MODEL = "local-trained-v1"
-ENCODER_MODEL = "local-encoder-v1"
+ENCODER_MODEL = "local-encoder-v2"
+#: Variants remembered per judge (variant text -> the factoid it was made from).
+_SOURCES_KEPT = 4096
 VerifierKind = Literal["rules", "trained", "encoder"]
 VERIFIERS: tuple[VerifierKind, ...] = ("rules", "trained", "encoder")
 _MODEL_NAMES = {"rules": MODEL, "trained": TRAINED_MODEL, "encoder": ENCODER_MODEL}
@@ -173,6 +177,7 @@ class LocalJudge:
         self._model: VerifierModel | None = None
         self._encoder: EncoderModel | None = None
         self._cache: OrderedDict[str, _Prepared] = OrderedDict()
+        self._sources: OrderedDict[str, str] = OrderedDict()
 
     @classmethod
     def with_model(cls, model: VerifierModel, **options: Any) -> LocalJudge:
@@ -250,22 +255,21 @@ class LocalJudge:
                 if task == "synonym"
                 else mutator.antonyms(factoid, count)
             )
-            return "\n".join(_flat(lines))
+            flat = _flat(lines)
+            self._remember(factoid, flat)
+            return "\n".join(flat)
         if task == "verify":
             finding = self.check(_text(inputs, "statement"), self._context(inputs))
             return f"{_METARAG_LABELS[finding.outcome]}. {finding.reason}"
         if task == MUTATE_ALL:
             count = _count(inputs)
-            return json.dumps(
-                {
-                    str(n): {
-                        "synonyms": _flat(self.mutator.synonyms(factoid, count)),
-                        "antonyms": _flat(self.mutator.antonyms(factoid, count)),
-                    }
-                    for n, factoid in enumerate(_texts(inputs, "factoids"), start=1)
-                },
-                ensure_ascii=False,
-            )
+            reply: dict[str, dict[str, list[str]]] = {}
+            for n, factoid in enumerate(_texts(inputs, "factoids"), start=1):
+                synonyms = _flat(self.mutator.synonyms(factoid, count))
+                antonyms = _flat(self.mutator.antonyms(factoid, count))
+                self._remember(factoid, [*synonyms, *antonyms])
+                reply[str(n)] = {"synonyms": synonyms, "antonyms": antonyms}
+            return json.dumps(reply, ensure_ascii=False)
         if task == VERIFY_BATCH:
             context = self._context(inputs)
             findings = self.check_many(_texts(inputs, "statements"), context)
@@ -285,16 +289,51 @@ class LocalJudge:
         """
         if self.verifier == "rules":
             return verify(statement, self._prepare(context).index, self.lexicon, self.thresholds)
-        if self.verifier == "encoder":
-            return self.check_many([statement], context, rt4chart=rt4chart)[0]
-        prepared = self._prepare(context)
-        assessment = assess(statement, prepared.index, self.lexicon, self.thresholds)
+        return self.check_many([statement], context, rt4chart=rt4chart)[0]
+
+    def check_many(
+        self, statements: Sequence[str], context: str, *, rt4chart: bool = False
+    ) -> list[Finding]:
+        """:meth:`check` for several statements against one context (the encoder reads their
+        sources as one batch)."""
+        if self.verifier == "rules":
+            return [self.check(s, context, rt4chart=rt4chart) for s in statements]
+        prepared = self._prepare(context, trained=True)
         assert prepared.profile is not None
-        features = extract(assessment, prepared.index, prepared.profile, self.lexicon)
-        if not checkable(features):
-            return assessment.finding  # nothing to weigh: no content words, or no context
-        model = self.model
-        p = model.probability(features)
+        read: list[tuple[Assessment, Features]] = []
+        for statement in statements:
+            a = assess(statement, prepared.index, self.lexicon, self.thresholds)
+            read.append((a, extract(a, prepared.index, prepared.profile, self.lexicon)))
+        if self.verifier == "trained":
+            model = self.model
+            return [
+                self._decide(model, a, f, None, rt4chart) if checkable(f) else a.finding
+                for a, f in read
+            ]
+        encoder = self.encoder
+        stack = encoder.stack
+        assert stack is not None  # EncoderModel() requires one unless told otherwise
+        pairs = [
+            self._encoder_pair(s, a, prepared)
+            for s, (a, f) in zip(statements, read, strict=True)
+            if checkable(f)
+        ]
+        probs = iter(encoder.probabilities(pairs))
+        return [
+            self._decide(stack, a, f, next(probs), rt4chart) if checkable(f) else a.finding
+            for a, f in read
+        ]
+
+    def _decide(
+        self,
+        model: VerifierModel,
+        assessment: Assessment,
+        features: Features,
+        encoder: Sequence[float] | None,
+        rt4chart: bool,
+    ) -> Finding:
+        """The trained (or, with ``encoder`` probabilities, stacked) model's finding."""
+        p = model.probability(features if encoder is None else features.stacked(encoder))
         decision = model.decision
         flipped = polarity(assessment).flipped(decision.trust)
         outcome = decision.outcome(
@@ -303,44 +342,33 @@ class LocalJudge:
             clash=assessment.finding.outcome is Support.CONTRADICTED,
             support=decision.entailed if rt4chart else None,
         )
-        return Finding(outcome, _trained_reason(outcome, assessment.finding, p, flipped))
+        reason = _trained_reason(outcome, assessment.finding, p, flipped)
+        if encoder is not None:
+            reason = f"{reason[:-1] if reason.endswith('.') else reason} {_encoder_note(encoder)}."
+        return Finding(outcome, reason)
 
-    def check_many(
-        self, statements: Sequence[str], context: str, *, rt4chart: bool = False
-    ) -> list[Finding]:
-        """:meth:`check` for several statements against one context (the encoder runs them as
-        one batch)."""
+    def _remember(self, factoid: str, variants: Sequence[str]) -> None:
+        """Note which factoid each variant was made from (the encoder reads the factoid)."""
         if self.verifier != "encoder":
-            return [self.check(s, context, rt4chart=rt4chart) for s in statements]
-        inputs = self.encoder_inputs(statements, context)
-        pairs = [pair for pair, _ in inputs if pair is not None]
-        probs = iter(self.encoder.probabilities(pairs))
-        decision = self.encoder.decision
-        out: list[Finding] = []
-        for pair, rules in inputs:
-            if pair is None:
-                out.append(rules)  # no content words, or no context: nothing to weigh
-                continue
-            p = next(probs)
-            outcome = decision.outcome(p, rt4chart=rt4chart)
-            out.append(Finding(outcome, _encoder_reason(outcome, rules, p)))
-        return out
+            return
+        for v in variants:
+            self._sources[v] = factoid
+            self._sources.move_to_end(v)
+        while len(self._sources) > _SOURCES_KEPT:
+            self._sources.popitem(last=False)
 
-    def encoder_inputs(
-        self, statements: Sequence[str], context: str
-    ) -> list[tuple[tuple[str, str] | None, Finding]]:
-        """For each statement: the (statement, window) pair the encoder reads — ``None`` when
-        there is nothing to weigh (no content words, empty context) — and the rules' finding."""
-        prepared = self._prepare(context, trained=True)
-        words = self.encoder.window_words
-        out: list[tuple[tuple[str, str] | None, Finding]] = []
-        for statement in statements:
-            a = assess(statement, prepared.index, self.lexicon, self.thresholds)
-            if not a.terms or not prepared.sentences:
-                out.append((None, a.finding))
-            else:
-                out.append(((statement, window(a, prepared.sentences, words)), a.finding))
-        return out
+    def source(self, statement: str) -> str:
+        """The text the encoder reads for ``statement``: the factoid this judge's mutator made
+        it from, else the statement itself."""
+        return self._sources.get(statement, statement)
+
+    def _encoder_pair(
+        self, statement: str, assessment: Assessment, prepared: _Prepared
+    ) -> tuple[str, str]:
+        source = self.source(statement)
+        if source != statement:
+            assessment = assess(source, prepared.index, self.lexicon, self.thresholds)
+        return source, window(assessment, prepared.sentences, self.encoder.window_words)
 
     def window(self, statement: str, context: str, words: int = WINDOW_WORDS) -> str:
         """The context window the encoder verifier checks ``statement`` against (training uses
@@ -434,13 +462,6 @@ def _trained_reason(outcome: Support, rules: Finding, p: float, flipped: bool) -
     return f"The context does not clearly support this statement {risk}."
 
 
-def _encoder_reason(outcome: Support, rules: Finding, probs: Sequence[float]) -> str:
-    """A one-line reason: the rules' evidence when they agree, else the encoder's verdict."""
-    shown = f"(encoder: supported {probs[0]:.2f}, contradicted {probs[1]:.2f})"
-    if outcome is rules.outcome:
-        return f"{rules.reason} {shown}"
-    if outcome is Support.SUPPORTED:
-        return f"The best-matching context passage supports this statement {shown}."
-    if outcome is Support.CONTRADICTED:
-        return f"The best-matching context passage contradicts this statement {shown}."
-    return f"The context does not clearly support this statement {shown}."
+def _encoder_note(probs: Sequence[float]) -> str:
+    """What the encoder said of the statement's source, for the reason line."""
+    return f"(encoder: supported {probs[0]:.2f}, unsupported {probs[2]:.2f})"

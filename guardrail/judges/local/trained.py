@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.exceptions import ConfigError
-from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, TRUSTED_COVERAGE, Features
+from guardrail.judges.local.features import (
+    DENSE_NAMES,
+    HASH_BUCKETS,
+    STACK_NAMES,
+    TRUSTED_COVERAGE,
+    Features,
+)
 from guardrail.judges.local.verify import Support
 from guardrail.model_files import read_json_model
 
@@ -114,13 +120,15 @@ class VerifierModel:
             raise ConfigError(
                 f"verifier model: expected format {VERIFIER_FORMAT!r}, got {data.get('format')!r}"
             )
-        names = data.get("dense_names")
-        if list(names or []) != list(DENSE_NAMES):
+        names = list(data.get("dense_names") or [])
+        if names not in (list(DENSE_NAMES), list(STACK_NAMES)):
             raise ConfigError("verifier model: its feature names differ from this version's")
+        #: Stacked on the encoder verifier: the features end with the encoder's probabilities.
+        self.stacked = names == list(STACK_NAMES)
         if data.get("hash_buckets") != HASH_BUCKETS:
             raise ConfigError("verifier model: hash bucket count differs from this version's")
         self.kind = str(data.get("kind"))
-        n = len(DENSE_NAMES)
+        n = len(names)
         self.intercept = float(data.get("intercept", 0.0))
         self.mean = _floats(data.get("mean", [0.0] * n), "mean", n)
         self.scale = _floats(data.get("scale", [1.0] * n), "scale", n)

@@ -1,4 +1,4 @@
-"""The encoder verifier (``local:encoder``): windowing, cuts, the packaged ONNX model, wiring."""
+"""The encoder verifier (``local:encoder``): windowing, the stack, the ONNX model, wiring."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import pytest
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.local import LocalJudge
-from guardrail.judges.local.encoder import EncoderCutoffs, context_sentences, window
+from guardrail.judges.local.encoder import STACK_FILE, context_sentences, window
+from guardrail.judges.local.features import STACK_NAMES
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.verify import Support, assess, index_context
+from guardrail.judges.local.verify import assess, index_context
 from guardrail.judges.registry import make_judge, parse_spec
 from guardrail.policy.loader import parse_policy
 from guardrail.scoring.metarag import MetaRAG
@@ -46,14 +47,6 @@ def test_window_grows_to_the_neighbours_when_they_fit():
 def test_window_without_a_shared_word_is_the_context_start():
     w = _window("Zebras graze on savannah grass.", CURIE_CONTEXT, words=12)
     assert w == "Marie Curie was born in Warsaw in 1867."
-
-
-def test_cutoffs_outcome():
-    cuts = EncoderCutoffs(support=0.6, refute=0.5, entailed=0.3)
-    assert cuts.outcome((0.7, 0.2, 0.1)) is Support.SUPPORTED
-    assert cuts.outcome((0.4, 0.5, 0.1)) is Support.CONTRADICTED
-    assert cuts.outcome((0.4, 0.2, 0.4)) is Support.UNKNOWN
-    assert cuts.outcome((0.4, 0.2, 0.4), rt4chart=True) is Support.SUPPORTED
 
 
 def test_registry_and_policy_take_local_encoder():
@@ -94,11 +87,13 @@ def encoder_judge() -> LocalJudge:
 
 def test_packaged_model_is_small_and_safe():
     files = {p.name: p.stat().st_size for p in PACKAGED.iterdir()}
-    assert set(files) == {"model.onnx", "tokenizer.json", "encoder.json"}
+    assert set(files) == {"model.onnx", "tokenizer.json", "encoder.json", STACK_FILE}
     assert sum(files.values()) <= 30 * 1024 * 1024
     spec = json.loads((PACKAGED / "encoder.json").read_text())
-    assert spec["format"] == "guardrail-encoder/1"
-    assert {"support", "refute", "entailed"} <= set(spec["thresholds"])
+    assert spec["format"] == "guardrail-encoder/2"
+    stack = json.loads((PACKAGED / STACK_FILE).read_text())
+    assert stack["dense_names"] == list(STACK_NAMES)
+    assert {"support", "entailed", "trust"} <= set(stack["thresholds"])
 
 
 def test_probabilities_are_distributions_and_deterministic(encoder_judge):
@@ -123,12 +118,57 @@ def test_probabilities_are_distributions_and_deterministic(encoder_judge):
     ],
 )
 def test_a_changed_fact_is_less_supported_than_the_faithful_one(encoder_judge, faithful, altered):
-    [(_, ok), (_, bad)] = [
-        (pair, encoder_judge.encoder.probabilities([pair])[0])
-        for pair, _ in encoder_judge.encoder_inputs([faithful, altered], CURIE_CONTEXT)
-        if pair is not None
-    ]
+    ok, bad = (
+        encoder_judge.encoder.probabilities([(s, encoder_judge.window(s, CURIE_CONTEXT))])[0]
+        for s in (faithful, altered)
+    )
     assert ok[0] > bad[0]
+
+
+def test_variants_of_a_factoid_are_read_through_the_factoid(encoder_judge):
+    """The judge's own synonym / antonym variants share their factoid's forward pass, and
+    their verdicts follow polarity: a supported factoid's antonyms are contradicted."""
+    judge = LocalJudge(verifier="encoder")
+    factoid = "Marie Curie was born in Warsaw in 1867."
+    inputs = {"factoid": factoid, "count": 2}
+    synonyms = judge.answer("synonym", inputs).splitlines()
+    antonyms = judge.answer("antonym", inputs).splitlines()
+    assert synonyms and antonyms
+    assert all(judge.source(v) == factoid for v in [*synonyms, *antonyms])
+    assert judge.source("Some other statement.") == "Some other statement."
+    before = judge.encoder.pairs_run
+    verdicts = [
+        judge.answer("verify", {"statement": s, "context": CURIE_CONTEXT}).split(".")[0]
+        for s in [factoid, *synonyms, *antonyms]
+    ]
+    assert judge.encoder.pairs_run - before <= 1  # one pair: the factoid (or a memo hit)
+    assert verdicts[0] == "YES"
+    assert set(verdicts[1 : 1 + len(synonyms)]) == {"YES"}
+    assert set(verdicts[1 + len(synonyms) :]) == {"NO"}
+
+
+def test_stack_reads_the_encoder_probabilities(encoder_judge, tmp_path):
+    """The stack's encoder features are used: a model leaning only on them flips with them."""
+    stack = json.loads((PACKAGED / STACK_FILE).read_text())
+    lean = {
+        **stack,
+        "kind": "logistic",
+        "intercept": 0.0,
+        "mean": [0.0] * len(STACK_NAMES),
+        "scale": [1.0] * len(STACK_NAMES),
+        "coef": [0.0] * (len(STACK_NAMES) - 3) + [-8.0, 0.0, 8.0],
+        "hashed_coef": [0.0] * stack["hash_buckets"],
+        "thresholds": {"support": 0.5, "trust": 0.6},
+    }
+    lean.pop("trees", None)
+    from guardrail.judges.local.trained import VerifierModel
+
+    judge = LocalJudge.with_encoder(encoder_judge.encoder.with_stack(VerifierModel(lean)))
+    faithful = "Marie Curie was born in Warsaw in 1867."
+    probs = judge.encoder.probabilities([(faithful, judge.window(faithful, CURIE_CONTEXT))])[0]
+    reply = judge.answer("verify", {"statement": faithful, "context": CURIE_CONTEXT})
+    assert reply.startswith("YES" if probs[0] > probs[2] else "NOT SURE")
+    assert "encoder: supported" in reply
 
 
 def test_batch_replies_match_single_replies(encoder_judge):
@@ -154,7 +194,7 @@ def test_metarag_with_the_encoder_scores_an_answer(encoder_judge):
     )
     assert report.status == "ok" and 0.0 <= report.score <= 1.0
     verify_calls = [c for c in report.calls if c.stage.startswith("verify")]
-    assert verify_calls and all(c.model == "local-encoder-v1" for c in verify_calls)
+    assert verify_calls and all(c.model == "local-encoder-v2" for c in verify_calls)
 
 
 def test_a_broken_model_directory_is_a_config_error(tmp_path, encoder_judge):
@@ -169,6 +209,15 @@ def test_a_broken_model_directory_is_a_config_error(tmp_path, encoder_judge):
         LocalJudge(verifier="encoder", model_path=bad).encoder  # noqa: B018
     with pytest.raises(ConfigError, match="not found"):
         LocalJudge(verifier="encoder", model_path=tmp_path / "missing").encoder  # noqa: B018
+    (bad / "encoder.json").write_text(json.dumps(spec))
+    shutil.copyfile(PACKAGED / "model.onnx", bad / "model.onnx")
+    lexical_only = json.loads((PACKAGED.parent / "verifier.json").read_text())
+    (bad / STACK_FILE).write_text(json.dumps(lexical_only))
+    with pytest.raises(ConfigError, match="not stacked"):
+        LocalJudge(verifier="encoder", model_path=bad).encoder  # noqa: B018
+    (bad / STACK_FILE).unlink()
+    with pytest.raises(ConfigError, match=r"stack\.json"):
+        LocalJudge(verifier="encoder", model_path=bad).encoder  # noqa: B018
 
 
 def test_cli_check_takes_local_encoder(encoder_judge, capsys):
@@ -186,4 +235,22 @@ def test_cli_check_takes_local_encoder(encoder_judge, capsys):
     assert main([*argv, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     models = {c["model"] for c in out["calls"] if c["stage"].startswith("verify")}
-    assert models == {"local-encoder-v1"}
+    assert models == {"local-encoder-v2"}
+
+
+def test_judge_model_names_an_encoder_directory(encoder_judge, tmp_path):
+    """`judge_model` (`--judge-model`) points local:encoder at another model directory — what
+    scripts/train_encoder.py --out writes — and a broken one is the same clear error."""
+    from guardrail.scoring.factory import judge_for
+    from guardrail.scoring.settings import MetaRAGSettings
+
+    copy = tmp_path / "retrained"
+    shutil.copytree(PACKAGED, copy)
+    judge = judge_for(MetaRAGSettings(judge="local:encoder", judge_model=str(copy)))
+    assert isinstance(judge, LocalJudge) and judge.verifier == "encoder"
+    assert Path(judge.encoder.meta["recipe"]).name == "train_encoder.py"
+    assert Path(str(judge.model_path)) == copy
+    (copy / STACK_FILE).unlink()
+    broken = judge_for(MetaRAGSettings(judge="local:encoder", judge_model=str(copy)))
+    with pytest.raises(ConfigError, match=r"stack\.json"):
+        broken.encoder  # type: ignore[attr-defined]  # noqa: B018
