@@ -32,7 +32,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -137,6 +137,9 @@ class _Prepared:
     index: ContextIndex
     profile: ContextProfile | None = None
     sentences: tuple[str, ...] = ()
+    #: The encoder's window per source text read against this context (a factoid's variants
+    #: all read the factoid: its window is found once).
+    windows: dict[str, str] = field(default_factory=dict)
 
 
 class LocalJudge:
@@ -366,9 +369,14 @@ class LocalJudge:
         self, statement: str, assessment: Assessment, prepared: _Prepared
     ) -> tuple[str, str]:
         source = self.source(statement)
-        if source != statement:
-            assessment = assess(source, prepared.index, self.lexicon, self.thresholds)
-        return source, window(assessment, prepared.sentences, self.encoder.window_words)
+        found = prepared.windows.get(source)
+        if found is None:
+            if source != statement:
+                assessment = assess(source, prepared.index, self.lexicon, self.thresholds)
+            found = window(assessment, prepared.sentences, self.encoder.window_words)
+            if len(prepared.windows) < _SOURCES_KEPT:
+                prepared.windows[source] = found
+        return source, found
 
     def window(self, statement: str, context: str, words: int = WINDOW_WORDS) -> str:
         """The context window the encoder verifier checks ``statement`` against (training uses
