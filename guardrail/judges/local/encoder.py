@@ -101,6 +101,17 @@ def _softmax(row: Sequence[float]) -> tuple[float, float, float]:
     return (e[0] / total, e[1] / total, e[2] / total)
 
 
+def _feed(encodings: Sequence[Any]) -> dict[str, Any]:
+    """The network's inputs for a batch of ``tokenizers`` encodings (padded alike)."""
+    import numpy as np
+
+    return {
+        "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
+        "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
+        "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+    }
+
+
 class EncoderModel:
     """A loaded encoder directory: ``probabilities(pairs)`` and the :attr:`stack` model.
 
@@ -168,6 +179,9 @@ class EncoderModel:
         self.memo_size = memo
         self._memo: OrderedDict[tuple[str, str], tuple[float, float, float]] = OrderedDict()
         self.pairs_run = 0
+        #: Unit embeddings of remembered texts (see :meth:`embeddings`), and texts run so far.
+        self._embedding_memo: dict[str, Any] = {}
+        self.texts_embedded = 0
 
     def with_stack(self, stack: VerifierModel) -> EncoderModel:
         """The same network (and cache) with another stack model (benchmarks' folds)."""
@@ -181,18 +195,11 @@ class EncoderModel:
         self, pairs: Sequence[tuple[str, str]], batch: int = 16
     ) -> list[tuple[float, float, float]]:
         """(supported, contradicted, unsupported) for each (statement, window) pair."""
-        import numpy as np
 
         todo = list(dict.fromkeys(p for p in pairs if p not in self._memo))
         for start in range(0, len(todo), batch):
             chunk = todo[start : start + batch]
-            enc = self.tokenizer.encode_batch(chunk)
-            feed = {
-                "input_ids": np.array([e.ids for e in enc], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64),
-            }
-            logits = self.session.run(["logits"], feed)[0]
+            logits = self.session.run(["logits"], _feed(self.tokenizer.encode_batch(chunk)))[0]
             self.pairs_run += len(chunk)
             for pair, row in zip(chunk, logits.tolist(), strict=True):
                 self._memo[pair] = _softmax(row)
@@ -204,10 +211,6 @@ class EncoderModel:
         while len(self._memo) > self.memo_size:
             self._memo.popitem(last=False)
         return out
-
-    #: Unit embeddings of remembered texts (see :meth:`embeddings`), and texts run so far.
-    _embedding_memo: dict[str, Any] | None = None
-    texts_embedded: int = 0
 
     def embeddings(
         self, texts: Sequence[str], *, remember: bool = True, batch: int = 1
@@ -233,19 +236,12 @@ class EncoderModel:
                 "encoder model: model.onnx has no 'embedding' output (re-export it with "
                 "scripts/train_encoder.py)"
             )
-        if self._embedding_memo is None:
-            self._embedding_memo = {}
         memo = self._embedding_memo
         fresh: dict[str, Any] = {}
         todo = list(dict.fromkeys(t for t in texts if t not in memo))
         for start in range(0, len(todo), max(1, batch)):
             chunk = todo[start : start + max(1, batch)]
-            enc = self.tokenizer.encode_batch(chunk)
-            feed = {
-                "input_ids": np.array([e.ids for e in enc], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
-                "token_type_ids": np.zeros((len(enc), len(enc[0].ids)), dtype=np.int64),
-            }
+            feed = _feed(self.tokenizer.encode_batch(chunk))  # one text each: token types 0
             vectors = self.session.run(["embedding"], feed)[0].astype(np.float64)
             norms = np.linalg.norm(vectors, axis=1, keepdims=True)
             vectors = vectors / np.where(norms > 0.0, norms, 1.0)
