@@ -34,6 +34,7 @@ from guardrail.server.limits import GuardGate, RequestLimits
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
 from guardrail.server.sessions import SessionStore
+from guardrail.telemetry.http import TraceContextMiddleware
 
 __all__ = ["Checker", "ServerState", "create_app"]
 
@@ -163,6 +164,8 @@ def create_app(
         max_body_bytes=lambda: state.limits.max_body_bytes,
     )
     app.middleware("http")(_observe)
+    # Outermost: a caller's W3C traceparent becomes the parent of the guard's turn span.
+    app.add_middleware(TraceContextMiddleware)
     return app
 
 
