@@ -15,7 +15,7 @@ from typing import Any
 
 from guardrail.exceptions import ConfigError
 
-__all__ = ["OTLPProviders", "configure_otlp"]
+__all__ = ["OTLPProviders", "configure_otlp", "shutdown_with"]
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,25 @@ def configure_otlp(
         trace.set_tracer_provider(tracer_provider)
         metrics.set_meter_provider(meter_provider)
     return OTLPProviders(tracer_provider, meter_provider)
+
+
+def shutdown_with(app: Any, providers: OTLPProviders) -> None:
+    """Flush and stop ``providers`` when the ASGI ``app`` (FastAPI/Starlette) shuts down.
+
+    A server stopped by a signal may not run ``atexit`` handlers (uvicorn re-raises the
+    signal once it has shut down), so the SDK's own exit hook cannot be relied on there."""
+    import asyncio
+    import contextlib
+    from collections.abc import AsyncIterator
+
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        try:
+            async with inner(a) as state:
+                yield state
+        finally:
+            await asyncio.to_thread(providers.shutdown)
+
+    app.router.lifespan_context = lifespan
