@@ -23,7 +23,7 @@ LOCKED``), half pick one of the oldest open cases and race for it with ``claim``
 Finally it runs ``benchmarks/rescore_ray.py`` (batch re-scoring on Ray, its own JSON) when that
 file exists and ``--skip-ray`` is not given, and includes its result.
 
-    python benchmarks/scale_out.py [--requests 2000] [--concurrency 24] [--clients 2]
+    python -m benchmarks.scale_out [--requests 2000] [--concurrency 24] [--clients 2]
         [--reviewers 8] [--skip-ray] [--json-out PATH]
 
 Prints a table and writes JSON (default ``benchmarks/results/scale_out.json``).
@@ -35,7 +35,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -49,11 +48,11 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-from fault_injection import TURNS  # noqa: E402
-from service_load import KEY, free_port, percentile  # noqa: E402
+from benchmarks._common import repo_root, write_results
+from benchmarks.fault_injection import TURNS
+from benchmarks.service_load import KEY, free_port, percentile
+
+ROOT = repo_root()
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -320,15 +319,16 @@ def _children_cpu() -> float:
 
 def ray_rescoring(args: argparse.Namespace) -> dict[str, Any]:
     """Run ``benchmarks/rescore_ray.py`` (its own JSON) if it exists; its result or why not."""
-    script = HERE / "rescore_ray.py"
     if args.skip_ray:
         return {"skipped": "--skip-ray"}
-    if not script.is_file():
-        return {"skipped": f"{script.name} not present"}
     out = Path(args.json_out).with_name("rescore_ray.json")
-    done = subprocess.run([sys.executable, str(script), "--json-out", str(out)], check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.rescore_ray", "--json-out", str(out)],
+        check=False,
+        cwd=ROOT,
+    )
     if done.returncode != 0 or not out.is_file():
-        return {"failed": f"{script.name} exited {done.returncode}"}
+        return {"failed": f"benchmarks.rescore_ray exited {done.returncode}"}
     result: dict[str, Any] = json.loads(out.read_text())
     return result
 
@@ -396,11 +396,7 @@ def main() -> None:
 
     ray = ray_rescoring(args)
     console.print(f"Ray re-scoring: {json.dumps(ray)[:300]}")
-    out = Path(args.json_out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
-        "benchmark": "scale_out",
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
         "settings": {
             k: getattr(args, k) for k in ("requests", "concurrency", "clients", "reviewers")
         },
@@ -408,8 +404,7 @@ def main() -> None:
         "speedup_two_over_one": round(speedup, 2),
         "ray_rescoring": ray,
     }
-    out.write_text(json.dumps(payload, indent=2) + "\n")
-    console.print(f"wrote {out}")
+    console.print(f"wrote {write_results('scale_out', payload, args.json_out)}")
 
 
 if __name__ == "__main__":
