@@ -10,7 +10,7 @@ shipped settings.
 
     python -m benchmarks.rescore_ray [--rows N] [--chunk 8] [--json-out PATH]
 
-``benchmarks/scale_out.py`` calls :func:`run` (returns the result dict) or :func:`main`.
+``benchmarks.scale_out`` calls :func:`run` (returns the result dict) or :func:`main`.
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ def _score_part(rows: list[EvalRow]) -> int:
 
 
 def _two_processes(rows: list[EvalRow]) -> float:
-    """Seconds for two plain processes scoring half the rows each: what 2 cores give here
-    without Ray, to tell Ray's overhead from the machine's (shared) capacity."""
+    """Seconds for two plain processes scoring half the rows each: what two cores give without
+    Ray, to tell Ray's overhead from the machine's capacity."""
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         done = sum(pool.map(_score_part, [rows[0::2], rows[1::2]]))

@@ -18,10 +18,10 @@ LOCKED``), half pick one of the oldest open cases and race for it with ``claim``
 * cases two reviewers both claimed (target 0), and resolutions missing from the trail (0);
 * whether the chain verifies (``guardrail audit verify URL``, run as a command);
 * requests/s of two replicas over one (target >= 1.6), with the CPU seconds each part used
-  (servers, PostgreSQL, load clients, reviewers) to show where the 2 cores went.
+  (servers, PostgreSQL, load clients, reviewers) to show where the cores went.
 
-Finally it runs ``benchmarks/rescore_ray.py`` (batch re-scoring on Ray, its own JSON) when that
-file exists and ``--skip-ray`` is not given, and includes its result.
+Finally it runs ``python -m benchmarks.rescore_ray`` (batch re-scoring on Ray, its own JSON)
+unless ``--skip-ray`` is given, and includes its result.
 
     python -m benchmarks.scale_out [--requests 2000] [--concurrency 24] [--clients 2]
         [--reviewers 8] [--skip-ray] [--json-out PATH]
@@ -318,7 +318,7 @@ def _children_cpu() -> float:
 
 
 def ray_rescoring(args: argparse.Namespace) -> dict[str, Any]:
-    """Run ``benchmarks/rescore_ray.py`` (its own JSON) if it exists; its result or why not."""
+    """Run ``benchmarks.rescore_ray`` (its own JSON); its result, or why not."""
     if args.skip_ray:
         return {"skipped": "--skip-ray"}
     out = Path(args.json_out).with_name("rescore_ray.json")
@@ -342,7 +342,7 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=24, help="in flight, all clients together")
     ap.add_argument("--clients", type=int, default=2, help="load client processes")
     ap.add_argument("--reviewers", type=int, default=8)
-    ap.add_argument("--skip-ray", action="store_true", help="do not run rescore_ray.py")
+    ap.add_argument("--skip-ray", action="store_true", help="do not run benchmarks.rescore_ray")
     ap.add_argument("--json-out", default="benchmarks/results/scale_out.json")
     ap.add_argument("--load", nargs=4, help=argparse.SUPPRESS)
     ap.add_argument("--review", nargs=3, help=argparse.SUPPRESS)
@@ -369,7 +369,9 @@ def main() -> None:
             results[name] = scenario(cluster, name, replicas, args, Path(tmp))
     speedup = results["two"]["requests_per_s"] / max(results["one"]["requests_per_s"], 1e-9)
 
-    table = Table(title="guardrail serve replicas sharing one PostgreSQL (127.0.0.1, 2 cores)")
+    table = Table(
+        title=f"guardrail serve replicas sharing one PostgreSQL (127.0.0.1, {os.cpu_count()} CPUs)"
+    )
     rows = [
         ("answered / failed", lambda r: f"{r['answered']} / {sum(r['failed'].values())}"),
         ("requests/s", lambda r: f"{r['requests_per_s']:.1f}"),
