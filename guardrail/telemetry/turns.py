@@ -19,6 +19,7 @@ How a guard uses it (the whole hook)::
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Protocol
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Telemetry", "TurnTrace", "scoring_done", "scoring_started"]
 
+_log = logging.getLogger(__name__)
 #: The recorder of the turn running in this context (None: not traced).
 _CURRENT: ContextVar[Recorder | None] = ContextVar("guardrail_turn_trace", default=None)
 #: False once ``opentelemetry-api`` was found missing (checked once per process).
@@ -107,9 +109,14 @@ class Telemetry:
         if backend is None:
             yield _OFF
             return
-        recorder = backend.start(
-            policy=policy, redaction=redaction, question=question, answer=answer
-        )
+        try:
+            recorder = backend.start(
+                policy=policy, redaction=redaction, question=question, answer=answer
+            )
+        except Exception:  # telemetry trouble never costs a turn
+            _log.warning("guardrail telemetry: the turn span could not start", exc_info=True)
+            yield _OFF
+            return
         token = _CURRENT.set(recorder)
         try:
             yield recorder
@@ -118,7 +125,10 @@ class Telemetry:
             raise
         finally:
             _CURRENT.reset(token)
-            recorder.end()
+            try:
+                recorder.end()
+            except Exception:
+                _log.warning("guardrail telemetry: the turn could not be recorded", exc_info=True)
 
 
 def scoring_started(calls: list[JudgeCall]) -> Mark | None:

@@ -14,6 +14,7 @@ from guardrail.exceptions import JudgeServerError
 from guardrail.guard import Guard
 from guardrail.judges import JudgeRequest, ScriptedJudge
 from guardrail.policy import parse_policy
+from guardrail.telemetry import Telemetry
 
 from .conftest import ANSWER, CONTEXTS, POLICY, POLICY_REGEN, QUESTION, Otel, handler, make_guard
 
@@ -184,3 +185,39 @@ def test_a_crashed_turn_ends_its_span_with_the_exception(tmp_path, queue, otel: 
     assert [e.name for e in turn.events] == ["exception"]
     [(attrs, point)] = otel.points("guardrail.turn.errors")
     assert attrs == {"error.type": "RuntimeError"} and point.value == 1  # type: ignore[attr-defined]
+
+
+class _BrokenProvider:
+    """A tracer provider whose spans cannot start or whose recording fails."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def get_tracer(self, *args: object, **kwargs: object) -> object:
+        where = self.where
+
+        class Tracer:
+            def start_span(self, *args: object, **kwargs: object) -> object:
+                if where == "start":
+                    raise RuntimeError("exporter misconfigured")
+                from opentelemetry.trace import NonRecordingSpan, SpanContext
+
+                class Span(NonRecordingSpan):
+                    def end(self, end_time: int | None = None) -> None:
+                        raise RuntimeError("exporter crashed")
+
+                return Span(SpanContext(0, 0, False))
+
+        return Tracer()
+
+
+@pytest.mark.parametrize("where", ["start", "end"])
+def test_telemetry_failures_never_cost_a_turn(tmp_path, queue, otel: Otel, where, caplog):
+    telemetry = Telemetry(
+        tracer_provider=_BrokenProvider(where), meter_provider=otel.meter_provider
+    )
+    with make_guard(tmp_path, queue, telemetry) as guard:
+        result = guard.check(QUESTION, ANSWER, CONTEXTS)
+    assert result.decision.action == "escalate"
+    assert [r["audit_id"] for r in audit_turns(tmp_path)] == [result.audit_id]
+    assert "guardrail telemetry" in caplog.text
