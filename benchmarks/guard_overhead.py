@@ -188,8 +188,8 @@ class HookTimer:
 def paired(answers: int, tmp: Path) -> dict[str, dict[str, float]]:
     """Telemetry off, API only, SDK in memory (synchronous and batching span processor, and
     without judge-call spans): five guards (no audit log), interleaved answer by answer, so a
-    busy moment of a shared machine hits them alike. The batching guard's spans are dropped at the end (its exporter thread
-    keeps up with 30 spans a turn)."""
+    busy moment of a shared machine hits them alike. The batching guard's spans are dropped at
+    the end (its exporter thread keeps up with 30 spans a turn)."""
     guards: dict[str, tuple[Guard, TimedJudge, Callable[[], Any]]] = {}
     simple, clear_simple = in_memory_sdk()
     batched, clear_batched = in_memory_sdk(batch=True)
