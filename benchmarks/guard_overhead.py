@@ -286,14 +286,22 @@ def main() -> None:
             )  # fmt: skip
         console.print(otel)
         on = telemetry_rows["OpenTelemetry SDK in memory"]
-        extra = on["median_ms"] - telemetry_rows["OpenTelemetry off"]["median_ms"]
+        unpaired = on["median_ms"] - telemetry_rows["OpenTelemetry off"]["median_ms"]
+        # Judged on the paired difference and the hooks' own time, the larger of the two: the
+        # difference of two medians swings by several ms either way on a busy machine.
+        extra = max(on["paired_median_extra_ms"], on["telemetry_code_median_ms"])
         met = extra <= OTEL_TARGET_MS
         payload["telemetry"] = telemetry_rows
-        payload["otel_target"] = {"extra_p50_ms": extra, "limit_ms": OTEL_TARGET_MS, "met": met}
+        payload["otel_target"] = {
+            "extra_p50_ms": extra,
+            "unpaired_p50_difference_ms": unpaired,
+            "limit_ms": OTEL_TARGET_MS,
+            "met": met,
+        }
         console.print(
-            f"OpenTelemetry SDK on: p50 {extra:+.2f} ms over off (paired "
-            f"{on['paired_median_extra_ms']:+.2f} ms; the telemetry's own code "
-            f"{on['telemetry_code_median_ms']:.2f} ms; limit {OTEL_TARGET_MS:.0f} ms): "
+            f"OpenTelemetry SDK on: paired p50 {on['paired_median_extra_ms']:+.2f} ms over off, "
+            f"the telemetry's own code {on['telemetry_code_median_ms']:.2f} ms (difference of "
+            f"the medians {unpaired:+.2f} ms); limit {OTEL_TARGET_MS:.0f} ms: "
             f"{'met' if met else 'NOT met'}"
         )
     print(f"wrote {write_results('guard_overhead', payload, args.json_out)}")
