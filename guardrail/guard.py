@@ -25,7 +25,7 @@ import functools
 import inspect
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast, overload
@@ -38,6 +38,7 @@ from guardrail.actions.highlight import mark_spans
 from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
+from guardrail.judges.registry import make_judge
 from guardrail.judges.runner import JudgeCallError
 from guardrail.models import (
     ActionName,
@@ -86,12 +87,6 @@ class Guard:
         self.engine = PolicyEngine(policy)
         self._built_judges: dict[str, Judge] = {}
         self.scorer = scorer or build_scorer(policy.scorer, judge=judge, judges=self._built_judges)
-        self._cascade_ok = "cascade" in inspect.signature(self.scorer.score).parameters
-        if not self._cascade_ok and any(r.cascade not in (None, False) for r in policy.topics):
-            raise ConfigError(
-                f"policy {policy.name!r} turns a topic's cascade on, but the scorer "
-                f"({type(self.scorer).__name__}) has no cascade"
-            )
         self.classifier = classifier or TopicClassifier.from_policy(policy)
         self.escalator = escalator or Escalator()
         self.audit = audit
@@ -126,6 +121,52 @@ class Guard:
         )
         audit = open_audit_log(audit_log, redaction=redaction) if audit_log is not None else None
         return cls(policy, judge=judge, escalator=escalator, audit=audit, redaction=redaction)
+
+    # -- parts ------------------------------------------------------------------------------
+
+    @property
+    def scorer(self) -> Scorer:
+        """The scorer every turn uses. Assigning one checks it against the policy: a policy
+        that sets a topic's ``cascade`` needs a scorer with ``supports_cascade``."""
+        return self._scorer
+
+    @scorer.setter
+    def scorer(self, scorer: Scorer) -> None:
+        cascade_ok = bool(getattr(scorer, "supports_cascade", False))
+        if not cascade_ok and any(r.cascade not in (None, False) for r in self.policy.topics):
+            raise ConfigError(
+                f"policy {self.policy.name!r} turns a topic's cascade on, but the scorer "
+                f"({type(scorer).__name__}) has no cascade"
+            )
+        self._scorer = scorer
+        self._cascade_ok = cascade_ok
+
+    @contextlib.contextmanager
+    def override(
+        self, *, scorer: Scorer | None = None, judge: Judge | str | None = None
+    ) -> Iterator[Guard]:
+        """Use another ``scorer``, or the policy's scorer built around another ``judge`` (a
+        judge or a spec such as ``"test"``), inside a ``with`` block; restored on exit.
+
+        Meant for tests::
+
+            with guard.override(judge=TestJudge(rule)):
+                result = guard.check(question, answer, contexts)
+
+        The replacement is checked against the policy like any scorer.
+        """
+        if scorer is not None and judge is not None:
+            raise ConfigError("override takes a scorer or a judge, not both")
+        previous = self._scorer
+        if judge is not None:
+            scorer = build_scorer(self.policy.scorer, judge=make_judge(judge))
+        if scorer is not None:
+            self.scorer = scorer
+        try:
+            yield self
+        finally:
+            self._scorer = previous
+            self._cascade_ok = bool(getattr(previous, "supports_cascade", False))
 
     # -- entry points -----------------------------------------------------------------------
 

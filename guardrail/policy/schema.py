@@ -18,11 +18,13 @@ from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-from guardrail.audit.chain import canonical_json
+from guardrail.canonical import canonical_json
 from guardrail.models import Sensitivity
-from guardrail.scoring.settings import MetaRAGSettings, ScorerSettings
+from guardrail.scoring.registry import SETTINGS_MODELS, on_register, settings_union
+from guardrail.scoring.settings import ScorerWiring
 from guardrail.validation import Settings
 
 Reads = Literal["query", "context", "both"]
@@ -223,7 +225,8 @@ class Policy(Settings):
     name: str = Field(pattern=_NAME_PATTERN)
     version: int = Field(default=1, ge=1)
     description: str = ""
-    scorer: ScorerSettings = Field(default_factory=MetaRAGSettings)
+    #: Any registered scorer's settings (the union is rebuilt when a scorer is registered).
+    scorer: ScorerWiring = Field(default_factory=lambda: _default_scorer())
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
     topics: list[TopicRule] = Field(min_length=1)
 
@@ -238,10 +241,12 @@ class Policy(Settings):
                     f"(first defined at topics[{seen[rule.name]}])",
                 )
             seen[rule.name] = i
-            if rule.cascade not in (None, False) and self.scorer.method != "metarag":
+            if rule.cascade not in (None, False) and "cascade" not in type(self.scorer).model_fields:
+                with_cascade = [m for m, s in SETTINGS_MODELS.items() if "cascade" in s.model_fields]
                 raise _rule_error(
                     f"topics[{i}].cascade",
-                    f"only method metarag has a cascade (the scorer is {self.scorer.method})",
+                    f"only method {' or '.join(with_cascade)} has a cascade "
+                    f"(the scorer is {self.scorer.method})",
                 )
             if rule.on_error == "escalate" and rule.on_flag.escalate is None:
                 raise _rule_error(
@@ -287,3 +292,20 @@ class Policy(Settings):
     def json_schema(cls) -> dict[str, Any]:
         """The JSON Schema of policy files (``guardrail schema`` prints it)."""
         return cls.model_json_schema()
+
+
+def _default_scorer() -> ScorerWiring:
+    """A scorer block left out: the first registered method's defaults (``metarag``)."""
+    return next(iter(SETTINGS_MODELS.values()))()
+
+
+def _use_registered_scorers() -> None:
+    """Type ``Policy.scorer`` as the union of the scorers registered now."""
+    Policy.model_fields["scorer"] = FieldInfo.from_annotated_attribute(
+        settings_union(), Field(default_factory=_default_scorer)
+    )
+    Policy.model_rebuild(force=True)
+
+
+_use_registered_scorers()
+on_register(_use_registered_scorers)
