@@ -26,15 +26,13 @@ import inspect
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast, overload
 
 from guardrail._sync import LoopThread
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
-from guardrail.actions.cite import add_citations
 from guardrail.actions.escalate import Escalator
-from guardrail.actions.highlight import mark_spans
+from guardrail.actions.table import Turn, apply_actions, strongest
 from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
@@ -42,8 +40,8 @@ from guardrail.judges.registry import make_judge
 from guardrail.judges.runner import JudgeCallError
 from guardrail.models import (
     ActionName,
+    Citation,
     Decision,
-    EscalationCase,
     GuardResult,
     JudgeCall,
     ScoreReport,
@@ -51,7 +49,6 @@ from guardrail.models import (
 )
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB
 from guardrail.policy import Policy, PolicyEngine, load_policy
-from guardrail.policy.engine import strongest
 from guardrail.policy.schema import TopicRule
 from guardrail.queues.base import EscalationSink
 from guardrail.scoring.base import Scorer
@@ -404,43 +401,24 @@ class Guard:
         rule: TopicRule,
         decision: Decision,
         report: ScoreReport | None,
-    ) -> tuple[str, list[Any], str | None, str | None]:
-        final = answer
-        citations: list[Any] = []
-        highlighted: str | None = None
-        escalation_error: str | None = None
-        actions = decision.actions
-        if "highlight" in actions and report is not None:
-            highlighted = mark_spans(answer, report.flagged_spans)
-        if "cite" in actions:
-            final, citations = add_citations(answer, passages, report)
-        if "abstain" in actions:
-            final = rule.abstain_message
-        if "escalate" in actions:
-            queue = decision.queue or ""  # the engine names the queue whenever it escalates
-            case = EscalationCase(
-                case_id=audit_id,
-                queue=queue,
-                created_at=datetime.now(timezone.utc).isoformat(),
+    ) -> tuple[str, list[Citation], str | None, str | None]:
+        """Apply the decision's actions (the action table's, in its order)."""
+        turn = await apply_actions(
+            Turn(
+                audit_id=audit_id,
                 policy=self.policy.name,
                 question=question,
                 answer=answer,
                 contexts=passages,
                 topics=topics,
+                rule=rule,
                 decision=decision,
                 report=report,
+                escalator=self.escalator,
+                final=answer,
             )
-            outcome = await self.escalator.send(case)
-            if outcome.delivered_to is None:
-                escalation_error = "escalation not delivered: " + "; ".join(outcome.errors)
-            elif outcome.errors:
-                escalation_error = (
-                    f"escalation delivered to fallback {outcome.delivered_to}: "
-                    + "; ".join(outcome.errors)
-                )
-            if rule.on_flag.escalate is not None:
-                final = rule.on_flag.escalate.message
-        return final, citations, highlighted, escalation_error
+        )
+        return turn.final, turn.citations, turn.highlighted, turn.escalation_error
 
     @staticmethod
     def _final_decision(

@@ -28,17 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
 from guardrail.plugins import load_plugin, plugin_names
 
-
-class JudgeFactory(Protocol):
-    """Builds the judge for a spec's argument (``""`` when the spec has none)."""
-
-    def __call__(self, argument: str, /, **options: Any) -> Judge: ...
+#: ``factory(argument, **options)``: the judge for a spec's argument (``""`` when it has none).
+JudgeFactory = Callable[..., Judge]
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,9 @@ Three layers, so each field exists in one class only::
 
 :data:`ScorerSettings` is the union of the registered settings models, told apart by
 ``method`` (default ``metarag``); the built-in methods are registered at the end of this module
-through :func:`~guardrail.scoring.registry.register_scorer`, like any plug-in. The threshold is not a policy setting (each topic has its own); outside a
-policy (``guardrail check``/``eval``) it is a flag with the default :data:`DEFAULT_THRESHOLD`.
+through :func:`~guardrail.scoring.registry.register_scorer`, like any plug-in. The threshold
+is not a policy setting (each topic has its own); outside a policy (``guardrail check``/``eval``)
+it is a flag with the default :data:`DEFAULT_THRESHOLD`.
 :func:`with_overrides` applies CLI flags onto settings and names the flag in any error.
 """
 
