@@ -46,7 +46,7 @@ class JudgeEntry:
     factory: JudgeFactory
     #: Rejects a malformed argument with a ``ConfigError`` without building anything (no SDK
     #: import), so a policy is checked when it loads.
-    check: Callable[[str], None]
+    check: Callable[[str], object]
     #: How the spec is written, for help texts (``""``: not listed).
     usage: str
 
@@ -72,7 +72,7 @@ def register_judge(
     prefix: str,
     factory: JudgeFactory,
     *,
-    check: Callable[[str], None] = _any_argument,
+    check: Callable[[str], object] = _any_argument,
     usage: str | None = None,
     replace: bool = False,
 ) -> None:
