@@ -16,8 +16,8 @@ from guardrail.judges import JudgeRequest, RetryPolicy, ScriptedJudge
 from guardrail.judges.local import LocalJudge
 from guardrail.models import EscalationCase
 from guardrail.policy import Policy, load_policy, parse_policy
+from guardrail.queues import SQLiteQueue
 from guardrail.queues.jsonl import JSONLSink
-from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.scoring import MetaRAG
 from guardrail.testing import TestJudge
 
