@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import logging
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
@@ -38,6 +39,7 @@ from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import make_judge
 from guardrail.judges.runner import JudgeCallError
+from guardrail.logs import bound, get_logger
 from guardrail.models import (
     ActionName,
     Citation,
@@ -58,6 +60,7 @@ from guardrail.topics import TopicClassifier
 
 #: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
 Regenerator = Callable[[str], Awaitable[Any]]
+_log = get_logger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -181,12 +184,24 @@ class Guard:
         audit_id = uuid.uuid4().hex
         passages = normalize_contexts(contexts)
         calls: list[JudgeCall] = []
-        try:
-            result = await self._turn(audit_id, question, answer, passages, regenerate, calls)
-        except BaseException as exc:
-            await self._audit_crash(audit_id, question, answer, calls, exc)
-            raise
-        await self._audit_turn(result, calls)
+        with bound(turn_id=audit_id):
+            try:
+                result = await self._turn(audit_id, question, answer, passages, regenerate, calls)
+            except BaseException as exc:
+                _log.error("turn failed", policy=self.policy.name, error=repr(exc))
+                await self._audit_crash(audit_id, question, answer, calls, exc)
+                raise
+            decision = result.decision
+            _log.log(
+                logging.WARNING if decision.error else logging.INFO,
+                "turn decided",
+                policy=self.policy.name,
+                topic=decision.topic,
+                action=decision.action,
+                score=decision.score,
+                error=decision.error,
+            )
+            await self._audit_turn(result, calls)
         return result
 
     def check(
