@@ -156,11 +156,13 @@ def method_of(value: Any) -> Any:
     return getattr(value, "method", None)
 
 
-def settings_union() -> Any:
-    """The policy's ``scorer`` type: the registered settings models, told apart by method."""
+def settings_union(*, plugins: bool = True) -> Any:
+    """The policy's ``scorer`` type: the registered settings models (with the installed
+    plug-ins' unless ``plugins`` is false), told apart by method."""
     from pydantic import Discriminator, Tag
 
-    tagged = tuple(Annotated[e.settings, Tag(m)] for m, e in _with_plugins().items())
+    table = _with_plugins() if plugins else _SCORERS
+    tagged = tuple(Annotated[e.settings, Tag(m)] for m, e in table.items())
     return Annotated[
         Union[tagged],  # noqa: UP007 - a union built at run time
         Discriminator(

@@ -245,8 +245,9 @@ register_scorer("rt4chart", RT4ChartSettings, "guardrail.scoring.factory:rt4char
 SETTINGS = SETTINGS_MODELS
 #: The registered methods (a live sequence: plug-ins registered later are in it too).
 METHODS = MethodNames()
-#: The scorer block of a policy: the registered settings models, told apart by ``method``.
-ScorerSettings = settings_union()
+#: The scorer block of a policy: the built-in settings models, told apart by ``method``
+#: (:attr:`guardrail.policy.Policy.scorer` also takes the scorers registered later).
+ScorerSettings = settings_union(plugins=False)
 #: The type of any scorer's settings (the built-in ones and plug-ins').
 AnyScorerSettings = ScorerWiring
 
