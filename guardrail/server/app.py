@@ -13,9 +13,7 @@ import gc
 import secrets
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,17 +21,18 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.routing import Match
 
-from guardrail._sync import LoopThread
 from guardrail.exceptions import ConfigError
-from guardrail.models import GuardResult
 from guardrail.queues.review_queue import ReviewQueue
-from guardrail.server import api, metrics, review
+from guardrail.server import api, review
 from guardrail.server.auth import LoginThrottle, ReviewerTokens
-from guardrail.server.limits import GuardGate, RequestLimits
+from guardrail.server.limits import GuardGate, RequestLimits, needs_api_key
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
+from guardrail.server.scheduler import Lanes, bound_scoring
 from guardrail.server.sessions import SessionStore
+from guardrail.server.state import Checker, ServerState
 
 __all__ = ["Checker", "ServerState", "create_app"]
 
@@ -61,28 +60,6 @@ SESSION_COOKIE = "guardrail_review"
 SESSION_MAX_AGE_S = 8 * 3600
 
 
-class Checker(Protocol):
-    """What the service checks turns with — the Guard provides it."""
-
-    async def acheck(self, question: str, answer: str, contexts: list[str]) -> GuardResult: ...
-
-
-@dataclass
-class ServerState:
-    checker: Checker
-    queue: ReviewQueue
-    api_key: str | None
-    tokens: ReviewerTokens
-    throttle: LoginThrottle
-    metrics: Metrics
-    templates: Jinja2Templates
-    sessions: SessionStore
-    limits: RequestLimits = field(default_factory=RequestLimits)
-    #: The event loop (on its own thread) that checks are scored on.
-    scoring: LoopThread = field(default_factory=lambda: LoopThread("guardrail-scoring"))
-    in_flight: int = 0
-
-
 def create_app(
     *,
     checker: Checker,
@@ -95,6 +72,7 @@ def create_app(
     title: str = "guardrail",
     login_throttle: LoginThrottle | None = None,
     limits: RequestLimits | None = None,
+    metrics_public: bool = False,
 ) -> FastAPI:
     """Build the HTTP service.
 
@@ -103,7 +81,12 @@ def create_app(
     ``secure_cookies`` marks the cookie HTTPS-only (set it behind TLS). With ``review_ui``
     False only the JSON API, health and metrics are served. ``login_throttle`` limits failed
     reviewer logins per client address (default: 5 per 5 minutes). ``limits`` bounds what one
-    request may send (:class:`~guardrail.server.limits.RequestLimits`).
+    request may send and cost (:class:`~guardrail.server.limits.RequestLimits`). ``/metrics``
+    needs the API key when one is set, unless ``metrics_public`` is True.
+
+    A :class:`~guardrail.guard.Guard` passed as ``checker`` has its scorer wrapped once in a
+    :class:`~guardrail.server.scheduler.BoundedScorer`, so a request's deadline or its client
+    leaving ends scoring with the topic's ``on_error`` decision (audited).
     """
     if review_ui and not reviewer_tokens:
         raise ConfigError(
@@ -116,7 +99,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        await asyncio.to_thread(app.state.guardrail.scoring.stop)
+        await asyncio.to_thread(app.state.guardrail.lanes.stop)
 
     app = FastAPI(
         title=f"{title} service",
@@ -126,8 +109,9 @@ def create_app(
     )
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.globals["score_bucket"] = score_bucket
+    limits = limits or RequestLimits()
     app.state.guardrail = ServerState(
-        checker=checker,
+        checker=bound_scoring(checker),
         queue=queue,
         api_key=api_key,
         tokens=ReviewerTokens.from_mapping(reviewer_tokens),
@@ -135,11 +119,12 @@ def create_app(
         metrics=Metrics(),
         templates=templates,
         sessions=SessionStore(queue.target, max_age_s=SESSION_MAX_AGE_S),
-        limits=limits or RequestLimits(),
+        limits=limits,
+        lanes=Lanes(small=1, large=limits.scoring_threads),
+        metrics_public=metrics_public,
     )
     state: ServerState = app.state.guardrail
     app.include_router(api.router)
-    app.include_router(metrics.router)
     if review_ui:
         app.include_router(review.router)
         app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
@@ -161,6 +146,7 @@ def create_app(
         GuardGate,
         api_key=lambda: state.api_key,
         max_body_bytes=lambda: state.limits.max_body_bytes,
+        protected=lambda path: needs_api_key(path, metrics_public=state.metrics_public),
     )
     app.middleware("http")(_observe)
     return app
@@ -183,15 +169,29 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+def _route_template(request: Request) -> str:
+    """The matched route's path template; for a request answered before routing (a 401 or 413
+    from the gate) the template of the route it was sent to, else ``unmatched``."""
+    route = request.scope.get("route")
+    path = getattr(route, "path", None)
+    if isinstance(path, str):
+        return path
+    if request.url.path.startswith("/static/"):
+        return "/static"
+    for candidate in request.app.router.routes:
+        match, _ = candidate.matches(request.scope)
+        if match is not Match.NONE and isinstance(getattr(candidate, "path", None), str):
+            found: str = candidate.path
+            return found
+    return "unmatched"
+
+
 async def _observe(
     request: Request, call_next: Callable[[Request], Awaitable[Response]]
 ) -> Response:
     """Count requests by route *template* (bounded labels) and harden review pages."""
     response = await call_next(request)
-    route = request.scope.get("route")
-    template = getattr(route, "path", None) or (
-        "/static" if request.url.path.startswith("/static/") else "unmatched"
-    )
+    template = _route_template(request)
     state: ServerState = request.app.state.guardrail
     state.metrics.requests.labels(request.method, template, str(response.status_code)).inc()
     if request.url.path.startswith("/review"):

@@ -30,7 +30,7 @@ from fastapi import HTTPException, Request, status
 from guardrail.exceptions import ConfigError
 from guardrail.server.sessions import SessionStore
 
-__all__ = ["LoginThrottle", "ReviewerTokens", "check_csrf", "csrf_token", "require_api_key"]
+__all__ = ["LoginThrottle", "ReviewerTokens", "check_csrf", "csrf_token"]
 
 _SESSION_REVIEWER = "reviewer"
 _SESSION_FINGERPRINT = "token_fp"
@@ -198,20 +198,3 @@ def check_csrf(request: Request, submitted: str | None) -> None:
         or not hmac.compare_digest(expected, submitted)
     ):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "CSRF token missing or invalid")
-
-
-def require_api_key(request: Request) -> None:
-    """FastAPI dependency: 401 unless the request carries the configured API key."""
-    expected: str | None = request.app.state.guardrail.api_key
-    if expected is None:
-        return
-    given = request.headers.get("x-api-key")
-    if given is None:
-        scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
-        given = credentials.strip() if scheme.lower() == "bearer" else None
-    if not given or not hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
-        raise HTTPException(
-            status.HTTP_401_UNAUTHORIZED,
-            "missing or invalid API key (send 'Authorization: Bearer <key>' or 'X-API-Key')",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
