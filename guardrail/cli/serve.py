@@ -49,7 +49,7 @@ _TOKEN_HELP = (
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help=COMMANDS["serve"].summary)
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--policy", type=Path, metavar="PATH", help="policy YAML for the guard")
     p.add_argument(
         "--db",
@@ -75,6 +75,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="env var with the cookie-signing secret (default: random, sessions end on restart)",
     )
     p.add_argument("--secure-cookies", action="store_true", help="HTTPS-only session cookie")
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For/-Proto are"
+        " trusted (default: none; the socket peer is the client address)",
+    )
+    p.add_argument(
+        "--public-metrics",
+        action="store_true",
+        help="serve /metrics without the API key (default: /metrics needs it when one is set)",
+    )
     p.add_argument("--no-review-ui", action="store_true", help="serve only the API and metrics")
     p.add_argument(
         "--workers",
@@ -230,6 +242,7 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
         secure_cookies=args.secure_cookies,
         review_ui=review_ui,
         limits=limits,
+        metrics_public=bool(getattr(args, "public_metrics", False)),
     )
     return app
 
@@ -296,8 +309,9 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if not args.no_review_ui:
         print(f"guardrail: review page at http://{args.host}:{args.port}/review", file=sys.stderr)
+    proxy = uvicorn_proxy_options(args)
     if args.workers == 1:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+        uvicorn.run(app, host=args.host, port=args.port, log_level="info", **proxy)
         return 0
     import json
 
@@ -309,5 +323,15 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="info",
+        **proxy,
     )
     return 0
+
+
+def uvicorn_proxy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1 by default, which would let any local
+    client (or a proxy passing the header through) choose the address its failed logins are
+    counted under; forwarded headers are read only from ``--forwarded-allow-ips``."""
+    if not args.forwarded_allow_ips:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}

@@ -26,13 +26,14 @@ from starlette.routing import Match
 from guardrail.exceptions import ConfigError
 from guardrail.queues.review_queue import ReviewQueue
 from guardrail.server import api, review
-from guardrail.server.auth import LoginThrottle, ReviewerTokens
+from guardrail.server.auth import ReviewerTokens, Throttle
 from guardrail.server.limits import GuardGate, RequestLimits, needs_api_key
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
 from guardrail.server.scheduler import Lanes, bound_scoring
 from guardrail.server.sessions import SessionStore
 from guardrail.server.state import Checker, ServerState
+from guardrail.server.throttle import SharedLoginThrottle
 
 __all__ = ["Checker", "ServerState", "create_app"]
 
@@ -70,7 +71,7 @@ def create_app(
     secure_cookies: bool = False,
     review_ui: bool = True,
     title: str = "guardrail",
-    login_throttle: LoginThrottle | None = None,
+    login_throttle: Throttle | None = None,
     limits: RequestLimits | None = None,
     metrics_public: bool = False,
 ) -> FastAPI:
@@ -80,7 +81,8 @@ def create_app(
     signs session cookies; when omitted a random one is drawn, so sessions end on restart.
     ``secure_cookies`` marks the cookie HTTPS-only (set it behind TLS). With ``review_ui``
     False only the JSON API, health and metrics are served. ``login_throttle`` limits failed
-    reviewer logins per client address (default: 5 per 5 minutes). ``limits`` bounds what one
+    reviewer logins per client address (default: 5 per 5 minutes, counted in the review
+    database so every worker shares the limit). ``limits`` bounds what one
     request may send and cost (:class:`~guardrail.server.limits.RequestLimits`). ``/metrics``
     needs the API key when one is set, unless ``metrics_public`` is True.
 
@@ -107,6 +109,7 @@ def create_app(
         version="1",
         lifespan=lifespan,
     )
+    secret = session_secret or secrets.token_urlsafe(32)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.globals["score_bucket"] = score_bucket
     limits = limits or RequestLimits()
@@ -114,8 +117,8 @@ def create_app(
         checker=bound_scoring(checker),
         queue=queue,
         api_key=api_key,
-        tokens=ReviewerTokens.from_mapping(reviewer_tokens),
-        throttle=login_throttle or LoginThrottle(),
+        tokens=ReviewerTokens.from_mapping(reviewer_tokens, secret.encode("utf-8")),
+        throttle=login_throttle or SharedLoginThrottle(queue.target),
         metrics=Metrics(),
         templates=templates,
         sessions=SessionStore(queue.target, max_age_s=SESSION_MAX_AGE_S),
@@ -130,7 +133,7 @@ def create_app(
         app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
         app.add_middleware(
             SessionMiddleware,
-            secret_key=session_secret or secrets.token_urlsafe(32),
+            secret_key=secret,
             session_cookie=SESSION_COOKIE,
             max_age=SESSION_MAX_AGE_S,
             same_site="strict",

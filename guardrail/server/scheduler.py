@@ -34,7 +34,7 @@ import contextlib
 import contextvars
 import threading
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -67,7 +67,7 @@ def estimated_work(answer: str, contexts: Sequence[str]) -> int:
 class Ticket:
     """One turn's deadline and abandonment, shared between the HTTP loop and a scoring loop."""
 
-    def __init__(self, timeout_s: float, *, clock: Any = time.monotonic) -> None:
+    def __init__(self, timeout_s: float, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.timeout_s = timeout_s
         self.deadline = clock() + timeout_s
         self._clock = clock

@@ -14,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 
 from guardrail.models import GuardResult
 from guardrail.queues.review_queue import ReviewQueue
-from guardrail.server.auth import LoginThrottle, ReviewerTokens
+from guardrail.server.auth import ReviewerTokens, Throttle
 from guardrail.server.limits import RequestLimits
 from guardrail.server.metrics import Metrics
 from guardrail.server.scheduler import Lanes
@@ -35,7 +35,7 @@ class ServerState:
     queue: ReviewQueue
     api_key: str | None
     tokens: ReviewerTokens
-    throttle: LoginThrottle
+    throttle: Throttle
     metrics: Metrics
     templates: Jinja2Templates
     sessions: SessionStore
