@@ -12,8 +12,9 @@ import contextlib
 import gc
 import secrets
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -172,6 +173,16 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+def _leaf_routes(routes: Iterable[Any]) -> Iterator[Any]:
+    """Routes with a path template, included routers flattened (however FastAPI wraps them)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None) or getattr(route, "included_router", None)
+        if inner is not None:
+            yield from _leaf_routes(inner.routes)
+        elif isinstance(getattr(route, "path", None), str) and hasattr(route, "matches"):
+            yield route
+
+
 def _route_template(request: Request) -> str:
     """The matched route's path template; for a request answered before routing (a 401 or 413
     from the gate) the template of the route it was sent to, else ``unmatched``."""
@@ -181,9 +192,9 @@ def _route_template(request: Request) -> str:
         return path
     if request.url.path.startswith("/static/"):
         return "/static"
-    for candidate in request.app.router.routes:
+    for candidate in _leaf_routes(request.app.router.routes):
         match, _ = candidate.matches(request.scope)
-        if match is not Match.NONE and isinstance(getattr(candidate, "path", None), str):
+        if match is not Match.NONE:
             found: str = candidate.path
             return found
     return "unmatched"
