@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from guardrail.server.app import Checker
 
 MIN_TOKEN_LENGTH = 16
+MAX_WORKERS = 256
 _TOKEN_HELP = (
     "configure reviewers with --tokens-file PATH (lines 'reviewer:token') or --tokens-env VAR"
     " (entries 'reviewer:token' separated by commas); make a token with"
@@ -286,8 +287,8 @@ def _recover_crashed_turns(args: argparse.Namespace) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    if args.workers < 1:
-        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise ConfigError(f"--workers must be between 1 and {MAX_WORKERS}, got {args.workers}")
     if args.workers > 1 and not args.no_review_ui and not args.session_secret_env:
         raise ConfigError(
             "--workers > 1 with the review UI needs --session-secret-env VAR: every worker must "

@@ -67,8 +67,7 @@ def two_workers(tmp_path_factory) -> Iterator[str]:
 
 def test_forwarded_for_does_not_escape_the_throttle_across_two_workers(two_workers):
     codes = [
-        login(two_workers, "wrong-token-0123456789", {"X-Forwarded-For": f"10.0.0.{n}"})
-        .status_code
+        login(two_workers, "wrong-token-0123456789", {"X-Forwarded-For": f"10.0.0.{n}"}).status_code
         for n in range(7)
     ]
     assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
