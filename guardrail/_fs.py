@@ -29,7 +29,7 @@ def fsync_dir(directory: Path) -> None:
 
 
 def ensure_private(path: Path) -> None:
-    """Create ``path`` (and its folder) readable by its owner only, if it does not exist yet.
+    """Create ``path`` readable by its owner only, if it does not exist yet.
 
     Call it before a library (SQLite, ``open``) creates the file with the process umask
     (usually 0644: readable by every local user). An existing file keeps its mode: an operator
@@ -38,11 +38,10 @@ def ensure_private(path: Path) -> None:
     """
     if str(path) == ":memory:" or str(path).startswith("file:") or path.exists():
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
-    except FileExistsError:
-        return
+    except (FileExistsError, FileNotFoundError, NotADirectoryError):
+        return  # created meanwhile, or no folder: the caller's own open reports that
     os.close(fd)
 
 

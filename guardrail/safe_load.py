@@ -17,7 +17,9 @@ Both raise subclasses of the errors their callers already handle (``yaml.YAMLErr
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from typing import Any
 
 import yaml
@@ -64,6 +66,9 @@ def load_yaml_document(
     ``yaml.YAMLError`` for invalid YAML."""
     if len(text) > max_bytes:
         raise YamlLimitError(f"the text is longer than {max_bytes} characters")
+    if _bracket_depth(text) > max_depth:
+        # PyYAML's scanner is quadratic in unclosed flow brackets: refuse before it starts.
+        raise YamlLimitError(f"nested deeper than {max_depth} levels")
     loader = yaml.SafeLoader(text)
     try:
         try:
@@ -82,6 +87,18 @@ def load_yaml_document(
             raise YamlLimitError("aliases nested too deeply") from None
     finally:
         loader.dispose()
+
+
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text``, quotes and comments not excluded (an
+    upper bound of the flow-collection depth; real files stay far below any sane limit)."""
+    brackets = _NOT_BRACKET.sub("", text)
+    if not brackets:
+        return 0
+    return max(0, *itertools.accumulate(1 if c in "[{" else -1 for c in brackets))
 
 
 def _depth(root: yaml.Node, limit: int) -> int:

@@ -69,7 +69,7 @@ class RequestLimits(Settings):
         description="scoring deadline of one check; past it the topic's on_error rule decides",
     )
     scoring_threads: int = Field(
-        default=3, ge=1, le=64, description="threads scoring large checks (one more: small ones)"
+        default=1, ge=1, le=64, description="threads scoring large checks (one more: small ones)"
     )
 
 

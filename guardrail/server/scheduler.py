@@ -15,16 +15,23 @@ a judge call that reads 500 KB of context holds its loop for 3 s. Four pieces bo
   :class:`~guardrail.exceptions.ScoringError`, so the guard decides by the topic's
   ``on_error`` rule (sensitive topics fail closed: escalated), audits the turn with the reason
   (``deadline ...`` or ``abandoned ...``) and returns — the turn is never lost.
-* :class:`Lanes` — several scoring threads, each with its own event loop. Turns whose estimated
-  work is at most ``RequestLimits.small_work`` run on the *small* lane, which large turns never
-  enter; large turns are spread over the *large* lane's threads. A thread that is busy with a
-  3-second judge call still gives up the interpreter every few milliseconds (see
+* :class:`Lanes` — scoring threads, each with its own event loop. Turns whose estimated work
+  is at most ``RequestLimits.small_work`` run on the *small* lane's thread, which large turns
+  never enter; large turns run on the *large* lane (``RequestLimits.scoring_threads`` threads,
+  default 1), where they interleave at every judge call. A thread busy with a 3-second judge
+  call still gives up the interpreter every millisecond (see
   :data:`~guardrail.server.app.SWITCH_INTERVAL_S`), so a small turn on its own thread is
-  answered in a fraction of a second while large ones are scored. Threads rather than
-  processes: the guard (its review queue, audit trail, models and judge connection pools) lives
-  once per process, and threads measured well enough (small checks p99 0.54 s while four large
-  turns were scored on four threads, against tens of seconds on one shared loop); scale across
-  cores with ``guardrail serve --workers N``.
+  answered in a fraction of a second while large ones are scored.
+
+Why threads and why one large-lane thread, from ``python -m benchmarks.service_fairness`` on a
+2-core machine shared with other work (load average 13-15), 4 maximal checks at once: with
+three large-lane threads small checks had p99 0.75 s and /healthz p99 497 ms; with one, p99
+0.36 s and 249 ms (the large checks took 14 s instead of 9 s each). Every CPU-bound thread
+competes with the HTTP event loop for the interpreter lock, so fewer is better for the loop;
+all on one shared loop (before the lanes) a small check waited for the large one to finish.
+Processes would take the scoring off the HTTP process's interpreter lock altogether, but the
+guard (its review queue, audit trail, models and judge connection pools) lives once per
+process; to use more cores run ``guardrail serve --workers N``.
 """
 
 from __future__ import annotations
@@ -176,7 +183,7 @@ class Lanes:
     behind each other — the in-flight limit and the deadline bound how many and how long.
     """
 
-    def __init__(self, *, small: int = 1, large: int = 3) -> None:
+    def __init__(self, *, small: int = 1, large: int = 1) -> None:
         if small < 1 or large < 1:
             raise ValueError("each lane needs at least one thread")
         self.small = _Lane("small", [LoopThread(f"guardrail-small-{i}") for i in range(small)])
