@@ -33,7 +33,7 @@ from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
 from guardrail.server.scheduler import Lanes, bound_scoring
 from guardrail.server.sessions import SessionStore
-from guardrail.server.state import Checker, ServerState
+from guardrail.server.state import Checker, ServerState, server_state
 from guardrail.server.throttle import SharedLoginThrottle
 
 __all__ = ["Checker", "ServerState", "create_app"]
@@ -206,7 +206,7 @@ async def _observe(
     """Count requests by route *template* (bounded labels) and harden review pages."""
     response = await call_next(request)
     template = _route_template(request)
-    state: ServerState = request.app.state.guardrail
+    state = server_state(request)
     state.metrics.requests.labels(request.method, template, str(response.status_code)).inc()
     if request.url.path.startswith("/review"):
         response.headers.setdefault("Content-Security-Policy", _REVIEW_CSP)
