@@ -40,12 +40,19 @@ class Server:
                     fields[name] = int(value.split()[0]) / 1024
         return fields.get("VmRSS", float("nan")), fields.get("VmHWM", float("nan"))
 
-    def audited_turns(self) -> list[dict[str, Any]]:
-        """Every ``turn`` record of the audit log."""
+    def records(self) -> list[dict[str, Any]]:
+        """Every record of the audit log."""
         if not self.audit_log.exists():
             return []
-        rows = [json.loads(x) for x in self.audit_log.read_text(encoding="utf-8").splitlines()]
-        return [r for r in rows if r.get("kind") == "turn"]
+        return [json.loads(x) for x in self.audit_log.read_text(encoding="utf-8").splitlines()]
+
+    def audited_turns(self) -> list[dict[str, Any]]:
+        """Every ``turn`` record, and every ``turn_failed`` event (a turn that crashed)."""
+        return [
+            r
+            for r in self.records()
+            if r.get("kind") == "turn" or r.get("event_name") == "turn_failed"
+        ]
 
 
 def free_port() -> int:

@@ -18,7 +18,8 @@ a judge call that reads 500 KB of context holds its loop for 3 s. Four pieces bo
 * :class:`Lanes` — scoring threads, each with its own event loop. Turns whose estimated work
   is at most ``RequestLimits.small_work`` run on the *small* lane's thread, which large turns
   never enter; large turns run on the *large* lane (``RequestLimits.scoring_threads`` threads,
-  default 1), where they interleave at every judge call. A thread busy with a 3-second judge
+  default 1), where they interleave at every judge call, at most two at a time per thread
+  (the others wait their turn in arrival order). A thread busy with a 3-second judge
   call still gives up the interpreter every millisecond (see
   :data:`~guardrail.server.app.SWITCH_INTERVAL_S`), so a small turn on its own thread is
   answered in a fraction of a second while large ones are scored.
@@ -178,21 +179,44 @@ class _Lane:
 class Lanes:
     """``small`` scoring threads for cheap turns, ``large`` ones for the rest.
 
-    Each turn goes to the least-loaded thread of its lane; a thread's event loop scores all of
-    its turns concurrently (they interleave at every judge call), so a lane never queues turns
-    behind each other — the in-flight limit and the deadline bound how many and how long.
+    Each turn goes to the least-loaded thread of its lane; a thread's event loop scores its
+    turns concurrently (they interleave at every judge call). The large lane admits at most
+    ``per_thread`` turns per thread at once, the others wait in arrival order: a loop shared by
+    many large turns would reach each one's deadline only after every other turn's next judge
+    call. A turn whose deadline passes (or whose client leaves) while it waits is let in at
+    once: its scoring stops before it starts and the guard decides by ``on_error``.
     """
 
-    def __init__(self, *, small: int = 1, large: int = 1) -> None:
-        if small < 1 or large < 1:
-            raise ValueError("each lane needs at least one thread")
+    def __init__(self, *, small: int = 1, large: int = 1, per_thread: int = 2) -> None:
+        if small < 1 or large < 1 or per_thread < 1:
+            raise ValueError("each lane needs at least one thread, each thread one turn")
         self.small = _Lane("small", [LoopThread(f"guardrail-small-{i}") for i in range(small)])
         self.large = _Lane("large", [LoopThread(f"guardrail-large-{i}") for i in range(large)])
+        self.capacity = large * per_thread
+        self._slots: asyncio.Semaphore | None = None
         self._lock = threading.Lock()
+
+    async def _admit(self, ticket: Ticket) -> bool:
+        """Wait for a large-lane slot; False when the ticket stopped first (no slot taken)."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.capacity)
+        acquire = asyncio.ensure_future(self._slots.acquire())
+        try:
+            while not acquire.done() and ticket.stop_reason() is None:
+                await asyncio.wait({acquire}, timeout=min(0.25, max(ticket.remaining(), 0.01)))
+        finally:
+            if not acquire.done():
+                acquire.cancel()
+        return acquire.done() and not acquire.cancelled()
 
     async def run(self, coro: Coroutine[Any, Any, T], *, ticket: Ticket, small: bool) -> T:
         """Await ``coro`` on a thread of the right lane, with ``ticket`` current there."""
         lane = self.small if small else self.large
+        try:
+            admitted = False if small else await self._admit(ticket)
+        except BaseException:
+            coro.close()
+            raise
         with self._lock:
             index = min(range(len(lane.threads)), key=lane.load.__getitem__)
             lane.load[index] += 1
@@ -201,6 +225,8 @@ class Lanes:
         finally:
             with self._lock:
                 lane.load[index] -= 1
+            if admitted and self._slots is not None:
+                self._slots.release()
 
     def stop(self) -> None:
         for thread in [*self.small.threads, *self.large.threads]:

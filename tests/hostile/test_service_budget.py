@@ -94,6 +94,30 @@ def test_the_deadline_ends_scoring_with_the_on_error_decision_audited(tmp_path):
     assert SQLiteQueue(tmp_path / "review.sqlite3").get(r.json()["audit_id"])
 
 
+def test_large_checks_queued_past_their_deadline_still_get_a_decision(tmp_path):
+    """Six large checks, two scoring slots: those whose deadline passes while they wait are
+    let in at once and decided by on_error — every one a 200 with a record, none a 503."""
+    judge = SlowJudge(delay_s=0.6)
+    app, audit = guard_app(tmp_path, judge, max_check_seconds=2, small_work=0)
+    with serve_in_thread(app) as url:
+        replies: list[httpx.Response] = []
+
+        def one() -> None:
+            replies.append(httpx.post(f"{url}/v1/check", json=SENSITIVE, headers=KEY, timeout=60))
+
+        threads = [threading.Thread(target=one) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    assert [r.status_code for r in replies] == [200] * 6
+    errors = [r.json()["decision"]["error"] or "" for r in replies]
+    assert all(e == "" or e.startswith("deadline") for e in errors), errors
+    assert sum(e.startswith("deadline") for e in errors) >= 4, errors  # all that had to wait
+    turns = [x for x in records(audit) if x["kind"] == "turn"]
+    assert sorted(t["audit_id"] for t in turns) == sorted(r.json()["audit_id"] for r in replies)
+
+
 def test_a_client_that_disconnects_abandons_its_scoring_audited(tmp_path):
     """The client gives up after 0.5 s: scoring stops at the next judge call, and the turn is
     audited as abandoned (not scored for minutes, not lost)."""
