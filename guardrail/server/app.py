@@ -12,7 +12,7 @@ import contextlib
 import gc
 import secrets
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,16 @@ from guardrail.exceptions import ConfigError
 from guardrail.queues.review_queue import ReviewQueue
 from guardrail.server import api, review
 from guardrail.server.auth import ReviewerTokens, Throttle
-from guardrail.server.limits import GuardGate, RequestLimits, needs_api_key
+from guardrail.server.limits import (
+    ASGIApp,
+    GuardGate,
+    Message,
+    Receive,
+    RequestLimits,
+    Scope,
+    Send,
+    needs_api_key,
+)
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
 from guardrail.server.scheduler import Lanes, bound_scoring
@@ -152,7 +161,7 @@ def create_app(
         max_body_bytes=lambda: state.limits.max_body_bytes,
         protected=lambda path: needs_api_key(path, metrics_public=state.metrics_public),
     )
-    app.middleware("http")(_observe)
+    app.add_middleware(Observe)
     return app
 
 
@@ -200,18 +209,50 @@ def _route_template(request: Request) -> str:
     return "unmatched"
 
 
-async def _observe(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    """Count requests by route *template* (bounded labels) and harden review pages."""
-    response = await call_next(request)
-    template = _route_template(request)
-    state = server_state(request)
-    state.metrics.requests.labels(request.method, template, str(response.status_code)).inc()
-    if request.url.path.startswith("/review"):
-        response.headers.setdefault("Content-Security-Policy", _REVIEW_CSP)
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Cache-Control", "no-store")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    return response
+_REVIEW_HEADERS = (
+    (b"content-security-policy", _REVIEW_CSP.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+)
+
+
+class Observe:
+    """Count requests by route *template* (bounded labels) and harden review pages.
+
+    A pure ASGI middleware (no extra task or stream per request, unlike ``@app.middleware``):
+    it adds the security headers a response lacks as the response starts, and counts the
+    request once it is answered.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500
+        review = scope["path"].startswith("/review")
+
+        async def observed_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                extra = (*_REVIEW_HEADERS, *_ALL_HEADERS) if review else _ALL_HEADERS
+                headers += [(k, v) for k, v in extra if k not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observed_send)
+        finally:
+            request = Request(scope)
+            state = server_state(request)
+            template = _route_template(request)
+            state.metrics.requests.labels(scope["method"], template, str(status)).inc()
+
+
+_ALL_HEADERS = ((b"x-content-type-options", b"nosniff"),)
