@@ -42,7 +42,7 @@ def test_example_probe_prints_tables_and_writes_reports(tmp_path, capsys, monkey
     printed = capsys.readouterr().out
     assert "by rule type" in printed and "by relation" in printed and "transitive" in printed
     data = json.loads(out_json.read_text())
-    assert data["knowledge"]["triples"] == 30
+    assert data["knowledge"]["triples"] == 29
     assert data["overall"]["questions"] == len(data["questions"]) >= 150
     assert data["by_rule"]["transitive"]["hallucinations"] > 0
     assert sum(b["questions"] for b in data["by_relation"].values()) == data["overall"]["questions"]
@@ -50,7 +50,16 @@ def test_example_probe_prints_tables_and_writes_reports(tmp_path, capsys, monkey
     assert (
         "<mark>Ibuprofen is not contraindicated in the third trimester of pregnancy.</mark>" in html
     )
-    assert "fact: (ibuprofen, contraindicated_in, the third trimester of pregnancy)" in html
+    assert (
+        "declared (class_contraindication): (ibuprofen, contraindicated_in, the third trimester "
+        "of pregnancy)" in html
+    )
+    assert data["by_rule"]["closed_world"]["hallucinations"] > 0  # the invented fact is caught
+    invented = ["city residents", "eligible_for", "free prescriptions"]
+    assert any(
+        q["triple"] == invented and q["rule"] == "closed_world" and q["outcome"] in
+        ("wrong_knowledge", "wrong_inference", "both") for q in data["questions"]
+    )  # fmt: skip
 
 
 def test_html_escapes_hostile_replies(tmp_path):
@@ -71,7 +80,7 @@ def test_html_escapes_hostile_replies(tmp_path):
 def test_an_honest_chatbot_exits_0(tmp_path, capsys):
     spec = bot(tmp_path, 'def answer(question):\n    return "I don\'t know.", []\n')
     assert main(["probe", str(EXAMPLE), "--chatbot", spec, "--rules", "transitive"]) == 0
-    assert "hallucinations: 0 of 8 questions; refused 8" in capsys.readouterr().out
+    assert "hallucinations: 0 of 10 questions; refused 10" in capsys.readouterr().out
 
 
 def test_resume_asks_only_the_rest(tmp_path, capsys):
@@ -101,7 +110,16 @@ def test_hallucinations_go_to_the_review_queue(tmp_path, capsys):
     from guardrail.queues import SQLiteQueue
 
     db = tmp_path / "review.sqlite3"
-    args = ["probe", str(EXAMPLE), "--chatbot", CHATBOT, "--rules", "fact", "--review-db", str(db)]
+    args = [
+        "probe",
+        str(EXAMPLE),
+        "--chatbot",
+        CHATBOT,
+        "--rules",
+        "fact,declared",
+        "--review-db",
+        str(db),
+    ]
     main(args)
     cases = SQLiteQueue(db).list(queue="probe")
     assert cases and all(c.case.decision.action == "escalate" for c in cases)
@@ -173,4 +191,4 @@ def test_the_readme_command_runs_from_the_repository_root():
         env={"COLUMNS": "120", "PATH": "/usr/bin:/bin"},
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr  # the example bot hallucinates
-    assert "hallucinations: 28 of 209 questions; refused 6, unparsed 0, errors 0" in proc.stdout
+    assert "hallucinations: 67 of 301 questions; refused 19, unparsed 0, errors 0" in proc.stdout
