@@ -198,7 +198,8 @@ def compare(
         if is_wrong and not was_wrong and old.get("outcome") not in _UNANSWERED:
             comparison.turned_wrong.append(
                 {"id": item["id"], "question": item["question"], "rule": item["rule"],
-                 "relation": item["relation"], "expected": item["expected"],
+                 "relation": item["relation"], "triple": item["triple"],
+                 "expected": item["expected"],
                  "then": old.get("outcome"), "now": item.get("outcome"),
                  "verdict": item.get("verdict")}
             )  # fmt: skip

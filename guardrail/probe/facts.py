@@ -133,7 +133,8 @@ class Pattern(BaseModel):
     def _from_list(cls, value: Any) -> Any:
         if isinstance(value, list | tuple):
             if len(value) != 3:
-                raise ValueError(f"a pattern is [subject, relation, object], got {list(value)!r}")
+                got = [_variable(v) for v in value]
+                raise ValueError(f"a pattern is [subject, relation, object], got {got!r}")
             return dict(zip(_TRIPLE_FIELDS, (_variable(v) for v in value), strict=True))
         return value
 
@@ -271,7 +272,10 @@ def _jsonl_data(text: str, source: str) -> tuple[dict[str, Any], dict[tuple[str,
             obj = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise FactsError(f"{source}: line {number}: not JSON ({exc.msg})") from None
-        if isinstance(obj, dict) and "relation" in obj and "subject" not in obj:
+        if isinstance(obj, dict) and "if" in obj:
+            lines[("rules", len(data.setdefault("rules", [])))] = number
+            data["rules"].append(obj)
+        elif isinstance(obj, dict) and "relation" in obj and "subject" not in obj:
             fields = {k: v for k, v in obj.items() if k != "relation"}
             name = str(obj["relation"])
             lines[("relations", len(data["relations"]))] = number
@@ -292,8 +296,8 @@ def _jsonl_line(
     section, key = path[0], path[1]
     if section == "relations" and isinstance(key, str) and key in data["relations"]:
         return lines.get(("relations", list(data["relations"]).index(key)))
-    if section == "facts" and isinstance(key, int):
-        return lines.get(("facts", key))
+    if section in ("facts", "rules") and isinstance(key, int):
+        return lines.get((str(section), key))
     return None
 
 

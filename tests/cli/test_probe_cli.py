@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -192,3 +196,139 @@ def test_the_readme_command_runs_from_the_repository_root():
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr  # the example bot hallucinates
     assert "hallucinations: 67 of 301 questions; refused 19, unparsed 0, errors 0" in proc.stdout
+
+
+@contextlib.contextmanager
+def chat_server(answer, status: int = 200) -> Iterator[tuple[str, list[dict]]]:
+    """A real OpenAI-compatible chat server on 127.0.0.1: ``answer(prompt)`` gives each reply;
+    yields the base URL and every request body."""
+    from tests.judges.fakes import openai_body
+
+    seen: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+            seen.append(body)
+            if status == 200:
+                payload = openai_body(answer(body["messages"][-1]["content"]))
+            else:
+                payload = {"error": {"message": "invalid api key", "type": "auth"}}
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def test_a_model_spec_is_probed_over_http_with_the_system_prompt(tmp_path, capsys):
+    """--chatbot openai-compatible:MODEL@URL: the official SDK against a real local server whose
+    model holds the true beliefs plus one invented fact about the complete relation."""
+    from guardrail.probe.facts import Triple
+    from guardrail.probe.run import plan
+    from guardrail.probe.scripted import BeliefChatbot
+
+    truth = load_facts(EXAMPLE)
+    invented = ("new mothers", "eligible_for", "free prescriptions")
+    beliefs = truth.model_copy(update={"facts": [*truth.facts, Triple.model_validate(invented)]})
+    bot = BeliefChatbot(beliefs, plan(truth))
+    out_json = tmp_path / "model.json"
+    with chat_server(bot) as (url, seen):
+        code = main(
+            ["probe", str(EXAMPLE), "--chatbot", f"openai-compatible:bot-1@{url}",
+             "--system-prompt", "You are the benefits helpdesk of country X.",
+             "--rules", "closed_world", "--json-out", str(out_json), "--jobs", "4"]
+        )  # fmt: skip
+    assert code == 1
+    data = json.loads(out_json.read_text())
+    assert data["chatbot"] == f"openai-compatible:bot-1@{url}"
+    assert len(seen) == data["overall"]["questions"] == 66
+    assert seen[0]["model"] == "bot-1" and seen[0]["max_tokens"] == 256
+    assert seen[0]["messages"][0] == {
+        "role": "system", "content": "You are the benefits helpdesk of country X."
+    }  # fmt: skip
+    wrong = {tuple(q["triple"]) for q in data["questions"] if q["outcome"] not in ("correct",)}
+    assert wrong == {invented}
+    assert data["settings"]["system_prompt"] == "You are the benefits helpdesk of country X."
+
+
+def test_a_model_that_refuses_the_key_stops_the_run_with_exit_2(capsys):
+    with chat_server(lambda prompt: "", status=401) as (url, seen):
+        code = main(["probe", str(EXAMPLE), "--chatbot", f"openai-compatible:m@{url}"])
+    assert code == 2 and len(seen) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--chatbot openai-compatible:m" in err
+
+
+def test_baseline_comparison_and_the_ci_gate(tmp_path, capsys):
+    truthful = bot(
+        tmp_path,
+        "import sys\nsys.path.insert(0, %r)\n"
+        % str(ROOT)
+        + "from guardrail.probe.facts import load_facts\n"
+        "from guardrail.probe.run import plan\nfrom guardrail.probe.scripted import BeliefChatbot\n"
+        f"TRUTH = load_facts({str(EXAMPLE)!r})\n"
+        "answer = BeliefChatbot(TRUTH, plan(TRUTH))\n",
+    )
+    before = tmp_path / "before.json"
+    args = ["probe", str(EXAMPLE), "--rules", "closed_world,fact"]
+    assert main([*args, "--chatbot", truthful, "--json-out", str(before), "--fail-over", "0"]) == 0
+    assert "gate passed" in capsys.readouterr().out
+    # the example chatbot answers "no" to whatever it has no statement for
+    after = tmp_path / "after.json"
+    code = main(
+        [*args, "--chatbot", CHATBOT, "--baseline", str(before), "--fail-on-regression",
+         "--json-out", str(after)]
+    )  # fmt: skip
+    assert code == 1
+    printed = capsys.readouterr().out
+    assert "compared with" in printed and "regression" in printed
+    assert "gate failed: regression in overall all" in printed
+    data = json.loads(after.read_text())
+    assert data["gate"]["passed"] is False and data["comparison"]["turned_wrong"]
+    turned = {tuple(q["triple"]) for q in data["comparison"]["turned_wrong"]}
+    assert ("city residents", "eligible_for", "free prescriptions") in turned
+    # the same chatbot against itself: no regression, the gate passes on that count
+    code = main([*args, "--chatbot", CHATBOT, "--baseline", str(after), "--fail-on-regression"])
+    assert code == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--fail-on-regression"], "--fail-on-regression needs --baseline"),
+        (["--fail-over", "1.5"], "--fail-over must be a rate between 0 and 1"),
+        (["--baseline", "/nonexistent/old.json"], "--baseline /nonexistent/old.json: cannot read"),
+        (["--system-prompt", "x"], "--system-prompt applies to a model --chatbot"),
+    ],
+)
+def test_bad_gate_flags_exit_2(capsys, flags, message):
+    assert main(["probe", str(EXAMPLE), "--chatbot", CHATBOT, *flags]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_a_bad_rule_exits_2_with_its_line(tmp_path, capsys):
+    text = EXAMPLE.read_text().replace(
+        "then: [?drug, contraindicated_in, ?period]", "then: [?drug, contraindicated_in, ?when]"
+    )
+    path = tmp_path / "facts.yaml"
+    path.write_text(text)
+    assert main(["probe", str(path), "--chatbot", CHATBOT]) == 2
+    err = capsys.readouterr().err.strip()
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "?when" in t)
+    assert len(err.splitlines()) == 1 and f"(line {line})" in err and "?when" in err
