@@ -277,9 +277,8 @@ def test_a_model_that_refuses_the_key_stops_the_run_with_exit_2(capsys):
 def test_baseline_comparison_and_the_ci_gate(tmp_path, capsys):
     truthful = bot(
         tmp_path,
-        "import sys\nsys.path.insert(0, %r)\n"
-        % str(ROOT)
-        + "from guardrail.probe.facts import load_facts\n"
+        f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+        "from guardrail.probe.facts import load_facts\n"
         "from guardrail.probe.run import plan\nfrom guardrail.probe.scripted import BeliefChatbot\n"
         f"TRUTH = load_facts({str(EXAMPLE)!r})\n"
         "answer = BeliefChatbot(TRUTH, plan(TRUTH))\n",

@@ -197,7 +197,8 @@ def test_rules_in_json_lines_files():
     from guardrail.probe.facts import parse_jsonl_facts
 
     text = (
-        '{"relation": "part_of", "type": "passive", "phrase": "part of", "negation": "not part of"}\n'
+        '{"relation": "part_of", "type": "passive", "phrase": "part of", '
+        '"negation": "not part of"}\n'
         '{"relation": "member_of", "type": "passive", "phrase": "a member of", '
         '"negation": "not a member of"}\n'
         '["Lyon", "part_of", "France"]\n["France", "member_of", "the EU"]\n'
