@@ -331,3 +331,43 @@ def test_a_bad_rule_exits_2_with_its_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     line = next(i for i, t in enumerate(text.splitlines(), 1) if "?when" in t)
     assert len(err.splitlines()) == 1 and f"(line {line})" in err and "?when" in err
+
+
+def test_the_docs_commands_run_as_documented(tmp_path):
+    """Every `$ guardrail ...` line of docs/probe.md runs, in order, from a folder holding the
+    repository's examples; the exit codes and lines the page promises appear."""
+    import shlex
+    import subprocess
+    import sys
+
+    page = (ROOT / "docs" / "probe.md").read_text()
+    commands = [line[2:] for line in page.splitlines() if line.startswith("$ guardrail ")]
+    assert len(commands) == 3
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    env = {"COLUMNS": "120", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    results = []
+    for command in commands:
+        argv = [sys.executable, "-m", "guardrail", *shlex.split(command)[1:]]
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env
+        )
+        results.append(proc)
+    first, baseline, gated = results
+    assert first.returncode == 1, first.stderr  # the example bot hallucinates
+    assert "hallucinations: 67 of 301 questions; refused 19, unparsed 0, errors 0" in first.stdout
+    assert "hallucinations: 67 of 301 questions" in page
+    assert (tmp_path / "probe-report.html").is_file()
+    assert baseline.returncode == 1 and (tmp_path / "baseline.json").is_file()
+    assert gated.returncode == 1, gated.stderr
+    assert "0 of 131 questions asked both times turned wrong" in gated.stdout
+    assert "gate failed: hallucination rate 32.1 % is over 20 %" in gated.stdout
+    assert "regression" not in gated.stdout.split("gate failed")[1]
+    # every flag the page mentions exists
+    help_text = subprocess.run(
+        [sys.executable, "-m", "guardrail", "probe", "--help"], capture_output=True, text=True,
+        env={**env, "COLUMNS": "200"}, timeout=60,
+    ).stdout  # fmt: skip
+    import re
+
+    for flag in set(re.findall(r"`(--[a-z-]+)", page)):
+        assert flag in help_text or flag == "--relations", flag
