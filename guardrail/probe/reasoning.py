@@ -17,10 +17,10 @@ The paper's (HalluVault) rules, generated from the relation catalogue:
   it is read off the known triples);
 * **closed_world**: for a relation marked ``complete``, every type-consistent pairing the
   rules do not make true is false: the subject with another object of the relation (for a
-  symmetric relation: any two of its entities), and, for an ``asymmetric`` relation, every
-  true triple reversed. Truth here is the full closure of the rules (no depth bound; an
-  unbounded program of the same rules), so a triple true only through a long chain is never
-  asked as false.
+  symmetric relation: any two of its entities, both ways round); and, for an ``asymmetric``
+  relation, every true triple reversed. Truth here is the full closure of the rules (no
+  depth bound; an unbounded program of the same rules), so a triple true only through a long
+  chain is never asked as false.
 
 Each derived triple keeps one shortest derivation: the rule and its premises, recursively down
 to the fact file's triples. Derivations are bounded by ``max_depth`` rule applications.
@@ -287,13 +287,11 @@ def closed_world(
             objects = list(dict.fromkeys(o for _, _, o in true))
             if relation.symmetric:
                 subjects = objects = list(dict.fromkeys([*subjects, *objects]))
-            for i, s in enumerate(subjects):
+            for s in subjects:
                 because = tuple(known[t] for t in true if t[0] == s and t in known)
-                for j, o in enumerate(objects):
+                for o in objects:
                     if s == o or (s, o) in pairs or (s, name, o) in found:
                         continue
-                    if relation.symmetric and j < i:
-                        continue  # one question per unordered pair
                     found[(s, name, o)] = Derivation(
                         "closed_world", (s, name, o), because, "complete relation"
                     )
