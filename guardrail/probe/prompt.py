@@ -1,7 +1,10 @@
 """The question prompt (HalluVault Table 2) and reading a reply's verdict and knowledge.
 
 The chatbot is asked for yes / no / I don't know, a step-by-step answer, then the knowledge it
-used as numbered declarative sentences. :func:`parse_reply` reads the verdict from the start
+used as numbered declarative sentences. The paper's wording is kept, with the question moved to
+the end: every prompt then shares its instructions and worked example as one prefix, which a
+model server's prefix cache (llama.cpp's, vLLM's, OpenAI's) reads once instead of per
+question. :func:`parse_reply` reads the verdict from the start
 of the reply (``refused`` for "I don't know" and its usual paraphrases, ``None`` when no
 verdict can be found) and the knowledge points (numbered or bulleted lines after the verdict).
 """
@@ -15,9 +18,8 @@ from typing import Literal
 Verdict = Literal["yes", "no", "refused"]
 
 PROMPT = (
-    "Instruction: Answer the question with your knowledge and reasoning power.\n"
-    "Query: Now given the question: {question}, please provide an answer with your knowledge "
-    "and reasoning power. Answer yes, no or I don't know first.\n"
+    "Instruction: Answer the question with your knowledge and reasoning power. "
+    "Answer yes, no or I don't know first.\n"
     "Think of it step by step with a human-like reasoning process.\n"
     "After giving the answer, list the knowledge used in your reasoning process in the form of "
     "declarative sentences and point by point.\n"
@@ -29,7 +31,9 @@ PROMPT = (
     "1. Barack Obama was the US President from January 20, 2009 to January 20, 2017.\n"
     "2. James Cameron is a famous film director known for movies like Titanic, Avatar, "
     "Terminator 2, etc.\n"
-    "3. Cameron's only film release during Obama's presidency was Avatar in 2009."
+    "3. Cameron's only film release during Obama's presidency was Avatar in 2009.\n"
+    "Query: Now given the question: {question}, please provide an answer with your knowledge "
+    "and reasoning power. Answer yes, no or I don't know first."
 )
 
 _VERDICT_WORDS = r"(yes|no|correct|incorrect|true|false|right|wrong)\b"
@@ -50,7 +54,7 @@ _LEAD_IN = re.compile(
     r"\b(?:(?:the|my|our)\s+)?(?:final\s+|short\s+|correct\s+)?answer"
     r"(?:\s+to\s+(?:the|this|your)\s+(?:question|query|statement)(?:\s*[:,]?\s*" + _QUOTED + r")?)?"
     r"\s*(?:(?:is|would\s+be|will\s+be)\s*[:\-]?|[:\-])"
-    r"|\b(?:the|this)\s+statement\s+is\s*[:\-]?",
+    r"|\b(?:the|this)\s+statement(?:\s*[:,]?\s*" + _QUOTED + r")?\s+is\s*[:\-]?",
     re.IGNORECASE,
 )
 _AFTER_LEAD = re.compile(

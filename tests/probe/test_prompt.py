@@ -69,6 +69,7 @@ QUESTION = "Is it true that ibuprofen is contraindicated in the third trimester 
         (f'"{QUESTION}"\nYes. NSAIDs must be avoided late in pregnancy.', "yes"),
         (f"{QUESTION} No.", "no"),
         ("Ibuprofen is an NSAID. The statement is false.", "no"),
+        ('The statement "ibuprofen does not belong to the NSAID class" is false.\nIt is.', "no"),
         ("The answer is: I don't know.", "refused"),
         ("I don't have enough information to answer this.", "refused"),
         ("Ibuprofen is a painkiller. The answer is not obvious.", None),
