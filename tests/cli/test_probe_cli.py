@@ -291,9 +291,12 @@ def test_baseline_comparison_and_the_ci_gate(tmp_path, capsys):
     after = tmp_path / "after.json"
     code = main(
         [*args, "--chatbot", CHATBOT, "--baseline", str(before), "--fail-on-regression",
-         "--json-out", str(after)]
+         "--json-out", str(after), "--html-out", str(tmp_path / "after.html")]
     )  # fmt: skip
     assert code == 1
+    html = (tmp_path / "after.html").read_text()
+    assert "<h2>Gate failed</h2>" in html and "Compared with" in html
+    assert "Is it true that city residents are eligible for free prescriptions?" in html
     printed = capsys.readouterr().out
     assert "compared with" in printed and "regression" in printed
     assert "gate failed: regression in overall all" in printed
