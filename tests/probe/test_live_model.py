@@ -59,8 +59,8 @@ def test_a_full_probe_of_smollm2_classifies_every_reply(smollm2, tmp_path, capsy
     started = time.perf_counter()
     code = main(
         ["probe", str(EXAMPLE), "--chatbot", f"openai-compatible:smollm2@{smollm2.url}",
-         "--system-prompt", SYSTEM, "--chatbot-max-tokens", "64", "--json-out", str(out),
-         "--no-progress"]
+         "--system-prompt", SYSTEM, "--chatbot-max-tokens", "64", "--chatbot-timeout", "600",
+         "--json-out", str(out), "--no-progress"]
     )  # fmt: skip
     seconds = time.perf_counter() - started
     printed = capsys.readouterr().out
