@@ -221,3 +221,14 @@ def test_a_failing_judge_is_an_error_record_not_a_crash():
     records = asyncio.run(prober.run(asked)).records
     assert [(r.ok, r.outcome) for r in records] == [(False, "error")] * 2
     assert records[0].error.startswith("judge: ") and records[0].reply.startswith("No.")
+
+
+def test_a_parroting_reply_is_recorded_unparsed_with_the_reason():
+    from guardrail.probe.prompt import PROMPT
+
+    example = PROMPT[PROMPT.index("Supposed Response:") : PROMPT.index("Query:")]
+    truth = load_facts(EXAMPLE)
+    records = probe(truth, lambda prompt: example, asked=plan(truth)[:2])
+    assert [(r.outcome, r.verdict) for r in records] == [("unparsed", None)] * 2
+    assert records[0].note == "the reply only repeats the prompt's own text"
+    assert not any(r.hallucination for r in records)
