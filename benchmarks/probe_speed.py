@@ -160,13 +160,13 @@ def smollm2_path() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-def live(max_tokens: int) -> dict[str, Any]:
+def live(max_tokens: int, limit: int | None) -> dict[str, Any]:
     from guardrail.judges.openai import OpenAIJudge
     from guardrail.local_server import llama_server
     from guardrail.probe.chatbot import ModelChatbot
 
     base = load_facts(EXAMPLE)
-    asked = plan(base)
+    asked = plan(base, limit=limit)
     with llama_server(smollm2_path(), threads=2, ctx=2048) as server:
         judge = OpenAIJudge("smollm2", base_url=server.url, api_key="not-needed")
         chatbot = ModelChatbot(judge, max_tokens=max_tokens)
@@ -177,6 +177,7 @@ def live(max_tokens: int) -> dict[str, Any]:
     counts = tally(run.records)
     return {
         "model": "SmolLM2-135M-Instruct Q4_1 (llama.cpp, 2 threads)",
+        "limit": limit,
         "max_tokens": max_tokens,
         "questions": len(run.records),
         "outcomes": counts,
@@ -192,10 +193,11 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=1000)
     ap.add_argument("--live", action="store_true", help="the example file against SmolLM2")
     ap.add_argument("--max-tokens", type=int, default=64, help="--live: reply length cap")
+    ap.add_argument("--limit", type=int, default=None, help="--live: only N questions (sampled)")
     ap.add_argument("--json-out", default=None, metavar="PATH")
     args = ap.parse_args()
     if args.live:
-        result = live(args.max_tokens)
+        result = live(args.max_tokens, args.limit)
         rows = [
             ("questions", str(result["questions"])),
             *((o, str(n)) for o, n in result["outcomes"].items() if isinstance(n, int)),
