@@ -184,7 +184,8 @@ def live(max_tokens: int, limit: int | None) -> dict[str, Any]:
         "total_seconds": seconds,
         "seconds_per_question": seconds / len(run.records),
         "target_seconds": LIVE_TARGET_S,
-        "met": seconds < LIVE_TARGET_S and counts["error"] == 0,
+        # the target is for the whole example file: a --limit run is only a check
+        "met": None if limit else seconds < LIVE_TARGET_S and counts["error"] == 0,
     }
 
 
@@ -200,10 +201,17 @@ def main() -> None:
         result = live(args.max_tokens, args.limit)
         rows = [
             ("questions", str(result["questions"])),
-            *((o, str(n)) for o, n in result["outcomes"].items() if isinstance(n, int)),
+            *(
+                (o, str(n))
+                for o, n in result["outcomes"].items()
+                if isinstance(n, int) and o != "questions"
+            ),
             ("total (s)", f"{result['total_seconds']:.0f}"),
             ("per question (s)", f"{result['seconds_per_question']:.2f}"),
-            (f"target < {LIVE_TARGET_S:g} s", "met" if result["met"] else "NOT met"),
+            (
+                f"target < {LIVE_TARGET_S:g} s (whole file)",
+                "n/a (--limit)" if result["met"] is None else "met" if result["met"] else "NOT met",
+            ),
         ]
         title = "probe of the example file against SmolLM2-135M on llama.cpp (2 threads)"
         name = "probe_live"
