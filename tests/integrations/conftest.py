@@ -18,7 +18,7 @@ from guardrail.actions.escalate import Escalator
 from guardrail.guard import Guard
 from guardrail.judges import JudgeRequest, ScriptedJudge
 from guardrail.policy import parse_policy
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.queues import SQLiteQueue
 from guardrail.telemetry import Telemetry
 from guardrail.testing import no_network
 

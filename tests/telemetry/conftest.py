@@ -21,7 +21,7 @@ from guardrail.audit import AuditLog
 from guardrail.guard import Guard
 from guardrail.judges import JudgeRequest, ScriptedJudge
 from guardrail.policy import parse_policy
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.queues import SQLiteQueue
 from guardrail.telemetry import Telemetry
 
 POLICY = """
