@@ -180,16 +180,23 @@ class Guard:
         return self._loop.run(self.acheck(question, answer, contexts, regenerate=regen))
 
     def astream(
-        self, question: str, chunks: Any, contexts: Sequence[Any] | str | None = None
+        self,
+        question: str,
+        chunks: Any,
+        contexts: Sequence[Any] | str | None = None,
+        *,
+        unscored: Callable[[], str | None] | None = None,
     ) -> AsyncGuardedStream:
         """Guard a streamed answer: an async iterator of the text to show (see
         :mod:`guardrail.streaming`); ``chunks`` is a sync or async iterator of text chunks or
-        the ``openai`` SDK's stream. The turn's :class:`GuardResult` is its ``result``."""
+        the ``openai`` SDK's stream. The turn's :class:`GuardResult` is its ``result``.
+        ``unscored()``, asked when the stream ends, may give a reason to record the turn
+        unscored (the proxy: a turn that ended in tool calls)."""
         from guardrail.streaming import AsyncGuardedStream
 
         if not isinstance(question, str):
             raise ConfigError("question must be a string")
-        return AsyncGuardedStream(self, question, chunks, contexts)
+        return AsyncGuardedStream(self, question, chunks, contexts, unscored=unscored)
 
     def stream(
         self, question: str, chunks: Any, contexts: Sequence[Any] | str | None = None

@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import uuid
 import weakref
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +52,7 @@ from guardrail.streaming.sentences import SentenceSplitter
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
 
-__all__ = ["CORRECTION_NOTICE", "UNCHECKED_NOTICE", "AsyncGuardedStream"]
+__all__ = ["CORRECTION_NOTICE", "UNCHECKED_NOTICE", "AsyncGuardedStream", "unscored_result"]
 
 #: Appended (with the action text, if any) when an answer already released is flagged.
 CORRECTION_NOTICE = "Correction: parts of the answer above are not supported by the sources."
@@ -115,11 +115,21 @@ class AsyncGuardedStream:
     to stop early: the upstream is closed and the turn still recorded.
     """
 
-    def __init__(self, guard: Guard, question: str, source: Any, contexts: Any = None) -> None:
+    def __init__(
+        self,
+        guard: Guard,
+        question: str,
+        source: Any,
+        contexts: Any = None,
+        *,
+        unscored: Callable[[], str | None] | None = None,
+    ) -> None:
         self._guard = guard
         self.question = question
         self._source = source
         self._contexts = contexts
+        #: Asked at the end: a reason not to score the turn (e.g. it ended in tool calls).
+        self._unscored = unscored
         self.audit_id = uuid.uuid4().hex
         self.mode: StreamMode | None = None
         self.result: GuardResult | None = None
@@ -224,6 +234,15 @@ class AsyncGuardedStream:
         turn.audited = True
         guard = self._guard
         answer = turn.answer
+        reason = self._unscored() if self._unscored is not None else None
+        if reason is not None and turn.held is None:
+            result = unscored_result(
+                guard, turn.audit_id, turn.question, answer, turn.passages, turn.topics, reason
+            )
+            result = result.model_copy(update={"answer": turn.shown})
+            await guard._audit_turn(result, turn.calls)
+            self.result = result
+            return result
         try:
             cascade = guard.engine.cascade_for(turn.topics) if guard._cascade_ok else None
             report, error = await guard._score(
@@ -308,6 +327,38 @@ class AsyncGuardedStream:
         if not parts:
             return shown
         return shown + (_SEPARATOR if shown.strip() else "") + _SEPARATOR.join(parts)
+
+
+def unscored_result(
+    guard: Guard,
+    audit_id: str,
+    question: str,
+    answer: str,
+    passages: list[str],
+    topics: list[TopicLabel],
+    reason: str,
+) -> GuardResult:
+    """A turn passed through without a score, saying why (recorded like any other turn)."""
+    rule = guard.engine.rule_for(topics)
+    decision = Decision(
+        action="pass",
+        actions=[],
+        flagged=False,
+        score=None,
+        threshold=rule.threshold,
+        topic=rule.name,
+        reason=f"not scored: {reason}",
+    )
+    return GuardResult(
+        audit_id=audit_id,
+        policy=guard.policy.name,
+        question=question,
+        answer=answer,
+        original_answer=answer,
+        contexts=passages,
+        decision=decision,
+        topics=topics,
+    )
 
 
 def _action_text(rule: TopicRule, decision: Decision) -> str:
