@@ -109,7 +109,7 @@ async def complete(
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices:
             raise UpstreamError(502, "upstream reply has no choices")
-    except UpstreamError as exc:
+    except Exception as exc:
         await record_failure(guard, turn, exc, uuid.uuid4().hex)
         raise
     summaries = [await _guard_choice(guard, turn, choice) for choice in choices]
@@ -264,7 +264,7 @@ async def open_stream(
     audit_id = uuid.uuid4().hex
     try:
         opened = await upstream.open_stream(COMPLETIONS, turn.upstream_body, client_key)
-    except UpstreamError as exc:
+    except Exception as exc:
         await record_failure(guard, turn, exc, audit_id)
         raise
     chunks = ChatChunks(opened.events())

@@ -3,9 +3,9 @@
 ``scripted_upstream(reply)`` builds a Starlette app whose ``POST /v1/chat/completions``
 answers every request with ``reply(body)``, a :class:`ScriptedReply`: text cut into the given
 chunks (streamed as SSE when the request asks for it, with an optional pause between chunks),
-tool calls, an HTTP error, or a stream that breaks after a number of chunks. Every request body
-it received is kept in ``app.state.requests``. Serve it on 127.0.0.1 with
-``guardrail.server.testing.serve_in_thread``.
+tool calls, an HTTP error, or a stream that breaks after a number of chunks. Every request
+body it received is kept in ``app.state.requests``, its headers in ``app.state.headers``.
+Serve it on 127.0.0.1 with ``guardrail.server.testing.serve_in_thread``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ class ScriptedReply:
     tool_calls: list[dict[str, Any]] | None = None
     status: int = 200
     error: str = "scripted failure"
-    pause_s: float = 0.0
+    pause_s: float = 0.0  # before each chunk of a stream
+    delay_s: float = 0.0  # before the response starts
     break_after: int | None = None  # chunks sent before the stream is cut (no [DONE])
     extra_choice: dict[str, Any] = field(default_factory=dict)
 
@@ -57,22 +58,26 @@ def _message(reply: ScriptedReply) -> dict[str, Any]:
     return message
 
 
-def _head(n: int) -> dict[str, Any]:
-    return {"id": f"chatcmpl-scripted-{n}", "created": 1_700_000_000, "model": MODEL}
+def _head() -> dict[str, Any]:
+    return {"id": "chatcmpl-scripted", "created": 1_700_000_000, "model": MODEL}
 
 
 def scripted_upstream(reply: Callable[[dict[str, Any]], ScriptedReply]) -> Starlette:
     """The app (see the module docstring)."""
     requests: list[dict[str, Any]] = []
+    headers: list[dict[str, str]] = []
 
     async def chat(request: Request) -> Response:
         body = json.loads(await request.body())
         requests.append(body)
+        headers.append(dict(request.headers))
         script = reply(body)
+        if script.delay_s:
+            await asyncio.sleep(script.delay_s)
         if script.status != 200:
             error = {"message": script.error, "type": "scripted", "code": script.status}
-            return JSONResponse({"error": error}, status_code=script.status)
-        n = len(requests)
+            retry = {"retry-after": "1"} if script.status == 429 else None
+            return JSONResponse({"error": error}, status_code=script.status, headers=retry)
         finish = "tool_calls" if script.tool_calls else "stop"
         if not body.get("stream"):
             count = body.get("n", 1) or 1
@@ -83,13 +88,13 @@ def scripted_upstream(reply: Callable[[dict[str, Any]], ScriptedReply]) -> Starl
             ]
             return JSONResponse(
                 {
-                    **_head(n),
+                    **_head(),
                     "object": "chat.completion",
                     "choices": choices,
                     "usage": _usage(),
                 }
             )
-        return StreamingResponse(_events(script, n, finish), media_type="text/event-stream")
+        return StreamingResponse(_events(script, finish), media_type="text/event-stream")
 
     async def models(request: Request) -> Response:
         return JSONResponse(
@@ -103,11 +108,12 @@ def scripted_upstream(reply: Callable[[dict[str, Any]], ScriptedReply]) -> Starl
         ]
     )
     app.state.requests = requests
+    app.state.headers = headers
     return app
 
 
-async def _events(script: ScriptedReply, n: int, finish: str) -> AsyncIterator[bytes]:
-    head = {**_head(n), "object": "chat.completion.chunk"}
+async def _events(script: ScriptedReply, finish: str) -> AsyncIterator[bytes]:
+    head = {**_head(), "object": "chat.completion.chunk"}
 
     def event(delta: dict[str, Any], reason: str | None = None) -> bytes:
         choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": reason}

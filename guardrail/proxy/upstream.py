@@ -169,7 +169,8 @@ def _status_error(response: httpx.Response) -> UpstreamError:
     text = response.text[:500]
     if status >= 500:
         return UpstreamError(502, f"upstream answered {status}: {text}")
-    headers = {"retry-after": response.headers["retry-after"]} if status == 429 else {}
+    retry_after = response.headers.get("retry-after")
+    headers = {"retry-after": retry_after} if status == 429 and retry_after else {}
     if not isinstance(body, dict) or "error" not in body:
         body = error_body(f"upstream answered {status}: {text}", "upstream_error", status)
     return UpstreamError(status, f"upstream answered {status}", body=body, headers=headers)
