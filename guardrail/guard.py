@@ -292,7 +292,7 @@ class Guard:
             def streamed(question: str, *args: P.args, **kwargs: P.kwargs) -> Any:
                 return self.astream(question, fn(question, *args, **kwargs))
 
-            return streamed
+            return cast("Callable[Concatenate[str, P], Any]", streamed)
 
         if inspect.iscoroutinefunction(fn):
 

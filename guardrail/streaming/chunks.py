@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from typing import Any
 
 from guardrail.exceptions import ConfigError
@@ -51,7 +51,7 @@ def chunk_text(chunk: Any) -> str:
     )
 
 
-async def text_chunks(source: Any) -> AsyncIterator[str]:
+async def text_chunks(source: Any) -> AsyncGenerator[str, None]:
     """The non-empty text chunks of ``source`` (see the module docstring), in order."""
     if hasattr(source, "__anext__"):
         async for chunk in source:
