@@ -62,12 +62,16 @@ class Proxy:
 
 @contextlib.contextmanager
 def run_proxy(
-    directory: Path, upstream_url: str, *extra: str, env: dict[str, str] | None = None
+    directory: Path,
+    upstream_url: str,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    policy_text: str = POLICY_YAML,
 ) -> Iterator[Proxy]:
     """``python -m guardrail proxy`` in a process of its own; stopped on exit."""
     directory.mkdir(parents=True, exist_ok=True)
     policy = directory / "policy.yaml"
-    policy.write_text(POLICY_YAML)
+    policy.write_text(policy_text)
     port = free_port()
     audit, review = directory / "audit.jsonl", directory / "review.sqlite3"
     command = [
