@@ -13,7 +13,9 @@ What the client gets back is the upstream's reply with the guard's changes only:
 * a ``guardrail`` field — ``audit_id``, ``decision``, ``flagged``, ``score``, ``threshold``,
   ``topic``, ``reason`` — on the reply (with ``choices``, one per choice, when ``n`` > 1) or
   on the last chunk of the stream, and the same for the first choice in ``x-guardrail-*``
-  headers (a stream's headers carry only the audit id: the decision is not known yet).
+  headers (a stream's headers carry only the audit id: the decision is not known yet);
+  a non-streamed reply's ``Server-Timing`` header splits its time into ``upstream`` and
+  ``guard``.
 
 Tool calls, role and refusal deltas, usage and unknown fields pass through as sent (a
 streamed role or tool-call chunk with no text is forwarded byte for byte).
@@ -22,6 +24,7 @@ streamed role or tool-call chunk with no text is forwarded byte for byte).
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
@@ -70,6 +73,11 @@ class Completion:
     headers: dict[str, str]
 
 
+def server_timing(upstream_s: float, guard_s: float) -> str:
+    """The ``Server-Timing`` header: where a request's time went (milliseconds)."""
+    return f"upstream;dur={upstream_s * 1000:.1f}, guard;dur={guard_s * 1000:.1f}"
+
+
 async def record_failure(guard: Guard, turn: ChatTurn, exc: BaseException, audit_id: str) -> None:
     """A ``turn_failed`` record for a request the upstream did not answer."""
     await guard._audit_crash(audit_id, turn.question, "", [], exc)
@@ -104,6 +112,7 @@ async def complete(
     guard: Guard, upstream: Upstream, turn: ChatTurn, client_key: str | None
 ) -> Completion:
     """The upstream's reply to a non-streamed request, each choice guarded."""
+    started = time.perf_counter()
     try:
         data = await upstream.post_json(COMPLETIONS, turn.upstream_body, client_key)
         choices = data.get("choices") if isinstance(data, dict) else None
@@ -112,12 +121,15 @@ async def complete(
     except Exception as exc:
         await record_failure(guard, turn, exc, uuid.uuid4().hex)
         raise
+    answered = time.perf_counter()
     summaries = [await _guard_choice(guard, turn, choice) for choice in choices]
     summary = dict(summaries[0])
     if len(summaries) > 1:
         summary["choices"] = summaries
     data["guardrail"] = summary
-    return Completion(data, guard_headers(summaries[0]))
+    headers = guard_headers(summaries[0])
+    headers["server-timing"] = server_timing(answered - started, time.perf_counter() - answered)
+    return Completion(data, headers)
 
 
 class ChatChunks:

@@ -162,9 +162,18 @@ class AsyncGuardedStream:
         return _Turn(self.audit_id, self.question, passages, topics, rule, self.mode)
 
     async def _run(self) -> AsyncGenerator[str, None]:
-        turn = self._start()
         chunks = text_chunks(self._source)
-        released = self._released(turn, chunks)
+        # The topic is classified (in a worker thread) while the upstream produces its first
+        # chunk, so a released stream starts as soon as the upstream does.
+        first = asyncio.ensure_future(_first_chunk(chunks))
+        first.add_done_callback(_retrieve)
+        try:
+            turn = await asyncio.to_thread(self._start)
+        except BaseException:
+            first.cancel()
+            await self._close_upstream(chunks)
+            raise
+        released = self._released(turn, _prepend(first, chunks))
         try:
             async for text in released:
                 yield text
@@ -174,6 +183,7 @@ class AsyncGuardedStream:
             if trailer:
                 yield trailer
         except (GeneratorExit, asyncio.CancelledError):
+            first.cancel()
             await released.aclose()
             await self._close_upstream(chunks)
             if not turn.audited:
@@ -182,6 +192,7 @@ class AsyncGuardedStream:
                 )
             raise
         except Exception as exc:
+            first.cancel()
             await released.aclose()
             await self._close_upstream(chunks)
             if not turn.audited:
@@ -195,9 +206,7 @@ class AsyncGuardedStream:
         await chunks.aclose()
         await close_source(self._source)
 
-    async def _released(
-        self, turn: _Turn, chunks: AsyncGenerator[str, None]
-    ) -> AsyncGenerator[str, None]:
+    async def _released(self, turn: _Turn, chunks: AsyncIterator[str]) -> AsyncGenerator[str, None]:
         """The text to show as the upstream produces it; stops at a failed held sentence."""
         splitter = SentenceSplitter()
         async for text in chunks:
@@ -411,6 +420,31 @@ def _with_held(
         return report
     spans = merge_spans([*report.flagged_spans, (start, end)])
     return report.model_copy(update={"score": score, "flagged": True, "flagged_spans": spans})
+
+
+async def _first_chunk(chunks: AsyncGenerator[str, None]) -> str | None:
+    try:
+        return await chunks.__anext__()
+    except StopAsyncIteration:
+        return None
+
+
+def _retrieve(task: asyncio.Future[str | None]) -> None:
+    """Mark a first-chunk failure as seen: it is re-raised where the chunk is read, or was
+    made moot by the consumer leaving."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def _prepend(
+    first: asyncio.Future[str | None], rest: AsyncGenerator[str, None]
+) -> AsyncGenerator[str, None]:
+    text = await first
+    if text is None:
+        return
+    yield text
+    async for text in rest:
+        yield text
 
 
 async def _finish_detached(coro: Any) -> None:
