@@ -133,16 +133,35 @@ class AsyncGuardedStream:
         self.audit_id = uuid.uuid4().hex
         self.mode: StreamMode | None = None
         self.result: GuardResult | None = None
+        self._started = False
         self._gen = self._run()
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self
 
     async def __anext__(self) -> str:
+        self._started = True
         return await self._gen.__anext__()
 
     async def aclose(self) -> None:
         """Stop reading: close the upstream, finish and record the turn."""
+        if not self._started:  # closed unread: the upstream may already be producing
+            self._started = True
+            await self._gen.aclose()
+            await close_source(self._source)
+            turn = await asyncio.to_thread(self._start)
+            result = unscored_result(
+                self._guard,
+                turn.audit_id,
+                turn.question,
+                "",
+                turn.passages,
+                turn.topics,
+                "the stream was closed before it was read",
+            )
+            await self._guard._audit_turn(result, [])
+            self.result = result
+            return
         await self._gen.aclose()
 
     async def __aenter__(self) -> AsyncGuardedStream:
@@ -318,11 +337,11 @@ class AsyncGuardedStream:
         stopped: bool,
     ) -> str:
         """Everything the user sees: the released text, then what the decision appends."""
-        if turn.mode == "buffer":
-            return final  # exactly what check() shows
         shown = turn.shown
         if stopped:
-            return shown
+            return shown  # nobody reads the rest
+        if turn.mode == "buffer":
+            return final  # exactly what check() shows
         action = _action_text(turn.rule, decision)
         parts: list[str] = []
         if turn.held is not None:

@@ -213,3 +213,17 @@ def test_non_sensitive_topic_defaults_to_release_and_sensitive_to_hold(guard: Gu
     assert guard.policy.topic("general").stream_mode == "release"
     assert guard.policy.topic("pregnancy").stream_mode == "hold"
     assert guard.policy.topic("tax").stream_mode == "buffer"
+
+
+def test_a_stream_closed_unread_is_recorded_and_its_upstream_closed(guard: Guard, audit_path):
+    """Closing a guarded stream before reading it closes the upstream and records the turn
+    (the model may already have been asked)."""
+    upstream = Upstream(SAFE)
+    gen = iter(upstream)
+    next(gen)  # the upstream started producing
+    stream = guard.stream(PREGNANCY_Q, gen, PREGNANCY_CTX)
+    stream.close()
+    assert upstream.closed
+    (record,) = records(audit_path)
+    assert record["kind"] == "turn" and "closed before it was read" in record["decision"]["reason"]
+    assert record["final_answer"] == ""
