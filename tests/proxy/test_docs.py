@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.proxy.scripted import ScriptedReply
-from tests.docs_runner import ROOT, run_page
 from tests.proxy.conftest import Script, run_proxy
 from tests.streaming.conftest import SAFE, UNSAFE
+from tests.streaming.docs_runner import ROOT, run_page
 
 
 def test_proxy_page_examples_run(tmp_path: Path, upstream: Any, script: Script):

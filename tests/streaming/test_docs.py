@@ -7,7 +7,7 @@ from pathlib import Path
 
 from guardrail.proxy.scripted import ScriptedReply, scripted_upstream
 from guardrail.server.testing import serve_in_thread
-from tests.docs_runner import run_page
+from tests.streaming.docs_runner import run_page
 
 
 def test_streaming_page_examples_run(tmp_path: Path):
