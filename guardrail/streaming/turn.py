@@ -149,20 +149,18 @@ class AsyncGuardedStream:
             self._started = True
             await self._gen.aclose()
             await close_source(self._source)
-            turn = await asyncio.to_thread(self._start)
-            result = unscored_result(
-                self._guard,
-                turn.audit_id,
-                turn.question,
-                "",
-                turn.passages,
-                turn.topics,
-                "the stream was closed before it was read",
-            )
-            await self._guard._audit_turn(result, [])
-            self.result = result
+            await self._record_unread("the stream was closed before it was read")
             return
         await self._gen.aclose()
+
+    async def _record_unread(self, reason: str) -> None:
+        """Record a turn whose answer nobody read (nothing was shown)."""
+        turn = await asyncio.to_thread(self._start)
+        result = unscored_result(
+            self._guard, turn.audit_id, turn.question, "", turn.passages, turn.topics, reason
+        )
+        await self._guard._audit_turn(result, [])
+        self.result = result
 
     async def __aenter__(self) -> AsyncGuardedStream:
         return self
@@ -188,9 +186,12 @@ class AsyncGuardedStream:
         first.add_done_callback(_retrieve)
         try:
             turn = await asyncio.to_thread(self._start)
-        except BaseException:
+        except BaseException as exc:
             first.cancel()
             await self._close_upstream(chunks)
+            if isinstance(exc, (GeneratorExit, asyncio.CancelledError)):
+                reason = "the consumer stopped reading before the stream started"
+                await _finish_detached(self._record_unread(reason))
             raise
         released = self._released(turn, _prepend(first, chunks))
         try:

@@ -227,3 +227,33 @@ def test_a_stream_closed_unread_is_recorded_and_its_upstream_closed(guard: Guard
     (record,) = records(audit_path)
     assert record["kind"] == "turn" and "closed before it was read" in record["decision"]["reason"]
     assert record["final_answer"] == ""
+
+
+@pytest.mark.parametrize("ticks", [1, 2, 5])
+async def test_cancelled_at_any_early_moment_records_one_turn(guard: Guard, audit_path, ticks):
+    """A consumer cancelled while the turn is still starting: exactly one record anyway."""
+
+    async def never_ending() -> AsyncIterator[str]:
+        yield SAFE
+        await asyncio.sleep(3600)
+        yield AFTER
+
+    async def consume() -> None:
+        async for _ in guard.astream(PREGNANCY_Q, never_ending(), PREGNANCY_CTX):
+            pass
+
+    task = asyncio.create_task(consume())
+    for _ in range(ticks):
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    from guardrail.streaming.turn import drain_finishing
+
+    for _ in range(100):  # the record is written by a task of its own
+        await drain_finishing()
+        if records(audit_path):
+            break
+        await asyncio.sleep(0.02)
+    (record,) = records(audit_path)
+    assert record["kind"] == "turn"
