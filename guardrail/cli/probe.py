@@ -22,10 +22,11 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 
+from guardrail._fs import check_outputs
 from guardrail.cli.commands import COMMANDS
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import SPEC_HELP
-from guardrail.queues.db import Target, parse_target
+from guardrail.storage import Target, parse_target
 
 T = TypeVar("T")
 
@@ -97,6 +98,7 @@ def run_probe(args: argparse.Namespace) -> int:
     from guardrail.probe.run import Prober, check_depth, plan, progress_file
 
     console = Console()
+    check_outputs({"--json-out": args.json_out, "--html-out": args.html_out})
     base = load_facts(args.facts)
     chatbot = load_chatbot(args.chatbot)
     knowledge = derive(base, max_depth=check_depth(args.max_depth))

@@ -30,6 +30,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from guardrail.exceptions import ConfigError
+from guardrail.safe_load import load_yaml_document, loads_json
 
 RelationType = Literal["noun", "active", "passive"]
 _TRIPLE_FIELDS = ("subject", "relation", "object")
@@ -136,8 +137,7 @@ def _line_of(node: yaml.Node, path: tuple[str | int, ...]) -> int | None:
 def parse_facts(text: str, source: str = "<string>", model: type[FactBase] = FactBase) -> FactBase:
     """Validate a fact file (or, with ``model=Catalogue``, a catalogue) given as text."""
     try:
-        node = yaml.compose(text)
-        data = yaml.safe_load(text)
+        node, data = load_yaml_document(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or type(exc).__name__
@@ -170,7 +170,7 @@ def _jsonl_data(text: str, source: str) -> tuple[dict[str, Any], dict[tuple[str,
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = loads_json(raw)
         except json.JSONDecodeError as exc:
             raise FactsError(f"{source}: line {number}: not JSON ({exc.msg})") from None
         if isinstance(obj, dict) and "relation" in obj and "subject" not in obj:

@@ -69,10 +69,14 @@ def question_id(question: Question) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: Deepest rule chain ``--max-depth`` allows (each level multiplies the derivations).
+MAX_DEPTH = 10
+
+
 def check_depth(max_depth: int) -> int:
     """``max_depth``, when it allows at least one rule step; else ``ConfigError``."""
-    if max_depth < 1:
-        raise ConfigError(f"--max-depth must be >= 1, got {max_depth}")
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise ConfigError(f"--max-depth must be between 1 and {MAX_DEPTH}, got {max_depth}")
     return max_depth
 
 
