@@ -49,8 +49,8 @@ from guardrail.guard import Guard
 from guardrail.local_server import free_port
 from guardrail.policy import load_policy
 from guardrail.proxy.scripted import ScriptedReply, scripted_upstream
+from guardrail.queues import SQLiteQueue
 from guardrail.queues.jsonl import JSONLSink
-from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.server.testing import serve_in_thread, wait_until_healthy
 
 POLICY = repo_root() / "policies" / "default.yaml"

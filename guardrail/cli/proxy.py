@@ -31,7 +31,7 @@ from guardrail.cli.serve import (
 )
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
-from guardrail.queues.db import parse_target
+from guardrail.storage import parse_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from starlette.applications import Starlette

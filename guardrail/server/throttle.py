@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from guardrail.exceptions import ConfigError
-from guardrail.queues.db import Connection, Target, open_database
+from guardrail.storage import Connection, Target, open_database
 
 __all__ = ["SharedLoginThrottle"]
 

@@ -14,8 +14,8 @@ from guardrail.actions.escalate import Escalator
 from guardrail.audit.log import AuditLog
 from guardrail.guard import Guard
 from guardrail.policy import parse_policy
+from guardrail.queues import SQLiteQueue
 from guardrail.queues.jsonl import JSONLSink
-from guardrail.queues.sqlite import SQLiteQueue
 
 POLICY_YAML = """
 name: streaming-test

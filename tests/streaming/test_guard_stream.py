@@ -10,7 +10,7 @@ import pytest
 
 from guardrail.exceptions import ConfigError
 from guardrail.guard import Guard
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.queues import SQLiteQueue
 from guardrail.streaming import CORRECTION_NOTICE
 from tests.streaming.conftest import (
     AFTER,
