@@ -26,9 +26,17 @@ import inspect
 import logging
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast, overload
 
 from guardrail._sync import LoopThread
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
@@ -58,6 +66,9 @@ from guardrail.scoring.cascade import CascadeChoice
 from guardrail.scoring.factory import build_scorer
 from guardrail.telemetry.turns import Telemetry, scoring_done, scoring_started
 from guardrail.topics import TopicClassifier
+
+if TYPE_CHECKING:  # pragma: no cover
+    from guardrail.streaming import AsyncGuardedStream, GuardedStream
 
 #: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
 Regenerator = Callable[[str], Awaitable[Any]]
@@ -231,6 +242,33 @@ class Guard:
         regen = _async_regenerator(regenerate) if regenerate else None
         return self._loop.run(self.acheck(question, answer, contexts, regenerate=regen))
 
+    def astream(
+        self,
+        question: str,
+        chunks: Any,
+        contexts: Sequence[Any] | str | None = None,
+        *,
+        unscored: Callable[[], str | None] | None = None,
+    ) -> AsyncGuardedStream:
+        """Guard a streamed answer: an async iterator of the text to show (see
+        :mod:`guardrail.streaming`); ``chunks`` is a sync or async iterator of text chunks or
+        the ``openai`` SDK's stream. The turn's :class:`GuardResult` is its ``result``.
+        ``unscored()``, asked when the stream ends, may give a reason to record the turn
+        unscored (the proxy: a turn that ended in tool calls)."""
+        from guardrail.streaming import AsyncGuardedStream
+
+        if not isinstance(question, str):
+            raise ConfigError("question must be a string")
+        return AsyncGuardedStream(self, question, chunks, contexts, unscored=unscored)
+
+    def stream(
+        self, question: str, chunks: Any, contexts: Sequence[Any] | str | None = None
+    ) -> GuardedStream:
+        """Blocking :meth:`astream`: an iterator run on the guard's own event loop."""
+        from guardrail.streaming import GuardedStream
+
+        return GuardedStream(self.astream(question, chunks, contexts), self._loop)
+
     # -- lifecycle --------------------------------------------------------------------------
 
     async def _close_built_judges(self) -> None:
@@ -274,6 +312,17 @@ class Guard:
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
+    # A generator function returns a guarded stream (checked before the general overloads).
+    @overload
+    def wrap(  # type: ignore[overload-overlap]
+        self, fn: Callable[Concatenate[str, P], AsyncIterator[Any]]
+    ) -> Callable[Concatenate[str, P], AsyncGuardedStream]: ...
+
+    @overload
+    def wrap(  # type: ignore[overload-overlap]
+        self, fn: Callable[Concatenate[str, P], Iterator[Any]]
+    ) -> Callable[Concatenate[str, P], GuardedStream]: ...
+
     # An async function matches both overloads; the first (async) one wins, as intended.
     @overload
     def wrap(  # type: ignore[overload-overlap]
@@ -290,16 +339,33 @@ class Guard:
 
         The function is called as ``fn(question, *args, **kwargs)`` and must return an
         answer-like value (see :mod:`guardrail.actions.answers`). The wrapper keeps the
-        function's parameters for type checkers; an async function stays async.
+        function's parameters for type checkers; an async function stays async. A function
+        whose answer is a stream of text chunks (:func:`guardrail.streaming.chunks.
+        streamed_answer`) gets a guarded stream back instead: :meth:`stream` for a sync
+        function, :meth:`astream` for an async one.
         """
+        from guardrail.streaming.chunks import streamed_answer
+
         regenerable = accepts_instruction(fn)
         call: Callable[..., Any] = fn  # re-called with the guardrail_instruction keyword
+
+        if inspect.isasyncgenfunction(fn):
+
+            @functools.wraps(fn)
+            def streamed(question: str, *args: P.args, **kwargs: P.kwargs) -> Any:
+                return self.astream(question, fn(question, *args, **kwargs))
+
+            return cast("Callable[Concatenate[str, P], Any]", streamed)
 
         if inspect.iscoroutinefunction(fn):
 
             @functools.wraps(fn)
-            async def awrapped(question: str, *args: P.args, **kwargs: P.kwargs) -> GuardResult:
-                answer, contexts = normalize_answer(await fn(question, *args, **kwargs))
+            async def awrapped(question: str, *args: P.args, **kwargs: P.kwargs) -> Any:
+                returned = await fn(question, *args, **kwargs)
+                streamed = streamed_answer(returned)
+                if streamed is not None:
+                    return self.astream(question, *streamed)
+                answer, contexts = normalize_answer(returned)
 
                 async def regen(instruction: str) -> Any:
                     return await call(question, *args, guardrail_instruction=instruction, **kwargs)
@@ -311,8 +377,12 @@ class Guard:
             return cast("Callable[Concatenate[str, P], Awaitable[GuardResult]]", awrapped)
 
         @functools.wraps(fn)
-        def wrapped(question: str, *args: P.args, **kwargs: P.kwargs) -> GuardResult:
-            answer, contexts = normalize_answer(fn(question, *args, **kwargs))
+        def wrapped(question: str, *args: P.args, **kwargs: P.kwargs) -> Any:
+            returned = fn(question, *args, **kwargs)
+            streamed = streamed_answer(returned)
+            if streamed is not None:
+                return self.stream(question, *streamed)
+            answer, contexts = normalize_answer(returned)
 
             def regen(instruction: str) -> Any:
                 return call(question, *args, guardrail_instruction=instruction, **kwargs)

@@ -25,6 +25,7 @@ COMMANDS: dict[str, Command] = {
     "schema": Command("guardrail.cli.policy", "print the JSON Schema of policy files"),
     "review": Command("guardrail.cli.review", "list, claim and resolve escalated cases"),
     "serve": Command("guardrail.cli.serve", "run the HTTP API and the review web page"),
+    "proxy": Command("guardrail.cli.proxy", "guard an OpenAI-compatible server as a proxy"),
     "eval": Command("guardrail.cli.eval", "score a labelled dataset and report P/R/F1"),
     "calibrate": Command(
         "guardrail.cli.calibrate", "tune a policy threshold on a labelled dataset"

@@ -53,6 +53,8 @@ __all__ = [
 
 Reads = Literal["query", "context", "both"]
 OnError = Literal["pass", "abstain", "escalate"]
+#: How a streamed answer is released (see guardrail.streaming).
+StreamMode = Literal["hold", "release", "buffer"]
 
 #: Error type used for cross-field checks; ``ctx["path"]`` is the key path of the culprit.
 RULE_ERROR = "policy_rule"
@@ -158,6 +160,13 @@ class TopicRule(Settings):
         "cut-off, a number in [0, 1] = the screen at this cut-off; null = the scorer's setting",
     )
     on_flag: OnFlag = Field(default_factory=OnFlag)
+    stream: StreamMode | None = Field(
+        default=None,
+        description="for streamed answers: hold = release each sentence once it passed the "
+        "per-sentence check; release = release at once, check behind and append a correction "
+        "notice when the final score crosses the threshold; buffer = no streaming, the whole "
+        "answer is checked first. Default: hold for sensitive topics, release otherwise",
+    )
     on_error: OnError = Field(
         default="pass",
         description="when scoring fails. Default: escalate for sensitive topics with "
@@ -190,6 +199,13 @@ class TopicRule(Settings):
     @property
     def sensitive(self) -> bool:
         return self.sensitivity == "sensitive"
+
+    @property
+    def stream_mode(self) -> StreamMode:
+        """How streamed answers on this topic are released (``stream``, or its default)."""
+        if self.stream is not None:
+            return self.stream
+        return "hold" if self.sensitive else "release"
 
     @property
     def abstain_message(self) -> str:

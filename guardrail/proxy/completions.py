@@ -1,0 +1,284 @@
+"""One proxied chat completion, guarded: the non-streamed reply, or the SSE stream.
+
+Both run on the proxy's scoring loop (see :mod:`guardrail.proxy.relay`). Every request that
+reaches the upstream leaves one audit record per answer: a scored turn, a turn recorded
+unscored (it ended in tool calls), or ``turn_failed`` when the upstream failed.
+
+What the client gets back is the upstream's reply with the guard's changes only:
+
+* a choice's ``message.content`` (non-streamed) or the content deltas (streamed) become the
+  text the policy lets through; when the guard changed the text, that choice's ``logprobs``
+  are dropped (they spell out the withheld tokens), and a streamed turn keeps them only in
+  ``release`` mode, where every chunk is shown as it came;
+* a ``guardrail`` field — ``audit_id``, ``decision``, ``flagged``, ``score``, ``threshold``,
+  ``topic``, ``reason`` — on the reply (with ``choices``, one per choice, when ``n`` > 1) or
+  on the last chunk of the stream, and the same for the first choice in ``x-guardrail-*``
+  headers (a stream's headers carry only the audit id: the decision is not known yet);
+  a non-streamed reply's ``Server-Timing`` header splits its time into ``upstream`` and
+  ``guard``.
+
+Tool calls, role and refusal deltas, usage and unknown fields pass through as sent (a
+streamed role or tool-call chunk with no text is forwarded byte for byte).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from guardrail.models import GuardResult
+from guardrail.proxy.request import ChatTurn
+from guardrail.proxy.upstream import Upstream, UpstreamError, UpstreamStream, error_body
+from guardrail.streaming.turn import AsyncGuardedStream, unscored_result
+
+if TYPE_CHECKING:  # pragma: no cover
+    from guardrail.guard import Guard
+
+__all__ = ["ChatChunks", "Completion", "GuardedSSE", "complete", "guard_headers", "open_stream"]
+
+COMPLETIONS = "/chat/completions"
+_TOOL_FINISH = ("tool_calls", "function_call")
+TOOL_CALLS_REASON = "the turn ended in tool calls"
+
+
+def guard_summary(result: GuardResult) -> dict[str, Any]:
+    d = result.decision
+    return {
+        "audit_id": result.audit_id,
+        "decision": d.action,
+        "flagged": d.flagged,
+        "score": d.score,
+        "threshold": d.threshold,
+        "topic": d.topic,
+        "reason": d.reason,
+    }
+
+
+def guard_headers(summary: dict[str, Any]) -> dict[str, str]:
+    score = summary.get("score")
+    return {
+        "x-guardrail-audit-id": str(summary["audit_id"]),
+        "x-guardrail-decision": str(summary["decision"]),
+        "x-guardrail-score": "none" if score is None else f"{score:.4f}",
+    }
+
+
+@dataclass
+class Completion:
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+
+def server_timing(upstream_s: float, guard_s: float) -> str:
+    """The ``Server-Timing`` header: where a request's time went (milliseconds)."""
+    return f"upstream;dur={upstream_s * 1000:.1f}, guard;dur={guard_s * 1000:.1f}"
+
+
+async def record_failure(guard: Guard, turn: ChatTurn, exc: BaseException, audit_id: str) -> None:
+    """A ``turn_failed`` record for a request the upstream did not answer."""
+    await guard._audit_crash(audit_id, turn.question, "", [], exc)
+
+
+async def _guard_choice(guard: Guard, turn: ChatTurn, choice: Any) -> dict[str, Any]:
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise UpstreamError(502, "upstream reply has a choice without a message")
+    content = message.get("content")
+    tool_turn = bool(message.get("tool_calls") or message.get("function_call")) or (
+        choice.get("finish_reason") in _TOOL_FINISH
+    )
+    if tool_turn or not isinstance(content, str):
+        reason = TOOL_CALLS_REASON if tool_turn else "the answer has no text"
+        topics = guard.classifier.classify(turn.question, turn.contexts)
+        text = content if isinstance(content, str) else ""
+        result = unscored_result(
+            guard, uuid.uuid4().hex, turn.question, text, turn.contexts, topics, reason
+        )
+        await guard._audit_turn(result, [])
+        return guard_summary(result)
+    result = await guard.acheck(turn.question, content, turn.contexts)
+    if result.answer != content:
+        message["content"] = result.answer
+        if "logprobs" in choice:
+            choice["logprobs"] = None
+    return guard_summary(result)
+
+
+async def complete(
+    guard: Guard, upstream: Upstream, turn: ChatTurn, client_key: str | None
+) -> Completion:
+    """The upstream's reply to a non-streamed request, each choice guarded."""
+    started = time.perf_counter()
+    try:
+        data = await upstream.post_json(COMPLETIONS, turn.upstream_body, client_key)
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not isinstance(choices, list) or not choices:
+            raise UpstreamError(502, "upstream reply has no choices")
+    except Exception as exc:
+        await record_failure(guard, turn, exc, uuid.uuid4().hex)
+        raise
+    answered = time.perf_counter()
+    summaries = [await _guard_choice(guard, turn, choice) for choice in choices]
+    summary = dict(summaries[0])
+    if len(summaries) > 1:
+        summary["choices"] = summaries
+    data["guardrail"] = summary
+    headers = guard_headers(summaries[0])
+    headers["server-timing"] = server_timing(answered - started, time.perf_counter() - answered)
+    return Completion(data, headers)
+
+
+class ChatChunks:
+    """The text deltas of the first choice, from upstream SSE payloads; the rest kept aside.
+
+    An async iterator of strings (what the guarded stream reads). Payloads with no text are
+    queued to forward as they are (:meth:`take_side`); finish and usage chunks are kept for
+    the end (:meth:`closing`).
+    """
+
+    def __init__(self, payloads: AsyncIterator[str]) -> None:
+        self._payloads = payloads
+        self._gen = self._texts()
+        self.template: dict[str, Any] = {}
+        self.tool_calls = False
+        self._side: list[str] = []
+        self._closing: list[dict[str, Any]] = []
+        self._logprobs: list[Any] = []
+
+    def __aiter__(self) -> ChatChunks:
+        return self
+
+    async def __anext__(self) -> str:
+        return await self._gen.__anext__()
+
+    async def aclose(self) -> None:
+        await self._gen.aclose()
+        closer = getattr(self._payloads, "aclose", None)
+        if closer is not None:
+            await closer()
+
+    def unscored(self) -> str | None:
+        return TOOL_CALLS_REASON if self.tool_calls else None
+
+    async def _texts(self) -> AsyncGenerator[str, None]:
+        async for raw in self._payloads:
+            try:
+                event = json.loads(raw)
+            except ValueError as exc:
+                raise UpstreamError(502, f"upstream sent an event that is not JSON: {exc}") from exc
+            if not isinstance(event, dict):
+                raise UpstreamError(502, "upstream sent an event that is not a JSON object")
+            if "error" in event and not event.get("choices"):
+                raise UpstreamError(502, f"upstream failed mid-stream: {event['error']}")
+            if not self.template:
+                keys = ("id", "object", "created", "model", "system_fingerprint")
+                self.template = {k: event[k] for k in keys if k in event}
+            choices = event.get("choices") or []
+            if not choices:
+                self._closing.append(event)
+                continue
+            choice = choices[0]
+            delta = choice.get("delta") or {}
+            finish = choice.get("finish_reason")
+            if delta.get("tool_calls") or delta.get("function_call") or finish in _TOOL_FINISH:
+                self.tool_calls = True
+            content = delta.get("content")
+            if not (isinstance(content, str) and content):
+                if finish:
+                    self._closing.append(event)
+                else:
+                    self._side.append(raw)
+                continue
+            self._logprobs.append(choice.get("logprobs"))
+            rest = {k: v for k, v in delta.items() if k != "content" and v is not None}
+            stripped = {**event, "choices": [{**choice, "delta": rest, "logprobs": None}]}
+            if finish:
+                self._closing.append(stripped)
+            elif rest:
+                self._side.append(json.dumps(stripped))
+            yield content
+
+    def take_side(self) -> list[str]:
+        side, self._side = self._side, []
+        return side
+
+    def content_chunk(self, text: str, *, with_logprobs: bool) -> dict[str, Any]:
+        logprobs = self._logprobs.pop(0) if with_logprobs and self._logprobs else None
+        if not with_logprobs:
+            self._logprobs.clear()
+        choice = {"index": 0, "delta": {"content": text}, "logprobs": logprobs}
+        return {**self.template, "choices": [{**choice, "finish_reason": None}]}
+
+    def closing(self, summary: dict[str, Any]) -> list[dict[str, Any]]:
+        """The finish (and usage) chunks, the last carrying ``guardrail``; one is made up
+        when the upstream sent none (the stream was cut at a held sentence)."""
+        events = list(self._closing)
+        if not any(e.get("choices") for e in events):
+            choice = {"index": 0, "delta": {}, "logprobs": None, "finish_reason": "stop"}
+            events.insert(0, {**self.template, "choices": [choice]})
+        events[-1] = {**events[-1], "guardrail": summary}
+        return events
+
+
+def _sse(payload: str) -> bytes:
+    return f"data: {payload}\n\n".encode()
+
+
+@dataclass
+class GuardedSSE:
+    """An open guarded stream: its audit id (for the headers) and the SSE body."""
+
+    guarded: AsyncGuardedStream
+    chunks: ChatChunks
+    upstream: UpstreamStream
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def audit_id(self) -> str:
+        return self.guarded.audit_id
+
+    async def body(self) -> AsyncGenerator[bytes, None]:
+        """``data:`` lines for the client, ``[DONE]`` last; an error event if the upstream
+        breaks mid-stream (the turn is recorded as failed first)."""
+        guarded, chunks = self.guarded, self.chunks
+        try:
+            async for text in guarded:
+                for raw in chunks.take_side():
+                    yield _sse(raw)
+                chunk = chunks.content_chunk(text, with_logprobs=guarded.mode == "release")
+                yield _sse(json.dumps(chunk))
+            for raw in chunks.take_side():
+                yield _sse(raw)
+            result = guarded.result
+            if result is None:  # pragma: no cover - the stream ends with a result or raises
+                raise RuntimeError("the guarded stream ended without a result")
+            for event in chunks.closing(guard_summary(result)):
+                yield _sse(json.dumps(event))
+            yield b"data: [DONE]\n\n"
+        except UpstreamError as exc:
+            yield _sse(json.dumps(exc.body))
+        except Exception as exc:
+            body = error_body(f"the guard failed: {type(exc).__name__}: {exc}", "guard_error", 500)
+            yield _sse(json.dumps(body))
+        finally:
+            await guarded.aclose()
+            await self.upstream.aclose()
+
+
+async def open_stream(
+    guard: Guard, upstream: Upstream, turn: ChatTurn, client_key: str | None
+) -> GuardedSSE:
+    """Open the upstream stream (errors before its first byte raise, recorded) and the guard."""
+    audit_id = uuid.uuid4().hex
+    try:
+        opened = await upstream.open_stream(COMPLETIONS, turn.upstream_body, client_key)
+    except Exception as exc:
+        await record_failure(guard, turn, exc, audit_id)
+        raise
+    chunks = ChatChunks(opened.events())
+    guarded = guard.astream(turn.question, chunks, turn.contexts, unscored=chunks.unscored)
+    return GuardedSSE(guarded, chunks, opened)

@@ -1,0 +1,176 @@
+"""The upstream OpenAI-compatible server, reached with ``httpx``.
+
+httpx because the project already depends on it (webhooks, tests) and it streams a response
+body line by line with time-outs per read, which is all the proxy needs from a client. Every
+failure becomes an :class:`UpstreamError` carrying the HTTP status the proxy answers with:
+
+* the upstream answered 4xx: the same status and the upstream's own error body (the client's
+  request was wrong, e.g. an unknown model), ``Retry-After`` kept on 429;
+* the upstream answered 5xx, or could not be reached: 502 Bad Gateway;
+* the upstream did not answer in time: 504 Gateway Timeout.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from guardrail.exceptions import GuardrailError
+
+__all__ = ["Upstream", "UpstreamError", "UpstreamStream"]
+
+
+class UpstreamError(GuardrailError):
+    """The upstream failed; ``status`` is what the proxy answers, ``body`` the error body."""
+
+    def __init__(
+        self, status: int, message: str, *, body: Any = None, headers: Mapping[str, str] = {}
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = body if body is not None else error_body(message, "upstream_error", status)
+        self.headers = dict(headers)
+
+
+def error_body(message: str, kind: str, code: int | str | None = None) -> dict[str, Any]:
+    """An error in the shape OpenAI's API uses (the SDK shows ``message``)."""
+    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+@dataclass
+class UpstreamStream:
+    """An open streamed response: its ``data:`` payloads (``[DONE]`` ends it), then closed."""
+
+    response: httpx.Response
+
+    async def events(self) -> AsyncIterator[str]:
+        """Each SSE ``data:`` payload as the upstream sent it (its exact text)."""
+        try:
+            data: list[str] = []
+            async for line in self.response.aiter_lines():
+                if line.startswith("data:"):
+                    data.append(line[5:].removeprefix(" "))
+                elif not line and data:
+                    payload, data = "\n".join(data), []
+                    if payload.strip() == "[DONE]":
+                        return
+                    yield payload
+            if data and "\n".join(data).strip() != "[DONE]":
+                yield "\n".join(data)
+        except httpx.TimeoutException as exc:
+            raise UpstreamError(504, f"upstream timed out mid-stream: {exc!r}") from exc
+        except httpx.TransportError as exc:
+            raise UpstreamError(502, f"upstream stream broke: {exc!r}") from exc
+        finally:
+            await self.response.aclose()
+
+    async def aclose(self) -> None:
+        await self.response.aclose()
+
+
+class Upstream:
+    """One upstream base URL (``http://host:port/v1``) and the key the proxy sends it, if any.
+
+    The HTTP client is made on first use, on the event loop that uses it (the proxy's scoring
+    loop), and closed by :meth:`aclose`.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout_s: float = 120.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = httpx.Timeout(timeout_s, connect=min(10.0, timeout_s))
+        self._transport = transport
+        self._client: httpx.AsyncClient | None = None
+
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                timeout=self.timeout,
+                transport=self._transport,
+                limits=httpx.Limits(max_connections=256, max_keepalive_connections=64),
+            )
+        return self._client
+
+    def _headers(self, client_key: str | None) -> dict[str, str]:
+        key = client_key if client_key is not None else self.api_key
+        headers = {"accept": "application/json"}
+        if key:
+            headers["authorization"] = f"Bearer {key}"
+        return headers
+
+    async def _send(
+        self, method: str, path: str, body: Any, client_key: str | None, stream: bool
+    ) -> httpx.Response:
+        http = self._http()
+        request = http.build_request(
+            method,
+            f"{self.base_url}{path}",
+            headers=self._headers(client_key),
+            content=None if body is None else json.dumps(body).encode("utf-8"),
+        )
+        if body is not None:
+            request.headers["content-type"] = "application/json"
+        try:
+            response = await http.send(request, stream=stream)
+        except httpx.TimeoutException as exc:
+            raise UpstreamError(504, f"upstream did not answer in time: {exc!r}") from exc
+        except httpx.TransportError as exc:
+            raise UpstreamError(502, f"upstream unreachable: {exc!r}") from exc
+        if response.status_code >= 400:
+            await response.aread()
+            await response.aclose()
+            raise _status_error(response)
+        return response
+
+    async def get_json(self, path: str, client_key: str | None = None) -> Any:
+        response = await self._send("GET", path, None, client_key, stream=False)
+        return _json(response)
+
+    async def post_json(self, path: str, body: Any, client_key: str | None = None) -> Any:
+        response = await self._send("POST", path, body, client_key, stream=False)
+        return _json(response)
+
+    async def open_stream(
+        self, path: str, body: Any, client_key: str | None = None
+    ) -> UpstreamStream:
+        """Send a streaming request; errors before the first byte raise here."""
+        return UpstreamStream(await self._send("POST", path, body, client_key, stream=True))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise UpstreamError(502, f"upstream sent a body that is not JSON: {exc}") from exc
+
+
+def _status_error(response: httpx.Response) -> UpstreamError:
+    status = response.status_code
+    try:
+        body: Any = response.json()
+    except ValueError:
+        body = None
+    text = response.text[:500]
+    if status >= 500:
+        return UpstreamError(502, f"upstream answered {status}: {text}")
+    retry_after = response.headers.get("retry-after")
+    headers = {"retry-after": retry_after} if status == 429 and retry_after else {}
+    if not isinstance(body, dict) or "error" not in body:
+        body = error_body(f"upstream answered {status}: {text}", "upstream_error", status)
+    return UpstreamError(status, f"upstream answered {status}", body=body, headers=headers)

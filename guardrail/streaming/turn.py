@@ -1,0 +1,485 @@
+"""One streamed turn: release the answer as it arrives, check it, audit it once.
+
+The topic (from the question and contexts) picks the rule, and the rule's ``stream`` setting
+(:attr:`~guardrail.policy.schema.TopicRule.stream_mode`) picks how text is released:
+
+``hold``
+    Each sentence is released once it passed the per-sentence check
+    (:mod:`guardrail.streaming.check`). The first sentence that fails is never released: the
+    upstream is closed and the stream ends with the policy's action text (the escalation
+    notice, or the abstention message).
+``release``
+    Chunks are released as they arrive; the whole answer is scored at the end and, when the
+    decision flags it, a correction notice (and the action text) is appended.
+``buffer``
+    Nothing is released until the whole answer is scored; then the final text comes at once,
+    exactly as :meth:`Guard.check <guardrail.guard.Guard.check>` would return it.
+
+Whatever happens, the turn gets one audit record and at most one escalation, as for
+``check``: the full MetaRAG score of everything the upstream produced is taken at the end —
+also when the consumer stops reading half-way (the upstream is closed, the turn is finished in
+a task of its own) — and an upstream that raises leaves a ``turn_failed`` record with the text
+produced so far before the error reaches the consumer. Regeneration is not available: the
+answer is already on its way to the user.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+import weakref
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from guardrail.actions.answers import normalize_contexts
+from guardrail.models import (
+    ActionName,
+    Citation,
+    Decision,
+    GuardResult,
+    JudgeCall,
+    ScoreReport,
+    TopicLabel,
+    merge_spans,
+)
+from guardrail.policy.schema import StreamMode, TopicRule
+from guardrail.streaming.check import SentenceChecker, SentenceVerdict, offline_screen
+from guardrail.streaming.chunks import close_source, text_chunks
+from guardrail.streaming.sentences import SentenceSplitter
+
+if TYPE_CHECKING:  # pragma: no cover
+    from guardrail.guard import Guard
+
+__all__ = ["CORRECTION_NOTICE", "UNCHECKED_NOTICE", "AsyncGuardedStream", "unscored_result"]
+
+#: Appended (with the action text, if any) when an answer already released is flagged.
+CORRECTION_NOTICE = "Correction: parts of the answer above are not supported by the sources."
+#: Appended when the answer already released could not be scored and the policy fails closed.
+UNCHECKED_NOTICE = "Note: the answer above could not be checked against the sources."
+_SEPARATOR = "\n\n"
+
+#: Turns being finished after their consumer stopped reading (kept until their record is out).
+_FINISHING: set[asyncio.Task[Any]] = set()
+_CHECKERS: weakref.WeakKeyDictionary[Guard, SentenceChecker] = weakref.WeakKeyDictionary()
+
+
+def sentence_checker(guard: Guard) -> SentenceChecker:
+    """The guard's per-sentence checker, built on first use and kept while the guard lives."""
+    checker = _CHECKERS.get(guard)
+    if checker is None:
+        scorer = offline_screen(guard.policy, guard.scorer, guard._built_judges)
+        checker = _CHECKERS[guard] = SentenceChecker(scorer)
+    return checker
+
+
+@dataclass
+class _Held:
+    """The first held sentence that failed its check, and where it sits in the answer."""
+
+    start: int
+    end: int
+    verdict: SentenceVerdict
+
+
+@dataclass
+class _Turn:
+    audit_id: str
+    question: str
+    passages: list[str]
+    topics: list[TopicLabel]
+    rule: TopicRule
+    mode: StreamMode
+    produced: list[str] = field(default_factory=list)
+    released: list[str] = field(default_factory=list)
+    calls: list[JudgeCall] = field(default_factory=list)
+    checked: int = 0  # characters of the answer that went through the sentence check
+    held: _Held | None = None
+    audited: bool = False
+
+    @property
+    def answer(self) -> str:
+        return "".join(self.produced)
+
+    @property
+    def shown(self) -> str:
+        return "".join(self.released)
+
+
+class AsyncGuardedStream:
+    """An async iterator of the text to show, guarded by the policy (see the module docstring).
+
+    ``result`` is the turn's :class:`~guardrail.models.GuardResult` once the stream has ended
+    (``None`` before, and when the upstream failed). Close it (``aclose()``, ``async with``)
+    to stop early: the upstream is closed and the turn still recorded.
+    """
+
+    def __init__(
+        self,
+        guard: Guard,
+        question: str,
+        source: Any,
+        contexts: Any = None,
+        *,
+        unscored: Callable[[], str | None] | None = None,
+    ) -> None:
+        self._guard = guard
+        self.question = question
+        self._source = source
+        self._contexts = contexts
+        #: Asked at the end: a reason not to score the turn (e.g. it ended in tool calls).
+        self._unscored = unscored
+        self.audit_id = uuid.uuid4().hex
+        self.mode: StreamMode | None = None
+        self.result: GuardResult | None = None
+        self._started = False
+        self._gen = self._run()
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self
+
+    async def __anext__(self) -> str:
+        self._started = True
+        return await self._gen.__anext__()
+
+    async def aclose(self) -> None:
+        """Stop reading: close the upstream, finish and record the turn."""
+        if not self._started:  # closed unread: the upstream may already be producing
+            self._started = True
+            await self._gen.aclose()
+            await close_source(self._source)
+            await self._record_unread("the stream was closed before it was read")
+            return
+        await self._gen.aclose()
+
+    async def _record_unread(self, reason: str) -> None:
+        """Record a turn whose answer nobody read (nothing was shown)."""
+        turn = await asyncio.to_thread(self._start)
+        result = unscored_result(
+            self._guard, turn.audit_id, turn.question, "", turn.passages, turn.topics, reason
+        )
+        await self._guard._audit_turn(result, [])
+        self.result = result
+
+    async def __aenter__(self) -> AsyncGuardedStream:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # -- the turn ---------------------------------------------------------------------------
+
+    def _start(self) -> _Turn:
+        guard = self._guard
+        passages = normalize_contexts(self._contexts)
+        topics = guard.classifier.classify(self.question, passages)
+        rule = guard.engine.rule_for(topics)
+        self.mode = rule.stream_mode
+        return _Turn(self.audit_id, self.question, passages, topics, rule, self.mode)
+
+    async def _run(self) -> AsyncGenerator[str, None]:
+        chunks = text_chunks(self._source)
+        # The topic is classified (in a worker thread) while the upstream produces its first
+        # chunk, so a released stream starts as soon as the upstream does.
+        first = asyncio.ensure_future(_first_chunk(chunks))
+        first.add_done_callback(_retrieve)
+        try:
+            turn = await asyncio.to_thread(self._start)
+        except BaseException as exc:
+            first.cancel()
+            await self._close_upstream(chunks)
+            if isinstance(exc, (GeneratorExit, asyncio.CancelledError)):
+                reason = "the consumer stopped reading before the stream started"
+                await _finish_detached(self._record_unread(reason))
+            raise
+        released = self._released(turn, _prepend(first, chunks))
+        try:
+            async for text in released:
+                yield text
+            await self._close_upstream(chunks)
+            result = await self._finish(turn, note=None)
+            trailer = result.answer[len(turn.shown) :]
+            if trailer:
+                yield trailer
+        except (GeneratorExit, asyncio.CancelledError):
+            first.cancel()
+            await released.aclose()
+            await self._close_upstream(chunks)
+            if not turn.audited:
+                await _finish_detached(
+                    self._finish(turn, note="the consumer stopped reading the stream")
+                )
+            raise
+        except Exception as exc:
+            first.cancel()
+            await released.aclose()
+            await self._close_upstream(chunks)
+            if not turn.audited:
+                turn.audited = True
+                await self._guard._audit_crash(
+                    turn.audit_id, turn.question, turn.answer, turn.calls, exc
+                )
+            raise
+
+    async def _close_upstream(self, chunks: AsyncGenerator[str, None]) -> None:
+        await chunks.aclose()
+        await close_source(self._source)
+
+    async def _released(self, turn: _Turn, chunks: AsyncIterator[str]) -> AsyncGenerator[str, None]:
+        """The text to show as the upstream produces it; stops at a failed held sentence."""
+        splitter = SentenceSplitter()
+        async for text in chunks:
+            turn.produced.append(text)
+            if turn.mode == "release":
+                turn.released.append(text)
+                yield text
+            elif turn.mode == "hold":
+                for sentence in splitter.feed(text):
+                    if not await self._passes(turn, sentence):
+                        return
+                    yield sentence
+        if turn.mode == "hold":
+            rest = splitter.flush()
+            if rest and await self._passes(turn, rest):
+                yield rest
+
+    async def _passes(self, turn: _Turn, sentence: str) -> bool:
+        """Check one sentence; on success it counts as released."""
+        checker = sentence_checker(self._guard)
+        verdict = await checker.check(
+            turn.question, sentence, turn.passages, turn.rule.threshold, turn.calls
+        )
+        start = turn.checked
+        turn.checked += len(sentence)
+        if not verdict.ok:
+            turn.held = _Held(start, start + len(sentence), verdict)
+            return False
+        turn.released.append(sentence)
+        return True
+
+    async def _finish(self, turn: _Turn, *, note: str | None) -> GuardResult:
+        """Score the whole answer, decide, act (escalate at most once), record the turn."""
+        turn.audited = True
+        guard = self._guard
+        answer = turn.answer
+        reason = self._unscored() if self._unscored is not None else None
+        if reason is not None and turn.held is None:
+            result = unscored_result(
+                guard, turn.audit_id, turn.question, answer, turn.passages, turn.topics, reason
+            )
+            result = result.model_copy(update={"answer": turn.shown})
+            await guard._audit_turn(result, turn.calls)
+            self.result = result
+            return result
+        try:
+            cascade = guard.engine.cascade_for(turn.topics) if guard._cascade_ok else None
+            report, error = await guard._score(
+                turn.question, answer, turn.passages, turn.rule.threshold, turn.calls, cascade
+            )
+            report = _with_held(report, turn.held, answer, turn.rule.threshold)
+            regen = turn.rule.on_flag.regenerate
+            attempt = regen.max_attempts + 1 if regen is not None else 1
+            decision = guard.engine.decide(report, turn.topics, error=error, attempt=attempt)
+            notes = [f"streamed ({turn.mode})"]
+            if regen is not None and decision.flagged:
+                notes.append("no regeneration: the answer was streamed")
+            taken: list[ActionName] = []
+            if turn.held is not None:
+                held = turn.held
+                why = held.verdict.error or f"scored {held.verdict.score:.2f}"
+                notes.append(
+                    f"held sentence at characters {held.start}-{held.end} not released "
+                    f"(per-sentence check: {why})"
+                )
+                if not {"abstain", "escalate"} & set(decision.actions):
+                    taken.append("abstain")
+            if note:
+                notes.append(note)
+            final, citations, highlighted, escalation_error = await guard._apply(
+                turn.audit_id,
+                turn.question,
+                answer,
+                turn.passages,
+                turn.topics,
+                turn.rule,
+                decision,
+                report,
+            )
+            decision = guard._final_decision(decision, taken, notes, escalation_error)
+            shown = self._shown(turn, decision, final, citations, stopped=note is not None)
+            result = GuardResult(
+                audit_id=turn.audit_id,
+                policy=guard.policy.name,
+                question=turn.question,
+                answer=shown,
+                original_answer=answer,
+                contexts=turn.passages,
+                decision=decision,
+                topics=turn.topics,
+                report=report,
+                citations=citations,
+                highlighted=highlighted,
+            )
+        except BaseException as exc:
+            await guard._audit_crash(turn.audit_id, turn.question, answer, turn.calls, exc)
+            raise
+        await guard._audit_turn(result, turn.calls)
+        self.result = result
+        return result
+
+    def _shown(
+        self,
+        turn: _Turn,
+        decision: Decision,
+        final: str,
+        citations: list[Citation],
+        *,
+        stopped: bool,
+    ) -> str:
+        """Everything the user sees: the released text, then what the decision appends."""
+        shown = turn.shown
+        if stopped:
+            return shown  # nobody reads the rest
+        if turn.mode == "buffer":
+            return final  # exactly what check() shows
+        action = _action_text(turn.rule, decision)
+        parts: list[str] = []
+        if turn.held is not None:
+            parts.append(action or turn.rule.abstain_message)
+        elif decision.flagged:
+            parts.append(" ".join(p for p in (CORRECTION_NOTICE, action) if p))
+        elif action:
+            parts.append(f"{UNCHECKED_NOTICE} {action}")
+        if citations:
+            parts.append(render_sources(citations, turn.passages))
+        if not parts:
+            return shown
+        return shown + (_SEPARATOR if shown.strip() else "") + _SEPARATOR.join(parts)
+
+
+def unscored_result(
+    guard: Guard,
+    audit_id: str,
+    question: str,
+    answer: str,
+    passages: list[str],
+    topics: list[TopicLabel],
+    reason: str,
+) -> GuardResult:
+    """A turn passed through without a score, saying why (recorded like any other turn)."""
+    rule = guard.engine.rule_for(topics)
+    decision = Decision(
+        action="pass",
+        actions=[],
+        flagged=False,
+        score=None,
+        threshold=rule.threshold,
+        topic=rule.name,
+        reason=f"not scored: {reason}",
+    )
+    return GuardResult(
+        audit_id=audit_id,
+        policy=guard.policy.name,
+        question=question,
+        answer=answer,
+        original_answer=answer,
+        contexts=passages,
+        decision=decision,
+        topics=topics,
+    )
+
+
+def _action_text(rule: TopicRule, decision: Decision) -> str:
+    """The escalation notice or the abstention message the decision calls for ('' if none)."""
+    if "escalate" in decision.actions and rule.on_flag.escalate is not None:
+        return rule.on_flag.escalate.message
+    if "abstain" in decision.actions:
+        return rule.abstain_message
+    return ""
+
+
+def render_sources(citations: list[Citation], passages: list[str], width: int = 100) -> str:
+    """The citation block appended to a streamed answer: each cited passage once, in order,
+    and how many sentences no passage supports."""
+    lines = ["Sources:"]
+    seen: set[int] = set()
+    for c in citations:
+        if c.passage is not None and c.passage not in seen:
+            seen.add(c.passage)
+            text = " ".join(passages[c.passage].split())
+            short = text if len(text) <= width else text[: width - 1] + "…"
+            lines.append(f"{c.marker} {short}")
+    unsupported = sum(1 for c in citations if c.passage is None)
+    if unsupported:
+        lines.append(f"{unsupported} sentence(s) not supported by any source.")
+    return "\n".join(lines)
+
+
+def _with_held(
+    report: ScoreReport | None, held: _Held | None, answer: str, threshold: float
+) -> ScoreReport | None:
+    """The full report, flagged at the held sentence when its check failed on a score.
+
+    MetaRAG's response score is the maximum over its parts, so a sentence that scored over the
+    threshold on its own makes the answer's score at least that much.
+    """
+    if held is None or held.verdict.score is None:
+        return report
+    start, end = held.start, held.end
+    while start < end and answer[start].isspace():
+        start += 1
+    while end > start and answer[end - 1].isspace():
+        end -= 1
+    score = max(held.verdict.score, report.score if report is not None else 0.0)
+    if report is None:
+        return ScoreReport(
+            score=score, threshold=threshold, flagged=True, flagged_spans=[(start, end)]
+        )
+    if report.score >= threshold:
+        return report
+    spans = merge_spans([*report.flagged_spans, (start, end)])
+    return report.model_copy(update={"score": score, "flagged": True, "flagged_spans": spans})
+
+
+async def _first_chunk(chunks: AsyncGenerator[str, None]) -> str | None:
+    try:
+        return await chunks.__anext__()
+    except StopAsyncIteration:
+        return None
+
+
+def _retrieve(task: asyncio.Future[str | None]) -> None:
+    """Mark a first-chunk failure as seen: it is re-raised where the chunk is read, or was
+    made moot by the consumer leaving."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def _prepend(
+    first: asyncio.Future[str | None], rest: AsyncGenerator[str, None]
+) -> AsyncGenerator[str, None]:
+    text = await first
+    if text is None:
+        return
+    yield text
+    async for text in rest:
+        yield text
+
+
+async def _finish_detached(coro: Any) -> None:
+    """Run ``coro`` (a turn's finish) as its own task, so cancelling the consumer's task does
+    not cancel it; wait for it unless the wait itself is cancelled."""
+    task = asyncio.ensure_future(coro)
+    _FINISHING.add(task)
+    task.add_done_callback(_FINISHING.discard)
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await asyncio.shield(task)
+
+
+async def drain_finishing() -> None:
+    """Wait until every turn being finished in the background on this loop is recorded."""
+    loop = asyncio.get_running_loop()
+    pending = [t for t in _FINISHING if t.get_loop() is loop]
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
