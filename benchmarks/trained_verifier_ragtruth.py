@@ -51,6 +51,7 @@ from guardrail.evaluation.results import summarize  # noqa: E402
 from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
 from guardrail.judges.local import LocalJudge  # noqa: E402
 from guardrail.judges.local.trained import VERIFIER_FILE, VerifierModel  # noqa: E402
+from guardrail.judges.local.verifiers import TrainedVerifier  # noqa: E402
 from guardrail.localize.model import TokenLocalizer  # noqa: E402
 from guardrail.scoring.base import ScorerBase  # noqa: E402
 from guardrail.scoring.metarag import MetaRAG  # noqa: E402
@@ -114,7 +115,7 @@ def cross_fit(
         data = train(train_part, kind)  # type: ignore[arg-type]
         localizer_data = train_localizer([by_id[r.id] for r in train_part])
         localizer = TokenLocalizer(localizer_data)
-        judge = LocalJudge.with_model(VerifierModel(data))
+        judge = LocalJudge(verifier=TrainedVerifier(VerifierModel(data)))
         for method in METHODS:
             outcomes[f"trained/{method}"].update(score(held, method, judge, localizer))
             outcomes[f"rules/{method}"].update(score(held, method, rules_judge, localizer))

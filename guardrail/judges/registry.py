@@ -50,7 +50,7 @@ def parse_spec(spec: str) -> JudgeSpec:
     kind, _, rest = spec.partition(":")
     kind = kind.lower()
     if kind in ("local", "offline"):
-        from guardrail.judges.local.judge import VERIFIERS
+        from guardrail.judges.local.verifiers import VERIFIERS
 
         if rest and rest not in VERIFIERS:
             raise ConfigError(
@@ -71,11 +71,9 @@ def make_judge(spec: str, **options: Any) -> Judge:
     """Return the judge named by ``spec``; ``options`` go to the backend's constructor."""
     parsed = parse_spec(spec)
     if parsed.kind == "local":
-        from guardrail.judges.local import LocalJudge
+        from guardrail.judges.local import make_local_judge
 
-        if parsed.model:
-            return LocalJudge(verifier=parsed.model, **options)  # type: ignore[arg-type]
-        return LocalJudge(**options)
+        return make_local_judge(parsed.model, **options)
     if parsed.kind == "anthropic":
         from guardrail.judges.anthropic import AnthropicJudge
 

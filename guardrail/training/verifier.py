@@ -10,7 +10,7 @@ cross-fits it):
    least :data:`MIN_OVERLAP` characters is *unsupported* (1); every other factoid of every answer
    is *supported* (0).
 3. **Features** (:mod:`~guardrail.judges.local.features`) of each factoid against its context,
-   computed by :meth:`LocalJudge.features` — the scoring-time code path.
+   computed by :func:`guardrail.training.readings.statement_features` — the scoring-time code path.
 4. **Model**: gradient-boosted trees over the dense features (or a logistic regression, which
    can also use hashed unsupported stems), fitted on factoids only.
 5. **Thresholds**: out-of-fold probabilities (folds grouped by source document) are pushed
@@ -53,6 +53,7 @@ from guardrail.judges.local.verify import Support
 from guardrail.models import Label, Relation, Span, merge_spans
 from guardrail.scoring.metarag import PENALTY, MetaRAG
 from guardrail.scoring.settings import MetaRAGConfig
+from guardrail.training.readings import reader, statement_features
 
 MIN_OVERLAP = 3
 #: Candidate coverages above which a context unit's polarity is trusted.
@@ -106,15 +107,17 @@ def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
     """Run MetaRAG's decomposition and mutation on every row; featurize every statement."""
     out: list[RowRecord] = []
     judge = LocalJudge(cache_size=4)
+    reading = reader()
     scorer = MetaRAG(judge, config=MetaRAGConfig(k=k), localizer=None)
     for row in rows:
         report = scorer.score_sync(row.question, row.answer, row.contexts)
         context = "\n\n".join(row.contexts)
         record = RowRecord(row.id, row.task, row.group, row.label, list(row.spans))
         for factoid in report.factoids:
-            own = Statement(*judge.features(factoid.text, context))
+            own = Statement(*statement_features(reading, factoid.text, context))
             variants = [
-                (v.relation, Statement(*judge.features(v.text, context))) for v in factoid.variants
+                (v.relation, Statement(*statement_features(reading, v.text, context)))
+                for v in factoid.variants
             ]
             label = int(overlap(factoid.spans, row.spans) >= MIN_OVERLAP)
             record.factoids.append(
@@ -272,7 +275,7 @@ def _outcome(
     *,
     support: float | None = None,
 ) -> Support:
-    """What the trained judge answers for ``statement`` (mirrors ``LocalJudge.check``)."""
+    """What the trained judge answers for ``statement`` (mirrors ``TrainedVerifier.check``)."""
     if not checkable(statement.features):
         return Support.UNKNOWN
     return decision.outcome(

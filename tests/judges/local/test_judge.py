@@ -9,6 +9,7 @@ import pytest
 from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges.base import Judge, JudgeRequest
 from guardrail.judges.local import MODEL, LocalJudge
+from guardrail.judges.local.verifiers import RulesVerifier
 from guardrail.judges.registry import make_judge
 
 from .conftest import CURIE_CONTEXT
@@ -24,9 +25,9 @@ def test_is_a_judge_named_local():
 def test_constructor_does_no_io():
     """The lexicon is read on first use, not in the constructor."""
     judge = LocalJudge()
-    assert judge._lexicon is None
+    assert judge.verifier._lexicon is None  # type: ignore[attr-defined]
     judge.answer("decompose", {"text": "Paris is a city."})
-    assert judge._lexicon is not None
+    assert judge.verifier._lexicon is not None  # type: ignore[attr-defined]
 
 
 def test_constructor_validates_settings():
@@ -113,14 +114,14 @@ def test_a_missing_input_key_is_a_request_error(task, inputs, missing):
 
 def test_context_cache_is_bounded_lru_and_reused():
     """The same context is preprocessed once; old contexts are evicted beyond cache_size."""
-    judge = LocalJudge(cache_size=2)
-    first = judge._index("Alpha is a letter.")
-    assert judge._index("Alpha is a letter.") is first
-    judge._index("Beta is a letter.")
-    judge._index("Alpha is a letter.")  # refresh Alpha: Beta is now the oldest
-    judge._index("Gamma is a letter.")
-    assert len(judge._cache) == 2
-    assert judge._index("Alpha is a letter.") is first
+    verifier = RulesVerifier(cache_size=2)
+    first = verifier.prepare("Alpha is a letter.")
+    assert verifier.prepare("Alpha is a letter.") is first
+    verifier.prepare("Beta is a letter.")
+    verifier.prepare("Alpha is a letter.")  # refresh Alpha: Beta is now the oldest
+    verifier.prepare("Gamma is a letter.")
+    assert len(verifier._cache) == 2
+    assert verifier.prepare("Alpha is a letter.") is first
 
 
 def test_deterministic_across_instances():
