@@ -30,6 +30,8 @@ _RELATIVE = frozenset({"that", "which", "who", "whom", "whose", "if", "when", "b
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their"})
 _PLURAL_PRONOUNS = frozenset({"they", "we", "you", "i", "people", "children", "women", "men"})
 _MOVABLE_PREPS = frozenset({"in", "during", "throughout", "after", "before", "since", "until"})
+#: Words after which a bare verb form is a verb ("to permit", "can close", "they open").
+_VERB_LEADS = _MODALS | _DO | _PLURAL_PRONOUNS | frozenset({"to", "also", "often", "usually"})
 _CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "because", "and", "or", "but"})
 _DIGIT_WORDS = {
     "2": "two",
@@ -314,8 +316,40 @@ class Mutator:
                 continue  # "300 metres tall" is a measurement, not a quality
             word, form = entry
             for replacement in table.get(word, [])[:1]:
+                if not self._same_part_of_speech(word, form, replacement, tokens, i):
+                    continue  # "lasts" (a verb) never becomes "finals"
                 new = self.lex.morph.inflect(replacement, form) if form else replacement
                 yield _apply(text, [(tok.start, tok.end, _match_case(tok.text, new))])
+
+    def _same_part_of_speech(
+        self, word: str, form: str, replacement: str, tokens: list[Token], i: int
+    ) -> bool:
+        """Whether swapping ``word`` (as inflected by ``form`` at ``tokens[i]``) for
+        ``replacement`` keeps the sentence's grammar: an inflected form ("lasts", "closes")
+        is a verb, so the replacement must be a verb too ("lasts" never becomes "finals"); a
+        bare word that could be a verb is read as one where a verb stands (after "to", a
+        modal, "do", a negation or a plural pronoun) and then needs a verb, elsewhere a
+        verb replacement only after a copula ("is closed" -> "is open"; "a work permit"
+        never becomes "a work allow")."""
+        morph = self.lex.morph
+        word_verb = morph.is_known_verb_form(word)
+        replacement_verb = morph.is_known_verb_form(replacement)
+        if form:
+            return replacement_verb
+        prev = tokens[i - 1].lower if i > 0 else ""
+        if not word_verb:
+            # an adjective or noun: a verb-capable replacement only where an adjective stands
+            return not replacement_verb or prev in _DETERMINERS or prev in _COPULAS
+        analysis = morph.analyze(tokens[i].lower)
+        inflected = analysis is not None and analysis[1] in ("s", "ed")
+        verbal = (
+            prev in _VERB_LEADS
+            or self.lex.is_negation(prev)
+            or (inflected and prev not in _DETERMINERS)
+        )
+        if replacement_verb:
+            return verbal or prev in _COPULAS
+        return not verbal
 
     # -- synonyms -------------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from guardrail.exceptions import ConfigError
+from guardrail.judges.local.conflict import Conflict, ConflictCheck
 from guardrail.judges.local.encoder import EncoderModel, context_sentences, window
 from guardrail.judges.local.features import (
     ContextProfile,
@@ -53,7 +54,6 @@ from guardrail.judges.local.verify import (
     Thresholds,
     assess,
     index_context,
-    verify,
 )
 
 MODEL = "local-rules-v1"
@@ -100,6 +100,8 @@ class Prepared:
     #: The encoder's window per source text read against this context (a factoid's variants
     #: all read the factoid: its window is found once).
     windows: dict[str, str] = field(default_factory=dict)
+    #: The conflict check over this context (its per-sentence values are read once).
+    conflicts: ConflictCheck | None = None
 
 
 class LexicalVerifier:
@@ -151,9 +153,11 @@ class LexicalVerifier:
                 index,
                 context_profile(text, structured=text is not context),
                 tuple(context_sentences(index)),
+                conflicts=ConflictCheck(index, self.lexicon),
             )
         else:
-            prepared = Prepared(index_context(context, self.lexicon))
+            index = index_context(context, self.lexicon)
+            prepared = Prepared(index, conflicts=ConflictCheck(index, self.lexicon))
         self._cache[key] = prepared
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -166,17 +170,20 @@ class LexicalVerifier:
     def read(self, statement: str, context: str) -> tuple[Assessment, Features]:
         """The matching pass and the trained features of one statement."""
         prepared = self.prepare(context)
-        assert prepared.profile is not None, "read() needs a prose verifier"
         a = self.assess(statement, prepared)
-        return a, extract(a, prepared.index, prepared.profile, self.lexicon)
+        return a, self.features(a, prepared)
 
+    def features(self, assessment: Assessment, prepared: Prepared) -> Features:
+        """The trained verifier's features of an assessed statement."""
+        assert prepared.profile is not None, "features need a prose verifier"
+        return extract(assessment, prepared.index, prepared.profile, self.lexicon)
 
-class RulesVerifier(LexicalVerifier):
-    """The lexical rules: deterministic, no fitted parts."""
-
-    name = "local"
-    model = MODEL
-    prose = False
+    def conflict(
+        self, statement: str, assessment: Assessment, prepared: Prepared
+    ) -> Conflict | None:
+        """A value of ``statement`` that its best context unit states differently."""
+        assert prepared.conflicts is not None
+        return prepared.conflicts.check(statement, assessment)
 
     def check(
         self,
@@ -186,8 +193,39 @@ class RulesVerifier(LexicalVerifier):
         sources: Sequence[str] | None = None,
         rt4chart: bool = False,
     ) -> list[Finding]:
-        index = self.prepare(context).index
-        return [verify(s, index, self.lexicon, self.thresholds) for s in statements]
+        """The conflict check first (it decides clear contradictions, and the negations of
+        contradicted statements); every other statement goes to :meth:`decide`."""
+        prepared = self.prepare(context)
+        origins = list(statements) if sources is None else list(sources)
+        out: list[Finding | None] = []
+        rest: list[tuple[str, str, Assessment]] = []
+        for statement, source in zip(statements, origins, strict=True):
+            a = self.assess(statement, prepared)
+            found = self.conflict(statement, a, prepared)
+            out.append(found.finding() if found is not None else None)
+            if found is None:
+                rest.append((statement, source, a))
+        decided = iter(self.decide(rest, prepared, rt4chart) if rest else [])
+        return [f if f is not None else next(decided) for f in out]
+
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
+    ) -> list[Finding]:
+        """This verifier's findings for (statement, source, assessment) items."""
+        raise NotImplementedError
+
+
+class RulesVerifier(LexicalVerifier):
+    """The lexical rules: deterministic, no fitted parts."""
+
+    name = "local"
+    model = MODEL
+    prose = False
+
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
+    ) -> list[Finding]:
+        return [a.finding for _, _, a in items]
 
 
 class TrainedVerifier(LexicalVerifier):
@@ -219,19 +257,14 @@ class TrainedVerifier(LexicalVerifier):
     def fitted(self) -> list[tuple[str, dict[str, Any]]]:
         return [("verifier", self.fitted_model.meta)]
 
-    def check(
-        self,
-        statements: Sequence[str],
-        context: str,
-        *,
-        sources: Sequence[str] | None = None,
-        rt4chart: bool = False,
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
     ) -> list[Finding]:
         model = self.fitted_model
         out: list[Finding] = []
-        for statement in statements:
-            a, f = self.read(statement, context)
-            out.append(decide(model, a, f, None, rt4chart) if checkable(f) else a.finding)
+        for _, _, a in items:
+            f = self.features(a, prepared)
+            out.append(model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding)
         return out
 
     def risk(self, statement: str, context: str) -> float | None:
@@ -243,7 +276,12 @@ class TrainedVerifier(LexicalVerifier):
         settled as supported. ``None`` when there is nothing to weigh (no content words, no
         context).
         """
-        a, f = self.read(statement, context)
+        prepared = self.prepare(context)
+        a = self.assess(statement, prepared)
+        found = self.conflict(statement, a, prepared)
+        if found is not None and not found.denied:
+            return 1.0  # a conflicting value: never settled as supported
+        f = self.features(a, prepared)
         if not checkable(f):
             return None
         model = self.fitted_model
@@ -287,28 +325,21 @@ class EncoderVerifier(LexicalVerifier):
     def fitted(self) -> list[tuple[str, dict[str, Any]]]:
         return [("encoder verifier", self.encoder.meta)]
 
-    def check(
-        self,
-        statements: Sequence[str],
-        context: str,
-        *,
-        sources: Sequence[str] | None = None,
-        rt4chart: bool = False,
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
     ) -> list[Finding]:
-        prepared = self.prepare(context)
-        read = [self.read(s, context) for s in statements]
-        origins = list(statements) if sources is None else list(sources)
+        read = [(a, self.features(a, prepared)) for _, _, a in items]
         encoder = self.encoder
         stack = encoder.stack
         assert stack is not None  # EncoderModel() requires one unless told otherwise
         pairs = [
             self._pair(statement, source, a, prepared)
-            for statement, source, (a, f) in zip(statements, origins, read, strict=True)
+            for (statement, source, _), (a, f) in zip(items, read, strict=True)
             if checkable(f)
         ]
         probs = iter(encoder.probabilities(pairs))
         return [
-            decide(stack, a, f, next(probs), rt4chart) if checkable(f) else a.finding
+            model_finding(stack, a, f, next(probs), rt4chart) if checkable(f) else a.finding
             for a, f in read
         ]
 
@@ -325,7 +356,7 @@ class EncoderVerifier(LexicalVerifier):
         return source, found
 
 
-def decide(
+def model_finding(
     model: VerifierModel,
     assessment: Assessment,
     features: Features,

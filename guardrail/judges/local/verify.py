@@ -353,6 +353,10 @@ def _quote(text: str) -> str:
     return f'"{one_line}"'
 
 
+#: A context excerpt for a reason line: one line, at most a few words, in quotes.
+quote = _quote
+
+
 def _names(terms: Iterable[Term], limit: int = 4) -> str:
     seen: list[str] = []
     for t in terms:
