@@ -106,7 +106,7 @@ def cross_fit(
     outcomes: dict[str, dict[str, RowOutcome]] = {
         f"{v}/{m}": {} for v in ("trained", "rules") for m in METHODS
     }
-    rules_judge = LocalJudge()
+    rules_judge = LocalJudge(verifier="rules")
     fitted: list[dict[str, Any]] = []
     for k in range(folds):
         train_part = [r for r in records if fold[r.id] != k]

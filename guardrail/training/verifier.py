@@ -106,7 +106,7 @@ def overlap(a: Iterable[Span], b: Iterable[Span]) -> int:
 def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
     """Run MetaRAG's decomposition and mutation on every row; featurize every statement."""
     out: list[RowRecord] = []
-    judge = LocalJudge(cache_size=4)
+    judge = LocalJudge(verifier="rules", cache_size=4)
     reading = reader()
     scorer = MetaRAG(judge, config=MetaRAGConfig(k=k), localizer=None)
     for row in rows:

@@ -45,7 +45,7 @@ from guardrail.judges.local.verify import (
 #: Share of the statement's weight (values left out) its best context unit must cover.
 FRAME_COVERAGE = 0.7
 #: Fewest words besides the values that must match, so "It is Paris." never decides.
-FRAME_WORDS = 2
+FRAME_WORDS = 1
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class ConflictCheck:
         candidates = [v for v in stated if not self._anywhere(v)]
         if not candidates:
             return None
-        value_words = {w for v in candidates for w in _words(v.surface)}
+        value_words = {v.surface.lower() for v in candidates}
         if not _frame_matches(best, assessment, value_words):
             return None
         unit = best.unit
@@ -204,9 +204,9 @@ def _frame_matches(best: _Match, assessment: Assessment, value_words: set[str]) 
 
 
 def _is_value(term: Term, value_words: set[str]) -> bool:
-    return term.surface.lower() in value_words or (
-        term.number is not None and term.surface.lower().rstrip("%") in value_words
-    )
+    """The term is part of one of the values being checked ("3,500" of "3,500 paintings")."""
+    word = term.surface.lower()
+    return any(word in _words(surface) or word in surface.split() for surface in value_words)
 
 
 def _parity(assessment: Assessment, unit: Unit) -> int:
@@ -228,6 +228,8 @@ def _same_slot(statement: str, value: Value, unit_text: str, rival: Value) -> bo
     b = _words(unit_text)
     a_span = _word_span(statement, value)
     b_span = _word_span(unit_text, rival)
+    if a_span[0] > 0 and b_span[0] > 0 and a[a_span[0] - 1] == b[b_span[0] - 1]:
+        return True  # after the same word: "born in Vienna" / "born in Warsaw"
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "replace":

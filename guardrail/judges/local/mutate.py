@@ -426,6 +426,10 @@ class Mutator:
     def _toggle_numbers(self, text: str, tokens: list[Token]) -> str | None:
         edits: list[Edit] = []
         for tok in tokens:
+            glued = tok.end < len(text) and (text[tok.end].isalnum() or text[tok.end] in "-:.,")
+            glued = glued or (tok.start > 0 and text[tok.start - 1] in "$€£¥:-")
+            if glued:
+                continue  # "3rd", "2-year", "$3", "9:00": not a number word's place
             if tok.text in _DIGIT_WORDS:
                 edits.append((tok.start, tok.end, _DIGIT_WORDS[tok.text]))
             elif tok.lower in _WORD_DIGITS:

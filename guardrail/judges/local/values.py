@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from guardrail.text.tokens import STOPWORDS
+
 #: A value's kind: what it may be compared with.
 KINDS = (
     "money",
@@ -297,7 +299,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if amount is None:
             i += 1
             continue
-        if tok.digit and _is_year(tok, amount) and not _unit_follows(toks, j):
+        if tok.digit and _is_year(tok, amount) and not _known_unit_follows(toks, j):
             add("year", "year", amount, "", i, j)
             i = j
             continue
@@ -347,6 +349,14 @@ def _unit_follows(toks: list[_Tok], j: int) -> bool:
     return _unit(toks, j)[0] is not None
 
 
+def _known_unit_follows(toks: list[_Tok], j: int) -> bool:
+    """A unit of measure, currency or percent right after ``toks[j - 1]``."""
+    if j >= len(toks):
+        return False
+    low = toks[j].low
+    return low in _UNITS or low in _CURRENCY_WORDS or low in ("%", "percent") or low in _SCALES
+
+
 def _unit(toks: list[_Tok], j: int) -> tuple[str | None, int]:
     """The unit after a number: a known unit within :data:`_UNIT_GAP` words ("25 vacation days",
     "2-year"), else the next noun-like word ("8 books" -> "book"), else none."""
@@ -361,7 +371,7 @@ def _unit(toks: list[_Tok], j: int) -> tuple[str | None, int]:
             break
         if t.low in _UNITS:
             return t.low, k + step + 1
-    if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in _NOT_NAMES:
+    if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in STOPWORDS:
         word = toks[k].low
         if len(word) > 2 and word not in _MONTHS and word not in _WEEKDAYS:
             stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word

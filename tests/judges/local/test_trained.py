@@ -151,7 +151,7 @@ def test_constructor_does_no_io_and_validates():
     with pytest.raises(ConfigError, match="verifier must be one of"):
         LocalJudge(verifier="neural")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="model_path"):
-        LocalJudge(model_path="x.json")
+        LocalJudge(verifier="rules", model_path="x.json")
 
 
 def test_registry_specs():
