@@ -8,9 +8,12 @@ so training inputs match scoring's exactly.
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from guardrail.judges.local.encoder import WINDOW_WORDS, window
 from guardrail.judges.local.features import Features, Polarity, polarity
 from guardrail.judges.local.verifiers import LexicalVerifier, TrainedVerifier
+from guardrail.judges.local.verify import Support
 
 
 def reader(cache_size: int = 4) -> TrainedVerifier:
@@ -18,12 +21,31 @@ def reader(cache_size: int = 4) -> TrainedVerifier:
     return TrainedVerifier(cache_size=cache_size)
 
 
+@overload
 def statement_features(
     verifier: LexicalVerifier, statement: str, context: str
-) -> tuple[Features, Polarity]:
-    """The trained verifier's features of one statement against ``context``, and its polarity."""
-    assessment, features = verifier.read(statement, context)
-    return features, polarity(assessment)
+) -> tuple[Features, Polarity]: ...
+
+
+@overload
+def statement_features(
+    verifier: LexicalVerifier, statement: str, context: str, *, conflicts: Literal[True]
+) -> tuple[Features, Polarity, Support | None]: ...
+
+
+def statement_features(
+    verifier: LexicalVerifier, statement: str, context: str, *, conflicts: bool = False
+) -> tuple[Features, Polarity] | tuple[Features, Polarity, Support | None]:
+    """The trained verifier's features of one statement against ``context``, and its polarity;
+    with ``conflicts``, also the conflict check's verdict (``None`` when it does not decide),
+    which scoring applies before the model."""
+    prepared = verifier.prepare(context)
+    assessment = verifier.assess(statement, prepared)
+    features = verifier.features(assessment, prepared)
+    if not conflicts:
+        return features, polarity(assessment)
+    found = verifier.conflict(statement, assessment, prepared)
+    return features, polarity(assessment), found.finding().outcome if found else None
 
 
 def encoder_window(

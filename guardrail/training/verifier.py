@@ -73,6 +73,8 @@ class Statement:
 
     features: Features
     polarity: Polarity
+    #: The conflict check's verdict when it decides the statement (it runs before the model).
+    conflict: Support | None = None
 
 
 @dataclass
@@ -114,9 +116,12 @@ def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
         context = "\n\n".join(row.contexts)
         record = RowRecord(row.id, row.task, row.group, row.label, list(row.spans))
         for factoid in report.factoids:
-            own = Statement(*statement_features(reading, factoid.text, context))
+            own = Statement(*statement_features(reading, factoid.text, context, conflicts=True))
             variants = [
-                (v.relation, Statement(*statement_features(reading, v.text, context)))
+                (
+                    v.relation,
+                    Statement(*statement_features(reading, v.text, context, conflicts=True)),
+                )
                 for v in factoid.variants
             ]
             label = int(overlap(factoid.spans, row.spans) >= MIN_OVERLAP)
@@ -276,6 +281,8 @@ def _outcome(
     support: float | None = None,
 ) -> Support:
     """What the trained judge answers for ``statement`` (mirrors ``TrainedVerifier.check``)."""
+    if statement.conflict is not None:
+        return statement.conflict
     if not checkable(statement.features):
         return Support.UNKNOWN
     return decision.outcome(
@@ -294,6 +301,8 @@ class SimResult:
     precision: float
     recall: float
     span: SpanCounts
+    #: Share of answers flagged.
+    flagged: float = 0.0
 
 
 def simulate(
@@ -308,7 +317,7 @@ def simulate(
         preds.append(flagged)
         spans = spans + span_counts(s.row.gold, predicted)
     c = answer_counts(labels, preds)
-    return SimResult(c.f1, c.precision, c.recall, spans)
+    return SimResult(c.f1, c.precision, c.recall, spans, sum(preds) / len(preds) if preds else 0.0)
 
 
 def _metarag_flagger(decision: Cutoffs) -> Callable[[Scored], tuple[bool, list[Span]]]:
@@ -319,8 +328,12 @@ def _rt4chart_flagger(decision: Cutoffs) -> Callable[[Scored], tuple[bool, list[
     return lambda s: (rt4chart_outcome(s, decision), [])
 
 
-def tune(scored: Sequence[Scored]) -> tuple[Cutoffs, dict[str, float]]:
-    """Thresholds maximizing answer F1 (ties: span F1) of MetaRAG and RT4CHART on ``scored``."""
+def tune(
+    scored: Sequence[Scored], max_flagged: float | None = None
+) -> tuple[Cutoffs, dict[str, float]]:
+    """Thresholds maximizing answer F1 (ties: span F1) of MetaRAG and RT4CHART on ``scored``;
+    with ``max_flagged``, only among thresholds flagging at most that share of the answers
+    (the least-flagging one when none does)."""
     ps = sorted(p for s in scored for p in s.own)
 
     def quantiles(lo: float, hi: float, n: int) -> list[float]:
@@ -328,18 +341,28 @@ def tune(scored: Sequence[Scored]) -> tuple[Cutoffs, dict[str, float]]:
 
     qs = quantiles(0.3, 0.99, 40)
     best: tuple[float, float, Cutoffs] | None = None
+    fallback: tuple[float, Cutoffs] | None = None
     for trust, support in itertools.product(TRUST_GRID, qs):
         d = Cutoffs(support=support, entailed=support, trust=trust)
         res = simulate(scored, _metarag_flagger(d))
+        if fallback is None or res.flagged < fallback[0]:
+            fallback = (res.flagged, d)
+        if max_flagged is not None and res.flagged > max_flagged:
+            continue
         key = (res.f1, res.span.f1)
         if best is None or key > best[:2]:
             best = (res.f1, res.span.f1, d)
+    if best is None and fallback is not None:
+        res = simulate(scored, _metarag_flagger(fallback[1]))
+        best = (res.f1, res.span.f1, fallback[1])
     assert best is not None
     chosen = best[2]
     rt_best: tuple[float, float] | None = None
     for entailed in qs:
         d = dataclasses.replace(chosen, entailed=entailed)
         res = simulate(scored, _rt4chart_flagger(d))
+        if max_flagged is not None and res.flagged > max_flagged and rt_best is not None:
+            continue
         if rt_best is None or res.f1 > rt_best[0]:
             rt_best = (res.f1, entailed)
     assert rt_best is not None
@@ -347,6 +370,9 @@ def tune(scored: Sequence[Scored]) -> tuple[Cutoffs, dict[str, float]]:
     return decision, {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
 
 
+#: The share of answers the packaged recipe's thresholds may flag at most (out of fold, before
+#: the conflict check adds its own flags): a guardrail that flags most answers is not used.
+MAX_FLAGGED = 0.6
 #: Inverse regularization strengths tried for the logistic model (chosen by grouped CV).
 C_GRID = (0.05, 0.15, 0.5, 1.5)
 
@@ -385,11 +411,13 @@ def train(
     folds: int = 5,
     seed: int = 0,
     c: float | None = None,
+    max_flagged: float | None = None,
 ) -> dict[str, Any]:
     """Fit on ``records``; thresholds from grouped out-of-fold predictions on the same records.
 
     ``c``: the logistic model's inverse regularization; ``None`` picks it from :data:`C_GRID` by
     grouped out-of-fold factoid log-loss (the same folds that choose the thresholds).
+    ``max_flagged``: the largest share of answers the thresholds may flag (see :func:`tune`).
     """
     grid = [c] if c is not None else list(C_GRID if kind == "logistic" else [0.5])
     tried: list[tuple[float, float, list[Scored]]] = []
@@ -400,7 +428,7 @@ def train(
     if not tried:
         raise ValueError("training needs both supported and unsupported factoids in every fold")
     loss, chosen_c, oof = min(tried, key=lambda t: t[0])
-    decision, tuned = tune(oof)
+    decision, tuned = tune(oof, max_flagged)
     data = fit(records, kind, seed=seed, c=chosen_c)
     data["thresholds"] = dataclasses.asdict(decision)
     n_fact = sum(len(r.factoids) for r in records)
@@ -412,6 +440,7 @@ def train(
         "threshold_folds": folds,
         "seed": seed,
         "c": chosen_c,
+        "max_flagged": max_flagged,
         "out_of_fold": {**{k: round(v, 4) for k, v in tuned.items()}, "log_loss": round(loss, 4)},
         "groups": len({r.group for r in records}),
     }
