@@ -44,8 +44,8 @@ def statement_features(
     features = verifier.features(assessment, prepared)
     if not conflicts:
         return features, polarity(assessment)
-    found = verifier.conflict(statement, assessment, prepared)
-    return features, polarity(assessment), found.finding().outcome if found else None
+    found = verifier.value_verdict(statement, assessment, prepared)
+    return features, polarity(assessment), found.outcome if found else None
 
 
 def encoder_window(

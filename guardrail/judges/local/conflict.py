@@ -145,10 +145,29 @@ class ConflictCheck:
                 return Conflict(value, tuple(rivals), unit.text, denied)
         return None
 
+    def agrees(self, statement: str, assessment: Assessment) -> Finding | None:
+        """Supported (or, reversed, contradicted) when the best unit matches the statement
+        word for word except for values it states in another spelling ("18:00" for "6 pm",
+        "1,200" for "1200"): the lexical match misses what the values say is the same."""
+        best = assessment.best
+        if best is None or not best.missing:
+            return None
+        stated = extract(statement, self.common)
+        found = self.values_of(best.unit)
+        equal = {
+            v.surface.lower() for v in stated if any(v.comparable(f) and v.same(f) for f in found)
+        }
+        if not equal or not all(_is_value(t, equal) for t in best.missing):
+            return None
+        if _parity(assessment, best.unit) == 1:
+            reason = f"The context says the opposite: {quote(best.unit.text)}"
+            return Finding(Support.CONTRADICTED, reason)
+        return Finding(Support.SUPPORTED, f"The context states: {quote(best.unit.text)}")
+
     def _anywhere(self, value: Value) -> bool:
         """The context states ``value`` somewhere (then it is not a conflict)."""
         if value.kind == "name":
-            names = [w for w in value.text.split() if w not in _GENERIC_NAME_WORDS]
+            names = _distinctive(value.text)
             return bool(names) and all(w in self.words for w in names)
         return any(value.comparable(v) and value.same(v) for v in self.context_values)
 
@@ -162,7 +181,7 @@ class ConflictCheck:
                 return []  # a bare number: no unit to know what it counts
             return same_kind
         stated_words = set(_words(statement))
-        others = [v for v in same_kind if not any(w in stated_words for w in v.text.split())]
+        others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]
         return [v for v in others if _same_slot(statement, value, unit_text, v)]
 
 
@@ -172,6 +191,11 @@ _GENERIC_NAME_WORDS = frozenset(
     "kingdom island islands company group inc ltd corporation organization organisation "
     "the of and".split()
 )
+
+
+def _distinctive(name: str) -> list[str]:
+    """A name's own words ("caspian" of "caspian sea")."""
+    return [w for w in name.split() if w not in _GENERIC_NAME_WORDS]
 
 
 def _words(text: str) -> list[str]:

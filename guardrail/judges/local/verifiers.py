@@ -185,6 +185,17 @@ class LexicalVerifier:
         assert prepared.conflicts is not None
         return prepared.conflicts.check(statement, assessment)
 
+    def value_verdict(
+        self, statement: str, assessment: Assessment, prepared: Prepared
+    ) -> Finding | None:
+        """The conflict check's finding, when it decides ``statement``: a conflicting value
+        (or its denial), or a match once values are normalized."""
+        found = self.conflict(statement, assessment, prepared)
+        if found is not None:
+            return found.finding()
+        assert prepared.conflicts is not None
+        return prepared.conflicts.agrees(statement, assessment)
+
     def check(
         self,
         statements: Sequence[str],
@@ -193,17 +204,18 @@ class LexicalVerifier:
         sources: Sequence[str] | None = None,
         rt4chart: bool = False,
     ) -> list[Finding]:
-        """The conflict check first (it decides clear contradictions, and the negations of
-        contradicted statements); every other statement goes to :meth:`decide`."""
+        """The conflict check first (it decides clear contradictions, the negations of
+        contradicted statements, and statements that match a context unit once values are
+        normalized); every other statement goes to :meth:`decide`."""
         prepared = self.prepare(context)
         origins = list(statements) if sources is None else list(sources)
         out: list[Finding | None] = []
         rest: list[tuple[str, str, Assessment]] = []
         for statement, source in zip(statements, origins, strict=True):
             a = self.assess(statement, prepared)
-            found = self.conflict(statement, a, prepared)
-            out.append(found.finding() if found is not None else None)
-            if found is None:
+            finding = self.value_verdict(statement, a, prepared)
+            out.append(finding)
+            if finding is None:
                 rest.append((statement, source, a))
         decided = iter(self.decide(rest, prepared, rt4chart) if rest else [])
         return [f if f is not None else next(decided) for f in out]
@@ -278,8 +290,8 @@ class TrainedVerifier(LexicalVerifier):
         """
         prepared = self.prepare(context)
         a = self.assess(statement, prepared)
-        found = self.conflict(statement, a, prepared)
-        if found is not None and not found.denied:
+        found = self.value_verdict(statement, a, prepared)
+        if found is not None and found.outcome is Support.CONTRADICTED:
             return 1.0  # a conflicting value: never settled as supported
         f = self.features(a, prepared)
         if not checkable(f):
