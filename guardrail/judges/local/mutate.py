@@ -30,6 +30,8 @@ _RELATIVE = frozenset({"that", "which", "who", "whom", "whose", "if", "when", "b
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their"})
 _PLURAL_PRONOUNS = frozenset({"they", "we", "you", "i", "people", "children", "women", "men"})
 _MOVABLE_PREPS = frozenset({"in", "during", "throughout", "after", "before", "since", "until"})
+#: Words after which an "-ed" form is an adjective or participle, not a finite past verb.
+_NOT_BEFORE_PAST = _COPULAS | _HAVE | _DETERMINERS | frozenset({"been", "being", "and", "or"})
 #: Words after which a bare verb form is a verb ("to permit", "can close", "they open").
 _VERB_LEADS = _MODALS | _DO | _PLURAL_PRONOUNS | frozenset({"to", "also", "often", "usually"})
 _CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "because", "and", "or", "but"})
@@ -227,8 +229,15 @@ class Mutator:
     ) -> str:
         """``does not cause`` -> ``causes``; ``did not discover`` -> ``discovered``."""
         verb_i = not_i + 1
-        while verb_i < len(tokens) and tokens[verb_i].lower in ("always", "usually", "really"):
-            verb_i += 1
+        while verb_i < len(tokens) and (
+            tokens[verb_i].lower in ("always", "usually", "really")
+            or (
+                tokens[verb_i].lower.endswith("ly")
+                and len(tokens[verb_i].lower) > 4
+                and not self.lex.morph.is_known_verb_form(tokens[verb_i].lower)
+            )
+        ):
+            verb_i += 1  # "does not necessarily lead" -> "leads"
         if verb_i >= len(tokens) or not tokens[verb_i].is_word:
             return _apply(text, [(tokens[aux_i].start, tokens[not_i].end, tokens[aux_i].text)])
         verb = tokens[verb_i]
@@ -287,6 +296,8 @@ class Mutator:
             past = self.lex.morph.past(base)
             if past != low:
                 return None  # a participle only ("written"), not a finite past verb
+            if not self.lex.morph.is_known_verb_form(base) or prev.lower in _NOT_BEFORE_PAST:
+                return None  # "slivered almonds", "were deserted", "the provided data"
             return base, "ed"
         if form == "s":
             return base, "s"
