@@ -299,7 +299,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if amount is None:
             i += 1
             continue
-        if tok.digit and _is_year(tok, amount) and not _known_unit_follows(toks, j):
+        if tok.digit and _is_year(tok, amount) and not _unit_follows(toks, j):
             add("year", "year", amount, "", i, j)
             i = j
             continue
@@ -347,14 +347,6 @@ def _per_cent(toks: list[_Tok], j: int) -> bool:
 
 def _unit_follows(toks: list[_Tok], j: int) -> bool:
     return _unit(toks, j)[0] is not None
-
-
-def _known_unit_follows(toks: list[_Tok], j: int) -> bool:
-    """A unit of measure, currency or percent right after ``toks[j - 1]``."""
-    if j >= len(toks):
-        return False
-    low = toks[j].low
-    return low in _UNITS or low in _CURRENCY_WORDS or low in ("%", "percent") or low in _SCALES
 
 
 def _unit(toks: list[_Tok], j: int) -> tuple[str | None, int]:
