@@ -91,12 +91,21 @@ def without_focus(outcomes: dict[str, RowOutcome]) -> dict[str, RowOutcome]:
 
 
 def cross_fit(
-    rows: list[EvalRow], folds: int, kind: str, console: Console, max_flagged: float | None
+    rows: list[EvalRow],
+    folds: int,
+    kind: str,
+    console: Console,
+    max_flagged: float | None,
+    methods: tuple[str, ...] = METHODS,
+    verifiers: tuple[str, ...] = ("trained", "rules"),
+    write_model: Path | None = None,
 ) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]]]:
     """Outcomes keyed ``"trained/metarag"`` etc.; every row scored by models fitted without it.
 
     Both the verifier and the word localizer are refitted on each training part; the rule
-    verifier has no fitted parts but uses the same fold's localizer.
+    verifier has no fitted parts but uses the same fold's localizer. ``write_model`` also
+    writes the model ``scripts/train_verifier.py`` would (the recipe on every row), from the
+    same statements.
     """
     from guardrail.training.localizer import train as train_localizer
     from guardrail.training.verifier import collect, fold_of, train
@@ -105,7 +114,7 @@ def cross_fit(
     by_id = {r.id: r for r in rows}
     fold = {r.id: fold_of(r.group, folds, 0) for r in records}
     outcomes: dict[str, dict[str, RowOutcome]] = {
-        f"{v}/{m}": {} for v in ("trained", "rules") for m in METHODS
+        f"{v}/{m}": {} for v in verifiers for m in methods
     }
     rules_judge = LocalJudge(verifier="rules")
     fitted: list[dict[str, Any]] = []
@@ -117,9 +126,10 @@ def cross_fit(
         localizer_data = train_localizer([by_id[r.id] for r in train_part])
         localizer = TokenLocalizer(localizer_data)
         judge = LocalJudge(verifier=TrainedVerifier(VerifierModel(data)))
-        for method in METHODS:
+        for method in methods:
             outcomes[f"trained/{method}"].update(score(held, method, judge, localizer))
-            outcomes[f"rules/{method}"].update(score(held, method, rules_judge, localizer))
+            if "rules" in verifiers:
+                outcomes[f"rules/{method}"].update(score(held, method, rules_judge, localizer))
         fitted.append(
             {
                 "fold": k,
@@ -134,6 +144,12 @@ def cross_fit(
             }
         )
         console.print(f"fold {k}: trained on {len(train_part)} rows, scored {len(held)}")
+    if write_model is not None:
+        data = train(records, kind, max_flagged=max_flagged)  # type: ignore[arg-type]
+        data["meta"]["data"] = "ragtruth/dev.jsonl"
+        data["meta"]["recipe"] = "scripts/train_verifier.py (guardrail.training.verifier)"
+        write_model.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+        console.print(f"wrote {write_model}")
     return outcomes, fitted
 
 
@@ -218,6 +234,11 @@ def main() -> int:
     ap.add_argument("--speed-rows", type=int, default=300)
     ap.add_argument("--speed", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--skip-speed", action="store_true", help="no one-core speed run")
+    ap.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
+    ap.add_argument("--no-rules", action="store_true", help="skip the rule verifier's rows")
+    ap.add_argument(
+        "--write-model", type=Path, default=None, help="also write the model fitted on every row"
+    )
     ap.add_argument(
         "--max-flagged",
         type=float,
@@ -238,7 +259,16 @@ def main() -> int:
     rows = load_rows(DATA)
     started = time.perf_counter()
     cap = args.max_flagged if args.max_flagged < 1 else None
-    outcomes, fitted = cross_fit(rows, args.folds, args.kind, console, cap)
+    outcomes, fitted = cross_fit(
+        rows,
+        args.folds,
+        args.kind,
+        console,
+        cap,
+        tuple(args.methods),
+        ("trained",) if args.no_rules else ("trained", "rules"),
+        args.write_model,
+    )
     summaries: dict[str, Any] = {}
     for key, by_row in outcomes.items():
         summaries[key] = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
