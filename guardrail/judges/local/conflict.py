@@ -44,6 +44,8 @@ from guardrail.judges.local.verify import (
 
 #: Share of the statement's weight (values left out) its best context unit must cover.
 FRAME_COVERAGE = 0.7
+#: Statements whose values one context's check remembers.
+_STATEMENTS_KEPT = 4096
 #: Fewest words besides the values that must match, so "It is Paris." never decides.
 FRAME_WORDS = 1
 
@@ -87,10 +89,20 @@ class ConflictCheck:
         self._unit_values: dict[int, list[Value]] = {}
         self._context_values: list[Value] | None = None
         self._words: set[str] | None = None
+        self._stated: dict[str, list[Value]] = {}
 
     def common(self, word: str) -> bool:
         """An ordinary word, so a capitalized first word is not taken for a name."""
         return self.lex.is_known_word(word) or word in self.index.lower_vocab
+
+    def stated(self, statement: str) -> list[Value]:
+        """The values ``statement`` asserts (remembered: variants repeat their factoid's)."""
+        found = self._stated.get(statement)
+        if found is None:
+            found = extract(statement, self.common)
+            if len(self._stated) < _STATEMENTS_KEPT:
+                self._stated[statement] = found
+        return found
 
     def values_of(self, unit: Unit) -> list[Value]:
         key = id(unit)
@@ -127,7 +139,7 @@ class ConflictCheck:
         best = assessment.best
         if best is None or not assessment.terms:
             return None
-        stated = extract(statement, self.common)
+        stated = self.stated(assessment.core or statement)
         if not stated:
             return None
         candidates = [v for v in stated if not self._anywhere(v)]
@@ -139,7 +151,7 @@ class ConflictCheck:
         unit = best.unit
         found = self.values_of(unit)
         for value in candidates:
-            rivals = self._rivals(value, found, statement, unit.text)
+            rivals = self._rivals(value, found, assessment.core or statement, unit.text)
             if rivals and not any(value.same(r) for r in rivals):
                 denied = _parity(assessment, unit) == 1
                 return Conflict(value, tuple(rivals), unit.text, denied)
@@ -152,7 +164,7 @@ class ConflictCheck:
         best = assessment.best
         if best is None or not best.missing:
             return None
-        stated = extract(statement, self.common)
+        stated = self.stated(assessment.core or statement)
         found = self.values_of(best.unit)
         equal = {
             v.surface.lower() for v in stated if any(v.comparable(f) and v.same(f) for f in found)

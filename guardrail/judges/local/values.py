@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from guardrail.text.tokens import STOPWORDS
 
@@ -105,6 +106,10 @@ for _dim, _table in _UNIT_TABLES.items():
 #: Words that may sit between a number and its unit ("25 vacation days", "3 more weeks").
 _UNIT_GAP = 2
 _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
+#: Words that may start a value (any other word is skipped at once).
+_KEYWORDS = frozenset(
+    [*_CURRENCY_SIGNS, *_TIME_WORDS, *_MONTHS, *_WEEKDAYS, *_ORDINALS, *_SMALL, *_SCALES]
+)
 _AMPM = re.compile(r"^(a|p)\.?m\.?$")
 #: Capitalized words that start names but are not names themselves.
 _NOT_NAMES = frozenset(
@@ -139,20 +144,20 @@ class Value:
         return self.kind == other.kind and self.key == other.key
 
 
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(NamedTuple):
     text: str
     low: str
     start: int
     end: int
-
-    @property
-    def digit(self) -> bool:
-        return self.text[:1].isdigit()
+    digit: bool
 
 
 def _tokens(text: str) -> list[_Tok]:
-    return [_Tok(m.group(), m.group().lower(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    out = []
+    for m in _TOKEN.finditer(text):
+        word = m.group()
+        out.append(_Tok(word, word.lower(), m.start(), m.end(), word[:1].isdigit()))
+    return out
 
 
 def _number(tok: _Tok) -> float | None:
@@ -222,6 +227,9 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     while i < n:
         tok = toks[i]
         low = tok.low
+        if not tok.digit and low not in _KEYWORDS:
+            i += 1  # most words: nothing to read here (names are read after the loop)
+            continue
         # money with a sign before the number: "$120", "€2.50", "£5,000", "$3 million"
         if low in _CURRENCY_SIGNS and i + 1 < n and toks[i + 1].digit:
             cash = _number(toks[i + 1])
@@ -236,7 +244,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             i += 1
             continue
         clock = re.fullmatch(r"(\d{1,2})[:.](\d{2})", tok.text) if tok.digit else None
-        ampm, after = _ampm(toks, i + 1)
+        ampm, after = _ampm(toks, i + 1) if tok.digit else (None, i + 1)
         if clock or (tok.digit and ampm and re.fullmatch(r"\d{1,2}", tok.text)):
             hour = int(clock.group(1)) if clock else int(tok.text)
             minute = int(clock.group(2)) if clock else 0

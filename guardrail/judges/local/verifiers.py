@@ -47,6 +47,7 @@ from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
 from guardrail.judges.local.verify import (
+    CORES_KEPT,
     Assessment,
     ContextIndex,
     Finding,
@@ -102,6 +103,10 @@ class Prepared:
     windows: dict[str, str] = field(default_factory=dict)
     #: The conflict check over this context (its per-sentence values are read once).
     conflicts: ConflictCheck | None = None
+    #: The matching pass per statement core (see :func:`~guardrail.judges.local.verify.assess`).
+    cores: dict[str, Any] = field(default_factory=dict)
+    #: The trained features per statement core (they do not depend on the framing).
+    features: dict[str, Features] = field(default_factory=dict)
 
 
 class LexicalVerifier:
@@ -165,7 +170,7 @@ class LexicalVerifier:
 
     def assess(self, statement: str, prepared: Prepared) -> Assessment:
         """The lexical matching pass of ``statement`` against a prepared context."""
-        return assess(statement, prepared.index, self.lexicon, self.thresholds)
+        return assess(statement, prepared.index, self.lexicon, self.thresholds, prepared.cores)
 
     def read(self, statement: str, context: str) -> tuple[Assessment, Features]:
         """The matching pass and the trained features of one statement."""
@@ -176,7 +181,13 @@ class LexicalVerifier:
     def features(self, assessment: Assessment, prepared: Prepared) -> Features:
         """The trained verifier's features of an assessed statement."""
         assert prepared.profile is not None, "features need a prose verifier"
-        return extract(assessment, prepared.index, prepared.profile, self.lexicon)
+        memo = prepared.features if self.thresholds == Thresholds() else None
+        found = memo.get(assessment.core) if memo is not None else None
+        if found is None:
+            found = extract(assessment, prepared.index, prepared.profile, self.lexicon)
+            if memo is not None and len(memo) < CORES_KEPT:
+                memo[assessment.core] = found
+        return found
 
     def conflict(
         self, statement: str, assessment: Assessment, prepared: Prepared
