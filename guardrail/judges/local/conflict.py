@@ -139,7 +139,7 @@ class ConflictCheck:
         best = assessment.best
         if best is None or not assessment.terms:
             return None
-        stated = self.stated(assessment.core or statement)
+        stated = self.stated(statement)
         if not stated:
             return None
         candidates = [v for v in stated if not self._anywhere(v)]
@@ -151,7 +151,7 @@ class ConflictCheck:
         unit = best.unit
         found = self.values_of(unit)
         for value in candidates:
-            rivals = self._rivals(value, found, assessment.core or statement, unit.text)
+            rivals = self._rivals(value, found, statement, unit.text)
             if rivals and not any(value.same(r) for r in rivals):
                 denied = _parity(assessment, unit) == 1
                 return Conflict(value, tuple(rivals), unit.text, denied)
@@ -164,7 +164,7 @@ class ConflictCheck:
         best = assessment.best
         if best is None or not best.missing:
             return None
-        stated = self.stated(assessment.core or statement)
+        stated = self.stated(statement)
         found = self.values_of(best.unit)
         equal = {
             v.surface.lower() for v in stated if any(v.comparable(f) and v.same(f) for f in found)
