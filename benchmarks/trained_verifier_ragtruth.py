@@ -243,7 +243,7 @@ def main() -> int:
         "--max-flagged",
         type=float,
         default=MAX_FLAGGED,
-        help="the recipe's cap on the share of answers its thresholds flag (1 = no cap)",
+        help="the recipe's cap on the share of answers its thresholds flag (default: none)",
     )
     ap.add_argument(
         "--json-out", type=Path, default=ROOT / "benchmarks/results/trained_verifier_ragtruth.json"
@@ -258,7 +258,7 @@ def main() -> int:
         return 2
     rows = load_rows(DATA)
     started = time.perf_counter()
-    cap = args.max_flagged if args.max_flagged < 1 else None
+    cap = args.max_flagged if args.max_flagged is not None and args.max_flagged < 1 else None
     outcomes, fitted = cross_fit(
         rows,
         args.folds,

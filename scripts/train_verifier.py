@@ -47,7 +47,7 @@ def main() -> int:
         "--max-flagged",
         type=float,
         default=MAX_FLAGGED,
-        help="largest share of answers the thresholds may flag out of fold (1 = no limit)",
+        help="largest share of answers the thresholds may flag out of fold (default: no limit)",
     )
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args()

@@ -370,9 +370,9 @@ def tune(
     return decision, {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
 
 
-#: The share of answers the packaged recipe's thresholds may flag at most (out of fold, before
-#: the conflict check adds its own flags): a guardrail that flags most answers is not used.
-MAX_FLAGGED = 0.6
+#: The default cap on the share of answers the thresholds may flag out of fold (``None``: no
+#: cap, the thresholds that maximize answer F1). ``--max-flagged 0.6`` trades F1 for fewer flags.
+MAX_FLAGGED: float | None = None
 #: Inverse regularization strengths tried for the logistic model (chosen by grouped CV).
 C_GRID = (0.05, 0.15, 0.5, 1.5)
 
