@@ -66,6 +66,7 @@ from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
 from guardrail.judges.local import LocalJudge  # noqa: E402
 from guardrail.judges.local.encoder import EncoderModel  # noqa: E402
 from guardrail.judges.local.trained import VerifierModel  # noqa: E402
+from guardrail.judges.local.verifiers import EncoderVerifier, TrainedVerifier  # noqa: E402
 from guardrail.localize.model import TokenLocalizer  # noqa: E402
 from guardrail.training.encoder_stack import (  # noqa: E402
     encoder_fold,
@@ -136,12 +137,12 @@ def cross_fit(
         localizer_data = train_localizer([r for r in rows if fold[r.id] != k])
         localizer = TokenLocalizer(localizer_data)
         stack = VerifierModel(stack_data)
-        trained_judge = LocalJudge.with_model(VerifierModel(trained_data))
+        trained_judge = LocalJudge(verifier=TrainedVerifier(VerifierModel(trained_data)))
         held = [r for r in rows if fold[r.id] == k]
         for method in METHODS:
             outcomes[f"trained/{method}"].update(score(held, method, trained_judge, localizer))
             for e, network in networks.items():
-                judge = LocalJudge.with_encoder(network.with_stack(stack))
+                judge = LocalJudge(verifier=EncoderVerifier(network.with_stack(stack)))
                 part = [r for r in held if net_fold[r.id] == e]
                 outcomes[f"encoder/{method}"].update(score(part, method, judge, localizer))
         fitted.append(
@@ -214,7 +215,9 @@ def speed_child(n: int, model: Path | None) -> None:
     rows = load_rows(DATA, shuffle_seed=0, limit=n)
     figures: dict[str, Any] = {"rows": len(rows)}
     for method in METHODS:
-        judge = LocalJudge(verifier="encoder", model_path=model)
+        verifier = EncoderVerifier(model_path=model)
+        encoder = verifier.encoder
+        judge = LocalJudge(verifier=verifier)
         scorer = scorer_for(method, judge)
         started = time.perf_counter()
         cpu = time.process_time()
@@ -223,7 +226,7 @@ def speed_child(n: int, model: Path | None) -> None:
         figures[method] = {
             "answers_per_second": len(rows) / wall,
             "cpu_seconds_per_answer": (time.process_time() - cpu) / len(rows),
-            "pairs_per_answer": judge.encoder.pairs_run / len(rows),
+            "pairs_per_answer": encoder.pairs_run / len(rows),
         }
     figures["peak_rss_mb"] = peak_rss_mb()
     print(json.dumps(figures))

@@ -109,8 +109,7 @@ def encoder_torch() -> ModuleType:
     try:
         import torch
 
-        sys.path.insert(0, str(ROOT / "scripts"))
-        import encoder_torch as module
+        from guardrail.training import encoder_torch as module
     except ImportError as exc:  # pragma: no cover - depends on the environment
         sys.exit(
             "the pretrained-model rows need torch, safetensors, tokenizers and "

@@ -51,10 +51,12 @@ from guardrail.evaluation.results import summarize  # noqa: E402
 from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
 from guardrail.judges.local import LocalJudge  # noqa: E402
 from guardrail.judges.local.trained import VERIFIER_FILE, VerifierModel  # noqa: E402
+from guardrail.judges.local.verifiers import TrainedVerifier  # noqa: E402
 from guardrail.localize.model import TokenLocalizer  # noqa: E402
 from guardrail.scoring.base import ScorerBase  # noqa: E402
 from guardrail.scoring.metarag import MetaRAG  # noqa: E402
 from guardrail.scoring.rt4chart import RT4Chart  # noqa: E402
+from guardrail.training.verifier import MAX_FLAGGED  # noqa: E402
 
 DATA = (
     Path(os.environ.get("GUARDRAIL_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -89,12 +91,21 @@ def without_focus(outcomes: dict[str, RowOutcome]) -> dict[str, RowOutcome]:
 
 
 def cross_fit(
-    rows: list[EvalRow], folds: int, kind: str, console: Console
+    rows: list[EvalRow],
+    folds: int,
+    kind: str,
+    console: Console,
+    max_flagged: float | None,
+    methods: tuple[str, ...] = METHODS,
+    verifiers: tuple[str, ...] = ("trained", "rules"),
+    write_model: Path | None = None,
 ) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]]]:
     """Outcomes keyed ``"trained/metarag"`` etc.; every row scored by models fitted without it.
 
     Both the verifier and the word localizer are refitted on each training part; the rule
-    verifier has no fitted parts but uses the same fold's localizer.
+    verifier has no fitted parts but uses the same fold's localizer. ``write_model`` also
+    writes the model ``scripts/train_verifier.py`` would (the recipe on every row), from the
+    same statements.
     """
     from guardrail.training.localizer import train as train_localizer
     from guardrail.training.verifier import collect, fold_of, train
@@ -103,21 +114,22 @@ def cross_fit(
     by_id = {r.id: r for r in rows}
     fold = {r.id: fold_of(r.group, folds, 0) for r in records}
     outcomes: dict[str, dict[str, RowOutcome]] = {
-        f"{v}/{m}": {} for v in ("trained", "rules") for m in METHODS
+        f"{v}/{m}": {} for v in verifiers for m in methods
     }
-    rules_judge = LocalJudge()
+    rules_judge = LocalJudge(verifier="rules")
     fitted: list[dict[str, Any]] = []
     for k in range(folds):
         train_part = [r for r in records if fold[r.id] != k]
         held = [by_id[r.id] for r in records if fold[r.id] == k]
         started = time.perf_counter()
-        data = train(train_part, kind)  # type: ignore[arg-type]
+        data = train(train_part, kind, max_flagged=max_flagged)  # type: ignore[arg-type]
         localizer_data = train_localizer([by_id[r.id] for r in train_part])
         localizer = TokenLocalizer(localizer_data)
-        judge = LocalJudge.with_model(VerifierModel(data))
-        for method in METHODS:
+        judge = LocalJudge(verifier=TrainedVerifier(VerifierModel(data)))
+        for method in methods:
             outcomes[f"trained/{method}"].update(score(held, method, judge, localizer))
-            outcomes[f"rules/{method}"].update(score(held, method, rules_judge, localizer))
+            if "rules" in verifiers:
+                outcomes[f"rules/{method}"].update(score(held, method, rules_judge, localizer))
         fitted.append(
             {
                 "fold": k,
@@ -132,6 +144,12 @@ def cross_fit(
             }
         )
         console.print(f"fold {k}: trained on {len(train_part)} rows, scored {len(held)}")
+    if write_model is not None:
+        data = train(records, kind, max_flagged=max_flagged)  # type: ignore[arg-type]
+        data["meta"]["data"] = "ragtruth/dev.jsonl"
+        data["meta"]["recipe"] = "scripts/train_verifier.py (guardrail.training.verifier)"
+        write_model.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+        console.print(f"wrote {write_model}")
     return outcomes, fitted
 
 
@@ -176,6 +194,35 @@ def speed_child(n: int) -> None:
     print(json.dumps(figures))
 
 
+def flags_and_conflicts(
+    rows: list[EvalRow], by_row: dict[str, RowOutcome], threshold: float = 0.5
+) -> dict[str, Any]:
+    """The share of answers flagged at ``threshold`` (overall and per task), and how many of
+    RAGTruth's human-labelled *conflict* spans (``meta.raw_labels`` whose type names a
+    conflict) a flagged answer's flagged spans overlap."""
+    flagged: dict[str, list[bool]] = {}
+    caught = total = 0
+    for row in rows:
+        outcome = by_row.get(row.id)
+        is_flagged = bool(outcome and outcome.score is not None and outcome.score >= threshold)
+        flagged.setdefault("all", []).append(is_flagged)
+        flagged.setdefault(row.task, []).append(is_flagged)
+        for label in row.meta.get("raw_labels") or []:
+            if "conflict" not in str(label.get("label_type", "")).lower():
+                continue
+            total += 1
+            spans = outcome.flagged_spans if outcome and is_flagged else []
+            caught += any(s < label["end"] and label["start"] < e for s, e in spans)
+    return {
+        "flagged_share": {k: sum(v) / len(v) for k, v in sorted(flagged.items())},
+        "conflict_spans": {
+            "total": total,
+            "caught": caught,
+            "share": caught / total if total else 0,
+        },
+    }
+
+
 def fmt(x: float) -> str:
     return f"{x:.3f}"
 
@@ -186,6 +233,18 @@ def main() -> int:
     ap.add_argument("--kind", choices=("logistic", "trees"), default="logistic")
     ap.add_argument("--speed-rows", type=int, default=300)
     ap.add_argument("--speed", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--skip-speed", action="store_true", help="no one-core speed run")
+    ap.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
+    ap.add_argument("--no-rules", action="store_true", help="skip the rule verifier's rows")
+    ap.add_argument(
+        "--write-model", type=Path, default=None, help="also write the model fitted on every row"
+    )
+    ap.add_argument(
+        "--max-flagged",
+        type=float,
+        default=MAX_FLAGGED,
+        help="the recipe's cap on the share of answers its thresholds flag (default: none)",
+    )
     ap.add_argument(
         "--json-out", type=Path, default=ROOT / "benchmarks/results/trained_verifier_ragtruth.json"
     )
@@ -199,7 +258,17 @@ def main() -> int:
         return 2
     rows = load_rows(DATA)
     started = time.perf_counter()
-    outcomes, fitted = cross_fit(rows, args.folds, args.kind, console)
+    cap = args.max_flagged if args.max_flagged is not None and args.max_flagged < 1 else None
+    outcomes, fitted = cross_fit(
+        rows,
+        args.folds,
+        args.kind,
+        console,
+        cap,
+        tuple(args.methods),
+        ("trained",) if args.no_rules else ("trained", "rules"),
+        args.write_model,
+    )
     summaries: dict[str, Any] = {}
     for key, by_row in outcomes.items():
         summaries[key] = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
@@ -210,7 +279,8 @@ def main() -> int:
             "all": whole["span"],
             **{task: blk["span"] for task, blk in sorted(whole["tasks"].items())},
         }
-    perf = speed(args.speed_rows)
+    extra = {key: flags_and_conflicts(rows, by_row) for key, by_row in outcomes.items()}
+    perf = speed(args.speed_rows) if not args.skip_speed else None
     model_bytes = (ROOT / "guardrail/judges/local" / VERIFIER_FILE).stat().st_size
     packaged = VerifierModel.load()
 
@@ -237,13 +307,20 @@ def main() -> int:
         console.print(
             f"  {key}: " + ", ".join(f"{t} {s['f1']:.3f}" for t, s in by_task.items() if s)
         )
-    console.print(
-        f"speed (one core, {perf['rows']} answers, packaged model): MetaRAG "
-        f"{perf['metarag']['answers_per_second']:.1f} answers/s, RT4CHART "
-        f"{perf['rt4chart']['answers_per_second']:.1f} answers/s; peak RSS "
-        f"{perf['peak_rss_mb']:.0f} MB; model file {model_bytes / 1024:.0f} KiB "
-        f"({packaged.kind})"
-    )
+    for key, figures in extra.items():
+        shares = ", ".join(f"{t} {v:.0%}" for t, v in figures["flagged_share"].items())
+        c = figures["conflict_spans"]
+        console.print(
+            f"  {key}: flagged {shares}; conflict spans caught {c['caught']}/{c['total']}"
+        )
+    if perf is not None:
+        console.print(
+            f"speed (one core, {perf['rows']} answers, packaged model): MetaRAG "
+            f"{perf['metarag']['answers_per_second']:.1f} answers/s, RT4CHART "
+            f"{perf['rt4chart']['answers_per_second']:.1f} answers/s; peak RSS "
+            f"{perf['peak_rss_mb']:.0f} MB; model file {model_bytes / 1024:.0f} KiB "
+            f"({packaged.kind})"
+        )
     out = {
         "dataset": str(DATA),
         "protocol": {
@@ -252,6 +329,7 @@ def main() -> int:
             "model_kind": args.kind,
             "thresholds": "chosen on grouped out-of-fold predictions inside each training part",
             "scorer_threshold": 0.5,
+            "max_flagged": cap,
         },
         "folds": fitted,
         "summaries": {
@@ -259,6 +337,7 @@ def main() -> int:
             for k, v in summaries.items()
         },
         "factoid_span_without_localizer": factoid_spans,
+        "flags_and_conflict_spans": extra,
         "speed": perf,
         "model_file_bytes": model_bytes,
         "packaged_model": {"kind": packaged.kind, "meta": packaged.meta},

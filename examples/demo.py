@@ -132,8 +132,8 @@ def main() -> None:
     )
     chatbot = guard.wrap(make_chatbot(Retriever(HERE / "demo_docs")))
     console.print(
-        f"[bold]guardrail demo[/bold] — policy {guard.policy.name!r}, judge: offline (local), "
-        "answers are scripted\n"
+        f"[bold]guardrail demo[/bold] — policy {guard.policy.name!r}, "
+        "judge: offline (local: the trained verifier), answers are scripted\n"
     )
     for question in SCRIPT:
         show(console, chatbot(question))

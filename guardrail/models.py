@@ -7,6 +7,7 @@ offsets into the *answer* text, end exclusive, serialized as ``[start, end]``.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Literal
 
@@ -81,6 +82,10 @@ class Variant(_Value):
     )
 
 
+#: How a verifier names a conflicting value in a verdict's reason (the offline judge does).
+_CONFLICT_NOTE = re.compile(r"\b(context says .+?, not .+?)(?::|\.\s|\.?$)")
+
+
 class Factoid(_Value):
     """An atomic claim taken from the answer, where it sits in the answer, and its score."""
 
@@ -108,6 +113,19 @@ class Factoid(_Value):
         default=False,
         description="settled as supported by the cascade's offline screen: no LLM call was made",
     )
+
+    def conflicts(self) -> list[str]:
+        """The values a verifier found the context stating differently, as it wrote them in
+        its reasons ("context says Warsaw, not Vienna"), once each."""
+        notes = (
+            m.group(1)
+            for v in self.variants
+            for d in v.verdicts
+            if d.label is Label.NO
+            for m in [_CONFLICT_NOTE.search(d.reason)]
+            if m is not None
+        )
+        return list(dict.fromkeys(notes))
 
 
 class StageTiming(_Value):

@@ -73,6 +73,9 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
                 str(f.index + 1), name, Text(f"{f.score:.2f}", score_style(f.score)), cells
             )
         console.print(table)
+        for f in report.factoids:
+            for note in f.conflicts():
+                console.print(Text.assemble((f"#{f.index + 1} conflict: ", "bold red"), note))
     console.print(Text("Answer (flagged spans in [[ ]]):", style="bold"))
     console.print(highlighted_text(answer, report))
     u = report.usage

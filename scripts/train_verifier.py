@@ -31,7 +31,7 @@ from guardrail.evaluation.provenance import (  # noqa: E402
     data_name,
     rows_for_training,
 )
-from guardrail.training.verifier import collect, finite, train  # noqa: E402
+from guardrail.training.verifier import MAX_FLAGGED, collect, finite, train  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "ragtruth" / "dev.jsonl"
 DEFAULT_OUT = ROOT / "guardrail" / "judges" / "local" / "verifier.json"
@@ -43,6 +43,12 @@ def main() -> int:
     ap.add_argument("--kind", choices=("logistic", "trees"), default="logistic")
     ap.add_argument("--folds", type=int, default=5, help="grouped folds for threshold tuning")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--max-flagged",
+        type=float,
+        default=MAX_FLAGGED,
+        help="largest share of answers the thresholds may flag out of fold (default: no limit)",
+    )
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args()
 
@@ -50,7 +56,7 @@ def main() -> int:
     rows, split = rows_for_training(args)
     records = collect(rows)
     print(f"collected {sum(len(r.factoids) for r in records)} factoids from {len(rows)} rows")
-    data = train(records, args.kind, folds=args.folds, seed=args.seed)
+    data = train(records, args.kind, folds=args.folds, seed=args.seed, max_flagged=args.max_flagged)
     data["meta"]["data"] = data_name(args.data)
     if split is not None:
         data["meta"]["split"] = split

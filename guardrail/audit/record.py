@@ -82,6 +82,11 @@ class FactoidEntry(_AuditModel):
         default_factory=list, description="the words within spans the localizer pointed at"
     )
     flagged: bool = False
+    conflicts: list[str] = Field(
+        default_factory=list,
+        description="values the context states differently, as the verifier named them "
+        "(e.g. 'context says Warsaw, not Vienna'); redacted like the text",
+    )
 
 
 class Resolution(_AuditModel):
@@ -268,7 +273,15 @@ class AuditRecord(_AuditModel):
             "answer": redact_text(self.answer, mode),
             "final_answer": redact_text(self.final_answer, mode),
             "factoids": [
-                f.model_copy(update={"text": redact_text(f.text, mode)}) for f in self.factoids
+                f.model_copy(
+                    update={
+                        "text": redact_text(f.text, mode),
+                        "conflicts": [
+                            r for c in f.conflicts if (r := redact_text(c, mode)) is not None
+                        ],
+                    }
+                )
+                for f in self.factoids
             ],
         }
         if self.review is not None:
@@ -295,6 +308,7 @@ def _factoid_entries(report: ScoreReport | None) -> list[FactoidEntry]:
             spans=list(f.spans),
             focus=list(f.focus),
             flagged=f.flagged,
+            conflicts=f.conflicts(),
         )
         for f in (report.factoids if report else [])
     ]

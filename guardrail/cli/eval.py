@@ -107,10 +107,9 @@ def provenance_notes(
     from guardrail.judges.local import LocalJudge
 
     notes = []
-    if isinstance(judge, LocalJudge) and judge.verifier == "trained":
-        notes.append(in_sample_note("verifier", judge.model.meta, sel))
-    if isinstance(judge, LocalJudge) and judge.verifier == "encoder":
-        notes.append(in_sample_note("encoder verifier", judge.encoder.meta, sel))
+    if isinstance(judge, LocalJudge):
+        for what, meta in judge.verifier.fitted():
+            notes.append(in_sample_note(what, meta, sel))
     localizer = getattr(scorer, "localizer", None)
     if isinstance(localizer, TokenLocalizer):
         notes.append(in_sample_note("word localizer (span figures)", localizer.meta, sel))

@@ -39,6 +39,12 @@ VERIFY = "verify"
 #: ``passages``; reply: one ``<n>. YES|NO|NOT SURE. reason`` line per statement).
 MUTATE_ALL = "mutate_all"
 VERIFY_BATCH = "verify_batch"
+#: RT4CHART's tasks: claims of an answer chunk (inputs ``text``, ``question``; reply: a JSON
+#: array), and a claim checked against the context (inputs ``claim``, ``context``, ``hint``;
+#: reply: ``ENTAILED|CONTRADICTED|BASELESS. reason``), locally then globally.
+CLAIMS = "claims"
+LOCAL_VERIFY = "local_verify"
+GLOBAL_VERIFY = "global_verify"
 
 
 @dataclass(frozen=True)

@@ -138,7 +138,7 @@ def make_judge(spec: str | Judge, **options: Any) -> Judge:
 
 
 def _check_local(verifier: str) -> None:
-    from guardrail.judges.local.judge import VERIFIERS
+    from guardrail.judges.local.verifiers import VERIFIERS
 
     if verifier and verifier not in VERIFIERS:
         raise ConfigError(
@@ -148,11 +148,9 @@ def _check_local(verifier: str) -> None:
 
 def _local(verifier: str, **options: Any) -> Judge:
     """The offline judge; ``verifier`` ("" = the default) is the spec's suffix."""
-    from guardrail.judges.local import LocalJudge
+    from guardrail.judges.local import make_local_judge
 
-    if verifier:
-        options["verifier"] = verifier
-    return LocalJudge(**options)
+    return make_local_judge(verifier, **options)
 
 
 def _needs_model(prefix: str) -> Callable[[str], None]:

@@ -1,7 +1,7 @@
 """The cascade: the offline verifier screens each factoid before any LLM call.
 
 A factoid whose *unsupported-risk* (the trained offline verifier's probability that the context
-does not support it; see :meth:`~guardrail.judges.local.LocalJudge.unsupported_risk`) is at or
+does not support it; see :meth:`~guardrail.judges.local.verifiers.TrainedVerifier.risk`) is at or
 below the cut-off is **settled as supported**: it gets no mutations and no verify calls, and
 its score is 0.0 (what MetaRAG gives a factoid whose synonyms are all YES and antonyms all NO).
 Every other factoid, including those the screen cannot weigh (no content words) or sees
@@ -79,10 +79,10 @@ class Screen:
     name = "local-trained"
 
     def __init__(self) -> None:
-        from guardrail.judges.local import LocalJudge
+        from guardrail.judges.local.verifiers import TrainedVerifier
 
-        self._judge = LocalJudge(verifier="trained", cache_size=4)
+        self._verifier = TrainedVerifier(cache_size=4)
 
     def risks(self, factoids: Sequence[str], context: str) -> list[float | None]:
         """One risk per factoid (``None``: the screen cannot weigh it)."""
-        return [self._judge.unsupported_risk(text, context) for text in factoids]
+        return [self._verifier.risk(text, context) for text in factoids]

@@ -115,9 +115,6 @@ def judge_for(settings: AnyScorerSettings, spec: str | None = None) -> Judge:
     verifier = model_verifier(spec)
     if settings.judge_model is None or verifier is None:
         return make_judge(spec)
-    from guardrail.judges.local import LocalJudge
-    from guardrail.judges.local.trained import VerifierModel
+    from guardrail.judges.local import make_local_judge
 
-    if verifier == "encoder":
-        return LocalJudge(verifier="encoder", model_path=settings.judge_model)
-    return LocalJudge.with_model(VerifierModel.load(settings.judge_model))
+    return make_local_judge(verifier, model_path=settings.judge_model)

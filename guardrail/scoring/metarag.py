@@ -233,7 +233,7 @@ class MetaRAG(ScorerBase):
 
         status: ReportStatus = "ok"
         if passages:
-            verified = iter(await self._verdicts(open_variants, passages, log))
+            verified = iter(await self._verdicts(open_variants, open_texts, passages, log))
         else:
             status = "empty_context"
             unsure = [
@@ -309,12 +309,14 @@ class MetaRAG(ScorerBase):
     async def _verdicts(
         self,
         variant_texts: list[tuple[list[tuple[str, bool]], list[tuple[str, bool]]]],
+        factoids: list[str],
         passages: list[str],
         log: CallLog,
     ) -> list[list[Verdict]]:
         """Verdicts for every variant, in order: one call per variant (paper), per factoid or
-        per answer."""
+        per answer. Each request names the factoid a variant was made from."""
         per_factoid = [[text for text, _ in syn + ant] for syn, ant in variant_texts]
+        sources = [f for f, group in zip(factoids, per_factoid, strict=True) for _ in group]
         if not any(per_factoid):
             return []  # every factoid settled by the cascade's screen: nothing to verify
         if self.config.protocol == "paper":
@@ -325,15 +327,15 @@ class MetaRAG(ScorerBase):
             ]
             texts = [text for group in per_factoid for text in group]
             jobs = [
-                self._verify(text, relation, passages, log)
-                for text, relation in zip(texts, relations, strict=True)
+                self._verify(text, relation, passages, log, source)
+                for text, relation, source in zip(texts, relations, sources, strict=True)
             ]
             return await run_stage(log, self.method, VERIFY, jobs)
         everything = [text for group in per_factoid for text in group]
         groups = per_factoid if self.config.protocol == "factoid" else [everything]
-        batches = await run_stage(
-            log, self.method, VERIFY, [self._verify_batch(g, passages, log) for g in groups]
-        )
+        origins = iter(sources)
+        calls = [self._verify_batch(g, passages, log, [next(origins) for _ in g]) for g in groups]
+        batches = await run_stage(log, self.method, VERIFY, calls)
         return [verdicts for batch in batches for verdicts in batch]
 
     async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
@@ -426,7 +428,7 @@ class MetaRAG(ScorerBase):
         return out
 
     async def _verify_batch(
-        self, statements: list[str], passages: list[str], log: CallLog
+        self, statements: list[str], passages: list[str], log: CallLog, sources: list[str]
     ) -> list[list[Verdict]]:
         """One call per verifier for a numbered list of statements; each item parsed alone."""
         context = "\n\n".join(passages)
@@ -435,7 +437,12 @@ class MetaRAG(ScorerBase):
             items=len(statements),
             varying="statements",
             values={"context": context, "statements": _numbered(statements)},
-            inputs={"statements": list(statements), "context": context, "passages": passages},
+            inputs={
+                "statements": list(statements),
+                "context": context,
+                "passages": passages,
+                "factoids": sources,
+            },
         )
 
         def parse(verifier: Judge, text: str) -> tuple[list[Verdict], str | None]:
@@ -450,7 +457,7 @@ class MetaRAG(ScorerBase):
         return [list(verdicts) for verdicts in zip(*per_verifier, strict=True)]
 
     async def _verify(
-        self, statement: str, relation: Relation, passages: list[str], log: CallLog
+        self, statement: str, relation: Relation, passages: list[str], log: CallLog, source: str
     ) -> list[Verdict]:
         context = "\n\n".join(passages)
         request = self._build(
@@ -458,7 +465,12 @@ class MetaRAG(ScorerBase):
             items=1,
             varying="statement",
             values={"context": context, "statement": statement},
-            inputs={"statement": statement, "context": context, "passages": passages},
+            inputs={
+                "statement": statement,
+                "context": context,
+                "passages": passages,
+                "factoid": source,
+            },
         )
 
         def parse(verifier: Judge, text: str) -> tuple[Verdict, str | None]:

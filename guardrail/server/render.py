@@ -204,6 +204,8 @@ class FactoidView:
     aligned: bool
     quoted: list[str]
     variants: list[VariantView]
+    #: Values the context states differently ("context says Warsaw, not Vienna").
+    conflicts: list[str] = field(default_factory=list)
 
     @property
     def bucket(self) -> int:
@@ -222,6 +224,7 @@ def factoid_views(answer: str, report: ScoreReport | None) -> list[FactoidView]:
             flagged=f.flagged,
             aligned=f.aligned,
             quoted=[answer[s:e] for s, e in f.spans if 0 <= s < e <= len(answer)],
+            conflicts=f.conflicts(),
             variants=[
                 VariantView(
                     relation=v.relation.value,

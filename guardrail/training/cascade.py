@@ -25,6 +25,7 @@ from typing import Any
 from guardrail.evaluation.datasets import fold_of
 from guardrail.judges.local.features import checkable
 from guardrail.judges.local.trained import Cutoffs
+from guardrail.judges.local.verify import Support
 from guardrail.training.verifier import RowRecord, Scored, overlap, rule_clash
 
 
@@ -46,7 +47,9 @@ def screened_factoids(scored: Sequence[Scored], decision: Cutoffs) -> list[Scree
         for factoid, p in zip(row.factoids, s.own, strict=True):
             statement = factoid.own
             risk: float | None = None
-            if checkable(statement.features):
+            if statement.conflict is Support.CONTRADICTED:
+                risk = 1.0  # a conflicting value: never settled, as at run time
+            elif checkable(statement.features):
                 flipped = statement.polarity.flipped(decision.trust)
                 risk = decision.screen_risk(p, flipped, clash=rule_clash(statement))
             out.append(

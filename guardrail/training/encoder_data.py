@@ -2,8 +2,8 @@
 
 Every example is (statement, window, label) with label 0 supported, 1 contradicted,
 2 unsupported; the window is the one the judge would pick at scoring time
-(:meth:`LocalJudge.window`). Deterministic for a given seed. Sources (no RAGTruth row is
-used, so all of RAGTruth stays held out for the encoder itself):
+(:func:`guardrail.training.readings.encoder_window`). Deterministic for a given seed.
+Sources (no RAGTruth row is used, so all of RAGTruth stays held out for the encoder itself):
 
 * **HaluEval summarization** (document, faithful summary): the summary's factoids (the offline
   decomposer, as at scoring time) are *supported*; so are their synonym rewrites (the offline
@@ -41,7 +41,9 @@ from pathlib import Path
 
 from guardrail.judges.local.encoder import WINDOW_WORDS
 from guardrail.judges.local.judge import LocalJudge
+from guardrail.judges.local.verifiers import LexicalVerifier
 from guardrail.text.tokens import tokenize
+from guardrail.training.readings import encoder_window, reader
 
 SUPPORTED, CONTRADICTED, UNSUPPORTED = 0, 1, 2
 _NUMBER = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
@@ -121,6 +123,7 @@ class Builder:
     def __init__(self, seed: int = 0, k: int = 2, window_words: int = WINDOW_WORDS) -> None:
         self.rng = random.Random(seed)
         self.judge = LocalJudge(cache_size=4)
+        self.reader = reader()
         self.k = k
         self.window_words = window_words
 
@@ -129,7 +132,10 @@ class Builder:
 
     def example(self, statement: str, context: str, label: int, kind: str) -> Example:
         return Example(
-            statement, self.judge.window(statement, context, self.window_words), label, kind
+            statement,
+            encoder_window(self.reader, statement, context, self.window_words),
+            label,
+            kind,
         )
 
     def summary_examples(
@@ -185,7 +191,10 @@ class Builder:
 
 
 def labelled_examples(
-    factoids: Sequence[tuple[str, bool]], context: str, judge: LocalJudge, rng: random.Random
+    factoids: Sequence[tuple[str, bool]],
+    context: str,
+    reading: LexicalVerifier,
+    rng: random.Random,
 ) -> list[Example]:
     """Examples from one labelled answer: ``factoids`` are (text, hallucinated) pairs.
 
@@ -197,7 +206,7 @@ def labelled_examples(
     out: list[Example] = []
     for text, hallucinated in factoids:
         label = UNSUPPORTED if hallucinated else SUPPORTED
-        out.append(Example(text, judge.window(text, context), label, "labelled"))
+        out.append(Example(text, encoder_window(reading, text, context), label, "labelled"))
         if hallucinated:
             continue
         for kind, changed in (
@@ -205,7 +214,8 @@ def labelled_examples(
             ("labelled-name", swap_name(text, names, rng)),
         ):
             if changed and changed != text:
-                out.append(Example(changed, judge.window(changed, context), CONTRADICTED, kind))
+                window = encoder_window(reading, changed, context)
+                out.append(Example(changed, window, CONTRADICTED, kind))
     return out
 
 

@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.evaluation.datasets import EvalRow, fold_of
-from guardrail.judges.local.judge import LocalJudge
+from guardrail.judges.local.verifiers import LexicalVerifier
 from guardrail.training.encoder_data import Example, labelled_examples
+from guardrail.training.readings import encoder_window
 from guardrail.training.verifier import FactoidRecord, ModelKind, RowRecord, Statement, train
 
 Probs = tuple[float, float, float]
@@ -39,23 +40,24 @@ def contexts(rows: Sequence[EvalRow]) -> dict[str, str]:
 
 
 def factoid_pairs(
-    records: Sequence[RowRecord], context: Mapping[str, str], judge: LocalJudge
+    records: Sequence[RowRecord], context: Mapping[str, str], reader: LexicalVerifier
 ) -> dict[str, list[tuple[str, str]]]:
     """Per row: the (factoid, window) pair the network reads for each of its factoids."""
     return {
-        r.id: [(f.text, judge.window(f.text, context[r.id])) for f in r.factoids] for r in records
+        r.id: [(f.text, encoder_window(reader, f.text, context[r.id])) for f in r.factoids]
+        for r in records
     }
 
 
 def labelled(
-    records: Sequence[RowRecord], context: Mapping[str, str], judge: LocalJudge, seed: int = 0
+    records: Sequence[RowRecord], context: Mapping[str, str], reader: LexicalVerifier, seed: int = 0
 ) -> dict[str, list[Example]]:
     """Per row: its labelled factoids and their perturbations (deterministic per row)."""
     out: dict[str, list[Example]] = {}
     for r in records:
         rng = random.Random(f"{seed}:{r.id}")
         facts = [(f.text, bool(f.label)) for f in r.factoids]
-        out[r.id] = labelled_examples(facts, context[r.id], judge, rng)
+        out[r.id] = labelled_examples(facts, context[r.id], reader, rng)
     return out
 
 

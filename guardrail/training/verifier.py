@@ -10,7 +10,7 @@ cross-fits it):
    least :data:`MIN_OVERLAP` characters is *unsupported* (1); every other factoid of every answer
    is *supported* (0).
 3. **Features** (:mod:`~guardrail.judges.local.features`) of each factoid against its context,
-   computed by :meth:`LocalJudge.features` — the scoring-time code path.
+   computed by :func:`guardrail.training.readings.statement_features` — the scoring-time code path.
 4. **Model**: gradient-boosted trees over the dense features (or a logistic regression, which
    can also use hashed unsupported stems), fitted on factoids only.
 5. **Thresholds**: out-of-fold probabilities (folds grouped by source document) are pushed
@@ -53,6 +53,7 @@ from guardrail.judges.local.verify import Support
 from guardrail.models import Label, Relation, Span, merge_spans
 from guardrail.scoring.metarag import PENALTY, MetaRAG
 from guardrail.scoring.settings import MetaRAGConfig
+from guardrail.training.readings import reader, statement_features
 
 MIN_OVERLAP = 3
 #: Candidate coverages above which a context unit's polarity is trusted.
@@ -72,6 +73,8 @@ class Statement:
 
     features: Features
     polarity: Polarity
+    #: The conflict check's verdict when it decides the statement (it runs before the model).
+    conflict: Support | None = None
 
 
 @dataclass
@@ -105,16 +108,21 @@ def overlap(a: Iterable[Span], b: Iterable[Span]) -> int:
 def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
     """Run MetaRAG's decomposition and mutation on every row; featurize every statement."""
     out: list[RowRecord] = []
-    judge = LocalJudge(cache_size=4)
+    judge = LocalJudge(verifier="rules", cache_size=4)
+    reading = reader()
     scorer = MetaRAG(judge, config=MetaRAGConfig(k=k), localizer=None)
     for row in rows:
         report = scorer.score_sync(row.question, row.answer, row.contexts)
         context = "\n\n".join(row.contexts)
         record = RowRecord(row.id, row.task, row.group, row.label, list(row.spans))
         for factoid in report.factoids:
-            own = Statement(*judge.features(factoid.text, context))
+            own = Statement(*statement_features(reading, factoid.text, context, conflicts=True))
             variants = [
-                (v.relation, Statement(*judge.features(v.text, context))) for v in factoid.variants
+                (
+                    v.relation,
+                    Statement(*statement_features(reading, v.text, context, conflicts=True)),
+                )
+                for v in factoid.variants
             ]
             label = int(overlap(factoid.spans, row.spans) >= MIN_OVERLAP)
             record.factoids.append(
@@ -272,7 +280,9 @@ def _outcome(
     *,
     support: float | None = None,
 ) -> Support:
-    """What the trained judge answers for ``statement`` (mirrors ``LocalJudge.check``)."""
+    """What the trained judge answers for ``statement`` (mirrors ``TrainedVerifier.check``)."""
+    if statement.conflict is not None:
+        return statement.conflict
     if not checkable(statement.features):
         return Support.UNKNOWN
     return decision.outcome(
@@ -291,6 +301,8 @@ class SimResult:
     precision: float
     recall: float
     span: SpanCounts
+    #: Share of answers flagged.
+    flagged: float = 0.0
 
 
 def simulate(
@@ -305,7 +317,7 @@ def simulate(
         preds.append(flagged)
         spans = spans + span_counts(s.row.gold, predicted)
     c = answer_counts(labels, preds)
-    return SimResult(c.f1, c.precision, c.recall, spans)
+    return SimResult(c.f1, c.precision, c.recall, spans, sum(preds) / len(preds) if preds else 0.0)
 
 
 def _metarag_flagger(decision: Cutoffs) -> Callable[[Scored], tuple[bool, list[Span]]]:
@@ -316,8 +328,12 @@ def _rt4chart_flagger(decision: Cutoffs) -> Callable[[Scored], tuple[bool, list[
     return lambda s: (rt4chart_outcome(s, decision), [])
 
 
-def tune(scored: Sequence[Scored]) -> tuple[Cutoffs, dict[str, float]]:
-    """Thresholds maximizing answer F1 (ties: span F1) of MetaRAG and RT4CHART on ``scored``."""
+def tune(
+    scored: Sequence[Scored], max_flagged: float | None = None
+) -> tuple[Cutoffs, dict[str, float]]:
+    """Thresholds maximizing answer F1 (ties: span F1) of MetaRAG and RT4CHART on ``scored``;
+    with ``max_flagged``, only among thresholds flagging at most that share of the answers
+    (the least-flagging one when none does)."""
     ps = sorted(p for s in scored for p in s.own)
 
     def quantiles(lo: float, hi: float, n: int) -> list[float]:
@@ -325,18 +341,28 @@ def tune(scored: Sequence[Scored]) -> tuple[Cutoffs, dict[str, float]]:
 
     qs = quantiles(0.3, 0.99, 40)
     best: tuple[float, float, Cutoffs] | None = None
+    fallback: tuple[float, Cutoffs] | None = None
     for trust, support in itertools.product(TRUST_GRID, qs):
         d = Cutoffs(support=support, entailed=support, trust=trust)
         res = simulate(scored, _metarag_flagger(d))
+        if fallback is None or res.flagged < fallback[0]:
+            fallback = (res.flagged, d)
+        if max_flagged is not None and res.flagged > max_flagged:
+            continue
         key = (res.f1, res.span.f1)
         if best is None or key > best[:2]:
             best = (res.f1, res.span.f1, d)
+    if best is None and fallback is not None:
+        res = simulate(scored, _metarag_flagger(fallback[1]))
+        best = (res.f1, res.span.f1, fallback[1])
     assert best is not None
     chosen = best[2]
     rt_best: tuple[float, float] | None = None
     for entailed in qs:
         d = dataclasses.replace(chosen, entailed=entailed)
         res = simulate(scored, _rt4chart_flagger(d))
+        if max_flagged is not None and res.flagged > max_flagged and rt_best is not None:
+            continue
         if rt_best is None or res.f1 > rt_best[0]:
             rt_best = (res.f1, entailed)
     assert rt_best is not None
@@ -344,6 +370,9 @@ def tune(scored: Sequence[Scored]) -> tuple[Cutoffs, dict[str, float]]:
     return decision, {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
 
 
+#: The default cap on the share of answers the thresholds may flag out of fold (``None``: no
+#: cap, the thresholds that maximize answer F1). ``--max-flagged 0.6`` trades F1 for fewer flags.
+MAX_FLAGGED: float | None = None
 #: Inverse regularization strengths tried for the logistic model (chosen by grouped CV).
 C_GRID = (0.05, 0.15, 0.5, 1.5)
 
@@ -382,11 +411,13 @@ def train(
     folds: int = 5,
     seed: int = 0,
     c: float | None = None,
+    max_flagged: float | None = None,
 ) -> dict[str, Any]:
     """Fit on ``records``; thresholds from grouped out-of-fold predictions on the same records.
 
     ``c``: the logistic model's inverse regularization; ``None`` picks it from :data:`C_GRID` by
     grouped out-of-fold factoid log-loss (the same folds that choose the thresholds).
+    ``max_flagged``: the largest share of answers the thresholds may flag (see :func:`tune`).
     """
     grid = [c] if c is not None else list(C_GRID if kind == "logistic" else [0.5])
     tried: list[tuple[float, float, list[Scored]]] = []
@@ -397,7 +428,7 @@ def train(
     if not tried:
         raise ValueError("training needs both supported and unsupported factoids in every fold")
     loss, chosen_c, oof = min(tried, key=lambda t: t[0])
-    decision, tuned = tune(oof)
+    decision, tuned = tune(oof, max_flagged)
     data = fit(records, kind, seed=seed, c=chosen_c)
     data["thresholds"] = dataclasses.asdict(decision)
     n_fact = sum(len(r.factoids) for r in records)
@@ -409,6 +440,7 @@ def train(
         "threshold_folds": folds,
         "seed": seed,
         "c": chosen_c,
+        "max_flagged": max_flagged,
         "out_of_fold": {**{k: round(v, 4) for k, v in tuned.items()}, "log_loss": round(loss, 4)},
         "groups": len({r.group for r in records}),
     }

@@ -328,8 +328,9 @@ def test_eval_says_the_encoder_was_trained_on_these_rows(tmp_path):
     from guardrail.judges.local import LocalJudge
 
     judge = LocalJudge(verifier="encoder")
-    tuned = judge.encoder.meta["data"]  # e.g. "ragtruth/dev.jsonl"
-    rows = [object()] * judge.encoder.meta["rows"]
+    ((_, meta),) = judge.verifier.fitted()
+    tuned = meta["data"]  # e.g. "ragtruth/dev.jsonl"
+    rows = [object()] * meta["rows"]
 
     def notes(dataset: Path) -> list[str]:
         args = argparse.Namespace(

@@ -160,7 +160,7 @@ def test_a_policy_names_its_own_model_files(tmp_path: Path):
     scorer = build_scorer(policy.scorer)
     assert isinstance(scorer, MetaRAG)
     (verifier_judge,) = scorer.verifiers
-    assert verifier_judge.model.meta["marker"] == str(tmp_path)  # type: ignore[attr-defined]
+    assert verifier_judge.verifier.fitted_model.meta["marker"] == str(tmp_path)  # type: ignore[attr-defined]
     assert scorer.localizer is not None
     assert scorer.localizer.meta["marker"] == str(tmp_path)  # type: ignore[attr-defined]
 

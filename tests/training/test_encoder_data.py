@@ -11,7 +11,6 @@ import pytest
 
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.judges.local.features import DENSE_NAMES, STACK_NAMES
-from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import VerifierModel
 from guardrail.training.encoder_data import (
     CONTRADICTED,
@@ -32,6 +31,7 @@ from guardrail.training.encoder_stack import (
     save_probs,
     stacked,
 )
+from guardrail.training.readings import encoder_window, reader
 from guardrail.training.verifier import collect, fit
 
 DOC = (
@@ -97,7 +97,7 @@ def test_build_is_deterministic(tmp_path: Path):
 
 
 def test_labelled_examples_keep_the_label_and_perturb_only_supported_factoids():
-    judge = LocalJudge()
+    judge = reader()
     facts = [
         ("The bridge in Lisbon opened in 1966.", False),
         ("The bridge was painted red in 1970.", True),
@@ -113,7 +113,7 @@ def test_labelled_examples_keep_the_label_and_perturb_only_supported_factoids():
     # only the supported factoid is perturbed, and each perturbation changes it
     assert all("painted" not in e.statement and e.statement != facts[0][0] for e in swapped)
     assert {e.kind for e in swapped} == {"labelled-number", "labelled-name"}
-    assert all(e.window == judge.window(e.statement, DOC) for e in out)
+    assert all(e.window == encoder_window(judge, e.statement, DOC) for e in out)
 
 
 def _rows() -> list[EvalRow]:
@@ -138,7 +138,7 @@ def _rows() -> list[EvalRow]:
 def test_stacked_records_carry_the_factoid_probabilities_into_its_variants(tmp_path: Path):
     rows = _rows()
     records = collect(rows)
-    judge = LocalJudge()
+    judge = reader()
     pairs = factoid_pairs(records, contexts(rows), judge)
     assert [len(v) for v in pairs.values()] == [len(r.factoids) for r in records]
     probs = {r.id: [(0.1 * i, 0.2, 0.7 - 0.1 * i) for i in range(len(r.factoids))] for r in records}
@@ -162,7 +162,7 @@ def test_stacked_records_carry_the_factoid_probabilities_into_its_variants(tmp_p
 def test_labelled_examples_per_row_are_deterministic():
     rows = _rows()
     records = collect(rows)
-    judge = LocalJudge()
+    judge = reader()
     first = labelled(records, contexts(rows), judge, seed=3)
     assert first == labelled(records, contexts(rows), judge, seed=3)
     assert {e.label for e in first["r1"]} >= {UNSUPPORTED, SUPPORTED}

@@ -10,6 +10,7 @@ from guardrail.evaluation.datasets import load_rows
 from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.features import DENSE_NAMES, Features, Polarity
 from guardrail.judges.local.trained import VerifierModel
+from guardrail.judges.local.verifiers import TrainedVerifier
 from guardrail.scoring.metarag import MetaRAG
 from guardrail.training.verifier import (
     C_GRID,
@@ -78,7 +79,9 @@ def test_train_on_shared_rows_and_simulation_matches_metarag(shared_data):
     assert data["meta"]["c"] in C_GRID  # chosen by grouped out-of-fold log-loss
     model = VerifierModel(data)
     assert 0.0 < model.decision.support <= 1.0
-    scorer = MetaRAG(LocalJudge.with_model(model), localizer=None)  # simulation: factoid spans
+    scorer = MetaRAG(
+        LocalJudge(verifier=TrainedVerifier(model)), localizer=None
+    )  # simulation: factoid spans
     held = {r.id: r for r in held_rows}
     for scored in score_records(collect(held_rows), model):
         row = held[scored.row.id]

@@ -30,6 +30,10 @@ _RELATIVE = frozenset({"that", "which", "who", "whom", "whose", "if", "when", "b
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their"})
 _PLURAL_PRONOUNS = frozenset({"they", "we", "you", "i", "people", "children", "women", "men"})
 _MOVABLE_PREPS = frozenset({"in", "during", "throughout", "after", "before", "since", "until"})
+#: Words after which an "-ed" form is an adjective or participle, not a finite past verb.
+_NOT_BEFORE_PAST = _COPULAS | _HAVE | _DETERMINERS | frozenset({"been", "being", "and", "or"})
+#: Words after which a bare verb form is a verb ("to permit", "can close", "they open").
+_VERB_LEADS = _MODALS | _DO | _PLURAL_PRONOUNS | frozenset({"to", "also", "often", "usually"})
 _CLAUSE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "because", "and", "or", "but"})
 _DIGIT_WORDS = {
     "2": "two",
@@ -225,8 +229,15 @@ class Mutator:
     ) -> str:
         """``does not cause`` -> ``causes``; ``did not discover`` -> ``discovered``."""
         verb_i = not_i + 1
-        while verb_i < len(tokens) and tokens[verb_i].lower in ("always", "usually", "really"):
-            verb_i += 1
+        while verb_i < len(tokens) and (
+            tokens[verb_i].lower in ("always", "usually", "really")
+            or (
+                tokens[verb_i].lower.endswith("ly")
+                and len(tokens[verb_i].lower) > 4
+                and not self.lex.morph.is_known_verb_form(tokens[verb_i].lower)
+            )
+        ):
+            verb_i += 1  # "does not necessarily lead" -> "leads"
         if verb_i >= len(tokens) or not tokens[verb_i].is_word:
             return _apply(text, [(tokens[aux_i].start, tokens[not_i].end, tokens[aux_i].text)])
         verb = tokens[verb_i]
@@ -285,6 +296,8 @@ class Mutator:
             past = self.lex.morph.past(base)
             if past != low:
                 return None  # a participle only ("written"), not a finite past verb
+            if not self.lex.morph.is_known_verb_form(base) or prev.lower in _NOT_BEFORE_PAST:
+                return None  # "slivered almonds", "were deserted", "the provided data"
             return base, "ed"
         if form == "s":
             return base, "s"
@@ -314,8 +327,40 @@ class Mutator:
                 continue  # "300 metres tall" is a measurement, not a quality
             word, form = entry
             for replacement in table.get(word, [])[:1]:
+                if not self._same_part_of_speech(word, form, replacement, tokens, i):
+                    continue  # "lasts" (a verb) never becomes "finals"
                 new = self.lex.morph.inflect(replacement, form) if form else replacement
                 yield _apply(text, [(tok.start, tok.end, _match_case(tok.text, new))])
+
+    def _same_part_of_speech(
+        self, word: str, form: str, replacement: str, tokens: list[Token], i: int
+    ) -> bool:
+        """Whether swapping ``word`` (as inflected by ``form`` at ``tokens[i]``) for
+        ``replacement`` keeps the sentence's grammar: an inflected form ("lasts", "closes")
+        is a verb, so the replacement must be a verb too ("lasts" never becomes "finals"); a
+        bare word that could be a verb is read as one where a verb stands (after "to", a
+        modal, "do", a negation or a plural pronoun) and then needs a verb, elsewhere a
+        verb replacement only after a copula ("is closed" -> "is open"; "a work permit"
+        never becomes "a work allow")."""
+        morph = self.lex.morph
+        word_verb = morph.is_known_verb_form(word)
+        replacement_verb = morph.is_known_verb_form(replacement)
+        if form:
+            return replacement_verb
+        prev = tokens[i - 1].lower if i > 0 else ""
+        if not word_verb:
+            # an adjective or noun: a verb-capable replacement only where an adjective stands
+            return not replacement_verb or prev in _DETERMINERS or prev in _COPULAS
+        analysis = morph.analyze(tokens[i].lower)
+        inflected = analysis is not None and analysis[1] in ("s", "ed")
+        verbal = (
+            prev in _VERB_LEADS
+            or self.lex.is_negation(prev)
+            or (inflected and prev not in _DETERMINERS)
+        )
+        if replacement_verb:
+            return verbal or prev in _COPULAS
+        return not verbal
 
     # -- synonyms -------------------------------------------------------------------------------
 
@@ -392,6 +437,10 @@ class Mutator:
     def _toggle_numbers(self, text: str, tokens: list[Token]) -> str | None:
         edits: list[Edit] = []
         for tok in tokens:
+            glued = tok.end < len(text) and (text[tok.end].isalnum() or text[tok.end] in "-:.,")
+            glued = glued or (tok.start > 0 and text[tok.start - 1] in "$€£¥:-")
+            if glued:
+                continue  # "3rd", "2-year", "$3", "9:00": not a number word's place
             if tok.text in _DIGIT_WORDS:
                 edits.append((tok.start, tok.end, _DIGIT_WORDS[tok.text]))
             elif tok.lower in _WORD_DIGITS:

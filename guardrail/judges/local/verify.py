@@ -353,6 +353,10 @@ def _quote(text: str) -> str:
     return f'"{one_line}"'
 
 
+#: A context excerpt for a reason line: one line, at most a few words, in quotes.
+quote = _quote
+
+
 def _names(terms: Iterable[Term], limit: int = 4) -> str:
     seen: list[str] = []
     for t in terms:
@@ -387,6 +391,8 @@ class Assessment:
     framing: int = 0
     #: Per term: the context uses one of its keys somewhere (not necessarily in ``best``).
     elsewhere: list[bool] = field(default_factory=list)
+    #: The statement with its framing ("It is not true that ...") stripped.
+    core: str = ""
 
 
 def verify(
@@ -399,30 +405,25 @@ def verify(
     return assess(statement, index, lex, thresholds).finding
 
 
-def assess(
-    statement: str,
-    index: ContextIndex,
-    lex: Lexicon,
-    thresholds: Thresholds | None = None,
-) -> Assessment:
-    """:func:`verify`, keeping the matched unit, term weights and polarity for feature use."""
-    th = thresholds or Thresholds()
-    core, framing_neg = _strip_framing(strip_citations(statement), lex)
+@dataclass(frozen=True)
+class _Core:
+    """What :func:`assess` reads from a statement's core (framing stripped): the same for
+    "X", "It is true that X" and "It is not true that X", so it is computed once."""
+
+    tokens: list[Token]
+    terms: list[Term]
+    negations: int
+    weights: list[float]
+    elsewhere: list[bool]
+    best: _Match | None
+
+
+def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
     tokens = tokenize(core, "lexical")
     terms = _terms(tokens, lex, index.lower_vocab)
-    if not terms:
-        return Assessment(
-            Finding(Support.UNKNOWN, "The statement has no content words to check."), tokens=tokens
-        )
-    if not index.units:
-        return Assessment(
-            Finding(Support.UNKNOWN, "The context is empty."),
-            terms,
-            tokens=tokens,
-            elsewhere=[False] * len(terms),
-        )
-    negations = len(_negation_positions(tokens, lex)) + framing_neg
-
+    if not terms or not index.units:
+        return _Core(tokens, terms, 0, [], [], None)
+    negations = len(_negation_positions(tokens, lex))
     n = index.sentences
     weights: list[float] = []
     elsewhere: list[bool] = []
@@ -440,7 +441,57 @@ def assess(
     for term in terms:
         for key in _term_keys(term):
             candidates.update(index.postings.get(key, ()))
-    if not candidates:
+    best: _Match | None = None
+    best_rank = (-1.0, 0)
+    for i in sorted(candidates):
+        m = _match(index.units[i], terms, weights, elsewhere)
+        rank = (round(m.coverage, 6), -m.unit.size)
+        if rank > best_rank:
+            best, best_rank = m, rank
+    return _Core(tokens, terms, negations, weights, elsewhere, best)
+
+
+#: Statement cores remembered per context (see ``memo`` of :func:`assess`).
+CORES_KEPT = 4096
+
+
+def assess(
+    statement: str,
+    index: ContextIndex,
+    lex: Lexicon,
+    thresholds: Thresholds | None = None,
+    memo: dict[str, _Core] | None = None,
+) -> Assessment:
+    """:func:`verify`, keeping the matched unit, term weights and polarity for feature use.
+
+    ``memo`` (one dict per context) keeps each statement core's matching pass, so a factoid's
+    wrapped variants ("In fact, X", "It is not true that X") reuse it.
+    """
+    th = thresholds or Thresholds()
+    core, framing_neg = _strip_framing(strip_citations(statement), lex)
+    read = memo.get(core) if memo is not None else None
+    if read is None:
+        read = _read_core(core, index, lex)
+        if memo is not None and len(memo) < CORES_KEPT:
+            memo[core] = read
+    terms, tokens = read.terms, read.tokens
+    if not terms:
+        return Assessment(
+            Finding(Support.UNKNOWN, "The statement has no content words to check."),
+            tokens=tokens,
+            core=core,
+        )
+    if not index.units:
+        return Assessment(
+            Finding(Support.UNKNOWN, "The context is empty."),
+            terms,
+            tokens=tokens,
+            elsewhere=[False] * len(terms),
+            core=core,
+        )
+    negations = read.negations + framing_neg
+    weights, elsewhere, best = read.weights, read.elsewhere, read.best
+    if best is None:
         return Assessment(
             Finding(Support.UNKNOWN, f"The context does not mention {_names(terms)}."),
             terms,
@@ -449,19 +500,12 @@ def assess(
             tokens=tokens,
             framing=framing_neg,
             elsewhere=elsewhere,
+            core=core,
         )
-    best: _Match | None = None
-    best_rank = (-1.0, 0)
-    for i in sorted(candidates):
-        m = _match(index.units[i], terms, weights, elsewhere)
-        rank = (round(m.coverage, 6), -m.unit.size)
-        if rank > best_rank:
-            best, best_rank = m, rank
-    assert best is not None
     parity = (negations + best.unit.negations_about(terms) + len(best.opposed)) % 2
     finding = _decide(best, terms, weights, elsewhere, parity, th)
     return Assessment(
-        finding, terms, weights, best, negations, parity, tokens, framing_neg, elsewhere
+        finding, terms, weights, best, negations, parity, tokens, framing_neg, elsewhere, core
     )
 
 

@@ -22,4 +22,4 @@ CURIE_CONTEXT = (
 
 @pytest.fixture
 def judge() -> LocalJudge:
-    return LocalJudge()
+    return LocalJudge(verifier="rules")

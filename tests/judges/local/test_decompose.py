@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from guardrail.judges.local import LocalJudge
 from guardrail.scoring.parsing import parse_statements
 
-_SHARED = LocalJudge()  # one lexicon load for all hypothesis examples
+_SHARED = LocalJudge(verifier="rules")  # one lexicon load for all hypothesis examples
 
 
 def factoids(judge: LocalJudge, text: str) -> list[str]:

@@ -15,10 +15,12 @@ from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.encoder import STACK_FILE, context_sentences, window
 from guardrail.judges.local.features import STACK_NAMES
 from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.verifiers import EncoderVerifier
 from guardrail.judges.local.verify import assess, index_context
 from guardrail.judges.registry import make_judge, parse_spec
 from guardrail.policy.loader import parse_policy
 from guardrail.scoring.metarag import MetaRAG
+from guardrail.training.readings import encoder_window
 from tests.judges.local.conftest import CURIE_CONTEXT
 from tests.needs import unavailable
 from tests.policy.factories import BASE_YAML
@@ -52,7 +54,7 @@ def test_window_without_a_shared_word_is_the_context_start():
 def test_registry_and_policy_take_local_encoder():
     assert parse_spec("local:encoder").model == "encoder"
     judge = make_judge("local:encoder")
-    assert isinstance(judge, LocalJudge) and judge.verifier == "encoder"
+    assert isinstance(judge, LocalJudge) and isinstance(judge.verifier, EncoderVerifier)
     assert judge.name == "local-encoder"
     policy = parse_policy("scorer:\n  judge: local:encoder\n" + BASE_YAML)
     assert policy.scorer.judge == "local:encoder"
@@ -97,7 +99,7 @@ def test_packaged_model_is_small_and_safe():
 
 
 def test_probabilities_are_distributions_and_deterministic(encoder_judge):
-    encoder = encoder_judge.encoder
+    encoder = encoder_judge.verifier.encoder
     pairs = [("Marie Curie was born in Warsaw.", "Marie Curie was born in Warsaw in 1867.")]
     first = encoder.probabilities(pairs)[0]
     encoder._memo.clear()
@@ -118,30 +120,34 @@ def test_probabilities_are_distributions_and_deterministic(encoder_judge):
     ],
 )
 def test_a_changed_fact_is_less_supported_than_the_faithful_one(encoder_judge, faithful, altered):
+    encoder = encoder_judge.verifier.encoder
     ok, bad = (
-        encoder_judge.encoder.probabilities([(s, encoder_judge.window(s, CURIE_CONTEXT))])[0]
+        encoder.probabilities([(s, encoder_window(encoder_judge.verifier, s, CURIE_CONTEXT))])[0]
         for s in (faithful, altered)
     )
     assert ok[0] > bad[0]
 
 
 def test_variants_of_a_factoid_are_read_through_the_factoid(encoder_judge):
-    """The judge's own synonym / antonym variants share their factoid's forward pass, and
-    their verdicts follow polarity: a supported factoid's antonyms are contradicted."""
+    """Variants sent with their source factoid (as MetaRAG sends them) share the factoid's
+    forward pass, and their verdicts follow polarity: a supported factoid's antonyms are
+    contradicted."""
     judge = LocalJudge(verifier="encoder")
+    assert isinstance(judge.verifier, EncoderVerifier)
     factoid = "Marie Curie was born in Warsaw in 1867."
     inputs = {"factoid": factoid, "count": 2}
     synonyms = judge.answer("synonym", inputs).splitlines()
     antonyms = judge.answer("antonym", inputs).splitlines()
     assert synonyms and antonyms
-    assert all(judge.source(v) == factoid for v in [*synonyms, *antonyms])
-    assert judge.source("Some other statement.") == "Some other statement."
-    before = judge.encoder.pairs_run
+    encoder = judge.verifier.encoder
+    before = encoder.pairs_run
     verdicts = [
-        judge.answer("verify", {"statement": s, "context": CURIE_CONTEXT}).split(".")[0]
+        judge.answer(
+            "verify", {"statement": s, "context": CURIE_CONTEXT, "factoid": factoid}
+        ).split(".")[0]
         for s in [factoid, *synonyms, *antonyms]
     ]
-    assert judge.encoder.pairs_run - before <= 1  # one pair: the factoid (or a memo hit)
+    assert encoder.pairs_run - before <= 1  # one pair: the factoid (or a memo hit)
     assert verdicts[0] == "YES"
     assert set(verdicts[1 : 1 + len(synonyms)]) == {"YES"}
     assert set(verdicts[1 + len(synonyms) :]) == {"NO"}
@@ -163,9 +169,11 @@ def test_stack_reads_the_encoder_probabilities(encoder_judge, tmp_path):
     lean.pop("trees", None)
     from guardrail.judges.local.trained import VerifierModel
 
-    judge = LocalJudge.with_encoder(encoder_judge.encoder.with_stack(VerifierModel(lean)))
+    verifier = EncoderVerifier(encoder_judge.verifier.encoder.with_stack(VerifierModel(lean)))
+    judge = LocalJudge(verifier=verifier)
     faithful = "Marie Curie was born in Warsaw in 1867."
-    probs = judge.encoder.probabilities([(faithful, judge.window(faithful, CURIE_CONTEXT))])[0]
+    window_ = encoder_window(verifier, faithful, CURIE_CONTEXT)
+    probs = verifier.encoder.probabilities([(faithful, window_)])[0]
     reply = judge.answer("verify", {"statement": faithful, "context": CURIE_CONTEXT})
     assert reply.startswith("YES" if probs[0] > probs[2] else "NOT SURE")
     assert "encoder: supported" in reply
@@ -202,22 +210,22 @@ def test_a_broken_model_directory_is_a_config_error(tmp_path, encoder_judge):
     shutil.copytree(PACKAGED, bad)
     (bad / "model.onnx").write_bytes(b"not an onnx graph")
     with pytest.raises(ConfigError, match=r"cannot load model\.onnx"):
-        LocalJudge(verifier="encoder", model_path=bad).encoder  # noqa: B018
+        EncoderVerifier(model_path=bad).encoder  # noqa: B018
     spec = json.loads((bad / "encoder.json").read_text())
     (bad / "encoder.json").write_text(json.dumps({**spec, "format": "other/9"}))
     with pytest.raises(ConfigError, match="expected format"):
-        LocalJudge(verifier="encoder", model_path=bad).encoder  # noqa: B018
+        EncoderVerifier(model_path=bad).encoder  # noqa: B018
     with pytest.raises(ConfigError, match="not found"):
-        LocalJudge(verifier="encoder", model_path=tmp_path / "missing").encoder  # noqa: B018
+        EncoderVerifier(model_path=tmp_path / "missing").encoder  # noqa: B018
     (bad / "encoder.json").write_text(json.dumps(spec))
     shutil.copyfile(PACKAGED / "model.onnx", bad / "model.onnx")
     lexical_only = json.loads((PACKAGED.parent / "verifier.json").read_text())
     (bad / STACK_FILE).write_text(json.dumps(lexical_only))
     with pytest.raises(ConfigError, match="not stacked"):
-        LocalJudge(verifier="encoder", model_path=bad).encoder  # noqa: B018
+        EncoderVerifier(model_path=bad).encoder  # noqa: B018
     (bad / STACK_FILE).unlink()
     with pytest.raises(ConfigError, match=r"stack\.json"):
-        LocalJudge(verifier="encoder", model_path=bad).encoder  # noqa: B018
+        EncoderVerifier(model_path=bad).encoder  # noqa: B018
 
 
 def test_cli_check_takes_local_encoder(encoder_judge, capsys):
@@ -247,10 +255,10 @@ def test_judge_model_names_an_encoder_directory(encoder_judge, tmp_path):
     copy = tmp_path / "retrained"
     shutil.copytree(PACKAGED, copy)
     judge = judge_for(MetaRAGSettings(judge="local:encoder", judge_model=str(copy)))
-    assert isinstance(judge, LocalJudge) and judge.verifier == "encoder"
-    assert Path(judge.encoder.meta["recipe"]).name == "train_encoder.py"
-    assert Path(str(judge.model_path)) == copy
+    assert isinstance(judge, LocalJudge) and isinstance(judge.verifier, EncoderVerifier)
+    assert Path(judge.verifier.encoder.meta["recipe"]).name == "train_encoder.py"
+    assert Path(str(judge.verifier.model_path)) == copy
     (copy / STACK_FILE).unlink()
     broken = judge_for(MetaRAGSettings(judge="local:encoder", judge_model=str(copy)))
     with pytest.raises(ConfigError, match=r"stack\.json"):
-        broken.encoder  # type: ignore[attr-defined]  # noqa: B018
+        broken.verifier.encoder  # type: ignore[attr-defined]  # noqa: B018

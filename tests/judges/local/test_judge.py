@@ -9,24 +9,30 @@ import pytest
 from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges.base import Judge, JudgeRequest
 from guardrail.judges.local import MODEL, LocalJudge
+from guardrail.judges.local.verifiers import RulesVerifier, TrainedVerifier
 from guardrail.judges.registry import make_judge
 
 from .conftest import CURIE_CONTEXT
 
 
-def test_is_a_judge_named_local():
-    """LocalJudge satisfies the Judge protocol and the registry builds it from "local"."""
+def test_is_a_judge_and_local_means_the_trained_verifier():
+    """LocalJudge satisfies the Judge protocol; "local" is the trained verifier (the best
+    offline one), "local:rules" the rule verifier."""
     judge = LocalJudge()
-    assert isinstance(judge, Judge) and judge.name == "local"
-    assert isinstance(make_judge("local"), LocalJudge)
+    assert isinstance(judge, Judge) and judge.name == "local-trained"
+    assert isinstance(judge.verifier, TrainedVerifier)
+    default = make_judge("local")
+    assert isinstance(default, LocalJudge) and isinstance(default.verifier, TrainedVerifier)
+    rules = make_judge("local:rules")
+    assert isinstance(rules, LocalJudge) and rules.name == "local-rules"
 
 
 def test_constructor_does_no_io():
     """The lexicon is read on first use, not in the constructor."""
-    judge = LocalJudge()
-    assert judge._lexicon is None
+    judge = LocalJudge(verifier="rules")
+    assert judge.verifier._lexicon is None  # type: ignore[attr-defined]
     judge.answer("decompose", {"text": "Paris is a city."})
-    assert judge._lexicon is not None
+    assert judge.verifier._lexicon is not None  # type: ignore[attr-defined]
 
 
 def test_constructor_validates_settings():
@@ -39,7 +45,7 @@ def test_constructor_validates_settings():
 
 async def test_complete_reports_model_and_whitespace_token_counts():
     """The response names the rules model and counts whitespace tokens of prompt and reply."""
-    judge = LocalJudge()
+    judge = LocalJudge(verifier="rules")
     request = JudgeRequest(
         task="verify",
         prompt="four words of prompt",
@@ -58,7 +64,7 @@ async def test_complete_reports_model_and_whitespace_token_counts():
 )
 def test_rt4chart_verify_labels(task, first_word):
     """RT4CHART verification maps YES/NO/NOT SURE to ENTAILED/CONTRADICTED/BASELESS."""
-    judge = LocalJudge()
+    judge = LocalJudge(verifier="rules")
     answer = lambda claim: judge.answer(  # noqa: E731
         task, {"claim": claim, "context": CURIE_CONTEXT, "hint": ""}
     )
@@ -69,7 +75,7 @@ def test_rt4chart_verify_labels(task, first_word):
 
 def test_claims_task_matches_decompose():
     """RT4CHART's ``claims`` task returns the same JSON array as ``decompose``."""
-    judge = LocalJudge()
+    judge = LocalJudge(verifier="rules")
     text = "Ibuprofen is safe and effective."
     assert judge.answer("claims", {"text": text}) == judge.answer("decompose", {"text": text})
     assert json.loads(judge.answer("claims", {"text": text})) == [
@@ -81,13 +87,13 @@ def test_claims_task_matches_decompose():
 async def test_unknown_task_is_a_request_error():
     """A task the judge does not know raises JudgeRequestError (not retryable)."""
     with pytest.raises(JudgeRequestError) as info:
-        await LocalJudge().complete(JudgeRequest(task="translate", prompt="p"))
+        await LocalJudge(verifier="rules").complete(JudgeRequest(task="translate", prompt="p"))
     assert not info.value.retryable
 
 
 def test_odd_input_values_are_treated_as_text():
     """Non-string and ``None`` values are text, not errors."""
-    judge = LocalJudge()
+    judge = LocalJudge(verifier="rules")
     assert judge.answer("decompose", {"text": 12345}) == "[]"
     assert judge.answer("decompose", {"text": None}) == "[]"
     assert len(judge.answer("antonym", {"factoid": None, "count": 2}).split("\n")) == 2
@@ -108,24 +114,24 @@ def test_odd_input_values_are_treated_as_text():
 def test_a_missing_input_key_is_a_request_error(task, inputs, missing):
     """A misspelt or missing key raises instead of answering a silent NOT SURE."""
     with pytest.raises(JudgeRequestError, match=missing):
-        LocalJudge().answer(task, inputs)
+        LocalJudge(verifier="rules").answer(task, inputs)
 
 
 def test_context_cache_is_bounded_lru_and_reused():
     """The same context is preprocessed once; old contexts are evicted beyond cache_size."""
-    judge = LocalJudge(cache_size=2)
-    first = judge._index("Alpha is a letter.")
-    assert judge._index("Alpha is a letter.") is first
-    judge._index("Beta is a letter.")
-    judge._index("Alpha is a letter.")  # refresh Alpha: Beta is now the oldest
-    judge._index("Gamma is a letter.")
-    assert len(judge._cache) == 2
-    assert judge._index("Alpha is a letter.") is first
+    verifier = RulesVerifier(cache_size=2)
+    first = verifier.prepare("Alpha is a letter.")
+    assert verifier.prepare("Alpha is a letter.") is first
+    verifier.prepare("Beta is a letter.")
+    verifier.prepare("Alpha is a letter.")  # refresh Alpha: Beta is now the oldest
+    verifier.prepare("Gamma is a letter.")
+    assert len(verifier._cache) == 2
+    assert verifier.prepare("Alpha is a letter.") is first
 
 
 def test_deterministic_across_instances():
     """Two judges give byte-identical replies for every task."""
-    a, b = LocalJudge(), LocalJudge()
+    a, b = LocalJudge(verifier="rules"), LocalJudge(verifier="rules")
     for task, inputs in [
         ("decompose", {"text": "Curie was born in Warsaw and moved to Paris."}),
         ("synonym", {"factoid": "Ibuprofen is safe.", "count": 3}),

@@ -13,7 +13,7 @@ from .conftest import CURIE_CONTEXT, VIGNETTE_CONTEXT, VIGNETTE_QUESTION
 
 @pytest.fixture
 def scorer() -> MetaRAG:
-    return MetaRAG(LocalJudge())
+    return MetaRAG(LocalJudge(verifier="rules"))
 
 
 async def test_vignette_is_flagged_with_span_on_the_claim(scorer):
@@ -27,7 +27,7 @@ async def test_vignette_is_flagged_with_span_on_the_claim(scorer):
     covered = "".join(answer[s:e] for s, e in report.flagged_spans)
     assert "safe throughout pregnancy" in covered
     assert not report.unaligned_flagged
-    assert all(c.judge == "local" and c.model == "local-rules-v1" for c in report.calls)
+    assert all(c.judge == "local-rules" and c.model == "local-rules-v1" for c in report.calls)
     labels = {(v.relation, v.label) for v in factoid.variants}
     assert labels == {(Relation.SYNONYM, Label.NO), (Relation.ANTONYM, Label.YES)}
 

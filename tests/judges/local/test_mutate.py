@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from guardrail.judges.local import LocalJudge
 from guardrail.scoring.parsing import parse_statements
 
-_SHARED = LocalJudge()  # one lexicon load for all hypothesis examples
+_SHARED = LocalJudge(verifier="rules")  # one lexicon load for all hypothesis examples
 
 
 def mutate(judge: LocalJudge, task: str, factoid: str, count: int = 2) -> list[str]:

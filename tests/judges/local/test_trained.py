@@ -11,16 +11,19 @@ from guardrail.exceptions import ConfigError
 from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.features import DENSE_NAMES, HASH_BUCKETS, Features
 from guardrail.judges.local.trained import VERIFIER_FILE, VERIFIER_FORMAT, Cutoffs, VerifierModel
+from guardrail.judges.local.verifiers import RulesVerifier, TrainedVerifier
 from guardrail.judges.local.verify import Support
 from guardrail.judges.registry import make_judge
 from guardrail.models import Label
 from guardrail.scoring.metarag import MetaRAG
 from guardrail.scoring.parsing import parse_verdict
 from guardrail.scoring.rt4chart import RT4Chart
+from guardrail.training.readings import statement_features
 
 from .conftest import CURIE_CONTEXT
 
-_TRAINED = LocalJudge(verifier="trained")
+_VERIFIER = TrainedVerifier()
+_TRAINED = LocalJudge(verifier=_VERIFIER)
 _ANSWER = (
     "Marie Curie was born in Warsaw in 1867. She later won an Olympic gold medal in rowing "
     "at the Stockholm games."
@@ -141,19 +144,22 @@ def test_rt4chart_operating_point_is_separate():
 def test_constructor_does_no_io_and_validates():
     """The model is read on first use; bad verifier names and stray model paths are refused."""
     judge = LocalJudge(verifier="trained")
-    assert judge._model is None and judge.name == "local-trained"
+    assert isinstance(judge.verifier, TrainedVerifier)
+    assert judge.verifier._model is None and judge.name == "local-trained"
     judge.answer("verify", {"statement": "Curie discovered radium.", "context": CURIE_CONTEXT})
-    assert judge._model is not None
+    assert judge.verifier._model is not None
     with pytest.raises(ConfigError, match="verifier must be one of"):
         LocalJudge(verifier="neural")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="model_path"):
-        LocalJudge(model_path="x.json")
+        LocalJudge(verifier="rules", model_path="x.json")
 
 
 def test_registry_specs():
     """local:trained and local:rules pick the verifier; other suffixes are a ConfigError."""
-    assert make_judge("local:trained").verifier == "trained"  # type: ignore[attr-defined]
-    assert make_judge("local:rules").verifier == "rules"  # type: ignore[attr-defined]
+    trained = make_judge("local:trained")
+    rules = make_judge("local:rules")
+    assert isinstance(trained, LocalJudge) and isinstance(trained.verifier, TrainedVerifier)
+    assert isinstance(rules, LocalJudge) and isinstance(rules.verifier, RulesVerifier)
     with pytest.raises(ConfigError):
         make_judge("local:neural")
 
@@ -176,9 +182,11 @@ def test_invented_claim_is_not_supported_and_scores_high_risk():
     """A claim the context never mentions is NOT SURE, with risk far above a restatement's."""
     invented = "Curie won an Olympic gold medal in rowing in 1912."
     assert _label(invented) is Label.NOT_SURE
-    risky = _TRAINED.model.probability(_TRAINED.features(invented, CURIE_CONTEXT)[0])
-    plain = _TRAINED.model.probability(
-        _TRAINED.features("Marie Curie was born in Warsaw.", CURIE_CONTEXT)[0]
+    risky = _VERIFIER.fitted_model.probability(
+        statement_features(_VERIFIER, invented, CURIE_CONTEXT)[0]
+    )
+    plain = _VERIFIER.fitted_model.probability(
+        statement_features(_VERIFIER, "Marie Curie was born in Warsaw.", CURIE_CONTEXT)[0]
     )
     assert risky > 0.5 > 0.1 > plain
 
@@ -204,8 +212,10 @@ def test_json_context_is_read_as_records():
 
 
 def test_features_match_the_check_path():
-    """LocalJudge.features (training) and check (scoring) see the same context preprocessing."""
-    features, polarity = _TRAINED.features("Marie Curie was not born in Warsaw.", CURIE_CONTEXT)
+    """statement_features (training) and check (scoring) see the same context preprocessing."""
+    features, polarity = statement_features(
+        _VERIFIER, "Marie Curie was not born in Warsaw.", CURIE_CONTEXT
+    )
     assert len(features.dense) == len(DENSE_NAMES) and polarity.flipped()
     assert all(0 <= b < HASH_BUCKETS for b in features.hashed)
 

@@ -13,7 +13,7 @@ from guardrail.scoring.parsing import parse_verdict
 
 from .conftest import CURIE_CONTEXT, VIGNETTE_CONTEXT
 
-_SHARED = LocalJudge()  # one lexicon load for all hypothesis examples
+_SHARED = LocalJudge(verifier="rules")  # one lexicon load for all hypothesis examples
 
 
 def verdict(judge: LocalJudge, statement: str, context: str) -> tuple[Label, str]:

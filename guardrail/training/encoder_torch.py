@@ -1,8 +1,9 @@
 """A BERT cross-encoder in plain torch, loaded from the MiniLM safetensors, and its ONNX export.
 
-Used only by ``scripts/train_encoder.py`` (the ``encoder-train`` extra); scoring never imports
-torch. The architecture is BERT's (all-MiniLM-L6-v2: 6 layers, 384 wide, 12 heads) with a
-classification head over the mean of the token vectors: supported / contradicted / unsupported.
+Used only by :mod:`guardrail.training.encoder_train` (the ``encoder-train`` extra); scoring
+never imports torch. The architecture is BERT's (all-MiniLM-L6-v2: 6 layers, 384 wide,
+12 heads) with a classification head over the mean of the token vectors: supported /
+contradicted / unsupported.
 """
 
 from __future__ import annotations

@@ -1,0 +1,285 @@
+"""The conflict check: does the context state a *different* value than the statement?
+
+Every offline verifier (and the cascade's screen) runs it before its own decision
+(:meth:`~guardrail.judges.local.verifiers.LexicalVerifier.check`), so a clear contradiction is
+decided the same way whichever verifier is chosen:
+
+1. The statement is matched to its best context unit by the rules' matching pass
+   (:func:`~guardrail.judges.local.verify.assess`). The unit must cover most of the statement
+   *apart from its values* (:data:`FRAME_COVERAGE`): the statement and the unit talk about the
+   same thing.
+2. Values are read from both (:mod:`~guardrail.judges.local.values`): amounts with units,
+   money, percentages, times, dates, years, weekdays, ordinals, names. A statement value
+   *conflicts* when the unit states values of the same kind and dimension, none equal to it,
+   and the value occurs nowhere in the context. A name conflicts only when the unit puts another
+   name in its place (the two texts aligned word by word). Spellings are normalized first, so
+   "1,200" = "1200", "two weeks" = "14 days", "6 pm" = "18:00" never conflict.
+3. Polarity composes: negations in the statement (and "It is not true that" framing), negations
+   in the unit that govern the statement's words, and opposite words ("closed" for "open") are
+   counted. An even count with a conflict means *contradicted* ("context says Warsaw, not
+   Vienna"); an odd count means the statement denies something false, so it is *supported*
+   ("does not last 30 days" when the context says 14).
+
+A statement without values, or whose best unit covers too little of it, is left to the verifier.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.values import Value, extract
+from guardrail.judges.local.verify import (
+    Assessment,
+    ContextIndex,
+    Finding,
+    Support,
+    Term,
+    Unit,
+    _Match,
+    _match,
+    quote,
+)
+
+#: Share of the statement's weight (values left out) its best context unit must cover.
+FRAME_COVERAGE = 0.7
+#: Statements whose values one context's check remembers.
+_STATEMENTS_KEPT = 4096
+#: Fewest words besides the values that must match, so "It is Paris." never decides.
+FRAME_WORDS = 1
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A statement value and the context unit's values of the same kind that differ from it."""
+
+    stated: Value
+    found: tuple[Value, ...]
+    unit: str
+    #: The statement denies the conflicting claim (odd polarity): it is supported.
+    denied: bool
+
+    @property
+    def says(self) -> str:
+        """What the context says instead ("14 days", "Warsaw")."""
+        return " / ".join(dict.fromkeys(v.surface for v in self.found))
+
+    def finding(self) -> Finding:
+        """The verdict: contradicted, or supported when the statement denies the false value."""
+        if self.denied:
+            return Finding(
+                Support.SUPPORTED,
+                f"The context says {self.says}, not {self.stated.surface}, as the statement "
+                f"says: {quote(self.unit)}",
+            )
+        return Finding(
+            Support.CONTRADICTED,
+            f"Conflicting value: the context says {self.says}, not {self.stated.surface}: "
+            f"{quote(self.unit)}",
+        )
+
+
+class ConflictCheck:
+    """Finds value conflicts between statements and one context (values cached per unit)."""
+
+    def __init__(self, index: ContextIndex, lex: Lexicon) -> None:
+        self.index = index
+        self.lex = lex
+        self._unit_values: dict[int, list[Value]] = {}
+        self._context_values: list[Value] | None = None
+        self._words: set[str] | None = None
+        self._stated: dict[str, list[Value]] = {}
+
+    def common(self, word: str) -> bool:
+        """An ordinary word, so a capitalized first word is not taken for a name."""
+        return self.lex.is_known_word(word) or word in self.index.lower_vocab
+
+    def stated(self, statement: str) -> list[Value]:
+        """The values ``statement`` asserts (remembered: variants repeat their factoid's)."""
+        found = self._stated.get(statement)
+        if found is None:
+            found = extract(statement, self.common)
+            if len(self._stated) < _STATEMENTS_KEPT:
+                self._stated[statement] = found
+        return found
+
+    def values_of(self, unit: Unit) -> list[Value]:
+        key = id(unit)
+        found = self._unit_values.get(key)
+        if found is None:
+            found = extract(unit.text, self.common)
+            self._unit_values[key] = found
+        return found
+
+    @property
+    def context_values(self) -> list[Value]:
+        """Every value of the whole context (whole-sentence units only)."""
+        if self._context_values is None:
+            seen: set[int] = set()
+            out: list[Value] = []
+            for unit in self.index.units:
+                if unit.sentence in seen:
+                    continue  # the first unit of a sentence is the sentence itself
+                seen.add(unit.sentence)
+                out.extend(self.values_of(unit))
+            self._context_values = out
+        return self._context_values
+
+    @property
+    def words(self) -> set[str]:
+        """The context's words, lowercased (to find a name anywhere in it)."""
+        if self._words is None:
+            self._words = {w for u in self.index.units for w in _words(u.text)}
+        return self._words
+
+    def check(self, statement: str, assessment: Assessment) -> Conflict | None:
+        """The first conflicting value of ``statement`` (whose matching pass is
+        ``assessment``), or ``None``."""
+        best = assessment.best
+        if best is None or not assessment.terms:
+            return None
+        stated = self.stated(statement)
+        if not stated:
+            return None
+        candidates = [v for v in stated if not self._anywhere(v)]
+        if not candidates:
+            return None
+        value_words = {v.surface.lower() for v in candidates}
+        if not _frame_matches(best, assessment, value_words):
+            return None
+        unit = best.unit
+        found = self.values_of(unit)
+        for value in candidates:
+            rivals = self._rivals(value, found, statement, unit.text)
+            if rivals and not any(value.same(r) for r in rivals):
+                denied = _parity(assessment, unit) == 1
+                return Conflict(value, tuple(rivals), unit.text, denied)
+        return None
+
+    def agrees(self, statement: str, assessment: Assessment) -> Finding | None:
+        """Supported (or, reversed, contradicted) when the best unit matches the statement
+        word for word except for values it states in another spelling ("18:00" for "6 pm",
+        "1,200" for "1200"): the lexical match misses what the values say is the same."""
+        best = assessment.best
+        if best is None or not best.missing:
+            return None
+        stated = self.stated(statement)
+        found = self.values_of(best.unit)
+        equal = {
+            v.surface.lower() for v in stated if any(v.comparable(f) and v.same(f) for f in found)
+        }
+        if not equal or not all(_is_value(t, equal) for t in best.missing):
+            return None
+        if _parity(assessment, best.unit) == 1:
+            reason = f"The context says the opposite: {quote(best.unit.text)}"
+            return Finding(Support.CONTRADICTED, reason)
+        return Finding(Support.SUPPORTED, f"The context states: {quote(best.unit.text)}")
+
+    def _anywhere(self, value: Value) -> bool:
+        """The context states ``value`` somewhere (then it is not a conflict)."""
+        if value.kind == "name":
+            names = _distinctive(value.text)
+            return bool(names) and all(w in self.words for w in names)
+        return any(value.comparable(v) and value.same(v) for v in self.context_values)
+
+    def _rivals(
+        self, value: Value, found: list[Value], statement: str, unit_text: str
+    ) -> list[Value]:
+        """The unit's values that ``value`` must equal to be supported."""
+        same_kind = [v for v in found if value.comparable(v)]
+        if value.kind != "name" or not same_kind:
+            if value.kind == "quantity" and not value.key:
+                return []  # a bare number: no unit to know what it counts
+            return same_kind
+        stated_words = set(_words(statement))
+        others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]
+        return [v for v in others if _same_slot(statement, value, unit_text, v)]
+
+
+#: Words that name a kind of place or body, not a particular one ("Sea", "University").
+_GENERIC_NAME_WORDS = frozenset(
+    "sea ocean river lake mount mountain university college city county state republic "
+    "kingdom island islands company group inc ltd corporation organization organisation "
+    "the of and".split()
+)
+
+
+def _distinctive(name: str) -> list[str]:
+    """A name's own words ("caspian" of "caspian sea")."""
+    return [w for w in name.split() if w not in _GENERIC_NAME_WORDS]
+
+
+def _words(text: str) -> list[str]:
+    out: list[str] = []
+    word: list[str] = []
+    for ch in text.lower():
+        if ch.isalnum():
+            word.append(ch)
+        elif word:
+            out.append("".join(word))
+            word = []
+    if word:
+        out.append("".join(word))
+    return out
+
+
+def _frame_matches(best: _Match, assessment: Assessment, value_words: set[str]) -> bool:
+    """The best unit covers enough of the statement's words that are not values."""
+    missing = {id(t) for t in best.missing}
+    total = got = 0.0
+    matched = 0
+    for term, weight in zip(assessment.terms, assessment.weights, strict=True):
+        if _is_value(term, value_words):
+            continue
+        total += weight
+        if id(term) not in missing:
+            got += weight
+            matched += 1
+    return matched >= FRAME_WORDS and total > 0 and got / total >= FRAME_COVERAGE
+
+
+def _is_value(term: Term, value_words: set[str]) -> bool:
+    """The term is part of one of the values being checked ("3,500" of "3,500 paintings")."""
+    word = term.surface.lower()
+    return any(word in _words(surface) or word in surface.split() for surface in value_words)
+
+
+def _parity(assessment: Assessment, unit: Unit) -> int:
+    """Negations of the statement, the unit's negations about it, and opposite words: odd
+    means the statement says the opposite of the unit."""
+    best = assessment.best
+    if best is not None and best.unit is unit:
+        opposed = len(best.opposed)
+    else:
+        weights = assessment.weights
+        opposed = len(_match(unit, assessment.terms, weights, assessment.elsewhere).opposed)
+    return (assessment.negations + unit.negations_about(assessment.terms) + opposed) % 2
+
+
+def _same_slot(statement: str, value: Value, unit_text: str, rival: Value) -> bool:
+    """The two names take one place: aligned word by word, the statement's name sits in a
+    stretch the unit fills with the rival name."""
+    a = _words(statement)
+    b = _words(unit_text)
+    a_span = _word_span(statement, value)
+    b_span = _word_span(unit_text, rival)
+    if a_span[0] > 0 and b_span[0] > 0 and a[a_span[0] - 1] == b[b_span[0] - 1]:
+        return True  # after the same word: "born in Vienna" / "born in Warsaw"
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "replace":
+            continue
+        if _overlaps(a_span, (i1, i2)) and _overlaps(b_span, (j1, j2)):
+            return True
+    return False
+
+
+def _word_span(text: str, value: Value) -> tuple[int, int]:
+    """The value's position in :func:`_words` of ``text``."""
+    before = len(_words(text[: value.start]))
+    return before, before + max(1, len(_words(value.surface)))
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]

@@ -1,0 +1,440 @@
+"""Typed values a sentence asserts: amounts with units, money, percentages, times, dates, years,
+weekdays, ordinals and names — each normalized so that two spellings of one value compare equal
+("1,200" = "1200", "twenty-five days" = "25 days", "two weeks" = "14 days", "6 pm" = "18:00",
+"15 March 2024" = "March 15, 2024", "$120" = "120 dollars", "20 per cent" = "20%").
+
+:func:`extract` reads one text; the conflict check (:mod:`~guardrail.judges.local.conflict`)
+compares a statement's values with those of the context sentence it is about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from guardrail.text.tokens import STOPWORDS
+
+#: A value's kind: what it may be compared with.
+KINDS = (
+    "money",
+    "percent",
+    "time",
+    "date",
+    "year",
+    "weekday",
+    "ordinal",
+    "quantity",
+    "name",
+)
+
+_TOKEN = re.compile(
+    r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,:]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?|[$€£¥%]|[^\w\s]", re.UNICODE
+)
+
+_SMALL = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_SCALE_ABBR = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+    "fourteenth": 14, "fifteenth": 15, "twentieth": 20, "thirtieth": 30, "hundredth": 100,
+}  # fmt: skip
+_ORDINAL_SUFFIX = re.compile(r"^(\d+)(st|nd|rd|th)$")
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        [
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for m in names
+}  # fmt: skip
+_WEEKDAYS = {
+    d: i
+    for i, names in enumerate(
+        [
+            ("monday", "mondays"), ("tuesday", "tuesdays"), ("wednesday", "wednesdays"),
+            ("thursday", "thursdays"), ("friday", "fridays"), ("saturday", "saturdays"),
+            ("sunday", "sundays"),
+        ]
+    )
+    for d in names
+}  # fmt: skip
+_CURRENCY_SIGNS = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy"}
+_CURRENCY_WORDS = {
+    "dollar": "usd", "dollars": "usd", "usd": "usd", "euro": "eur", "euros": "eur",
+    "eur": "eur", "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "yen": "jpy", "cents": "cent",
+    "cent": "cent", "rupees": "inr", "rupee": "inr", "francs": "chf", "franc": "chf",
+}  # fmt: skip
+_PERCENT_WORDS = ("percent", "per cent", "percentage points", "%")
+#: unit -> (dimension, factor to the dimension's base unit)
+_UNITS: dict[str, tuple[str, float]] = {}
+_UNIT_TABLES: dict[str, dict[str, float]] = {
+    "days": {"day": 1, "days": 1, "week": 7, "weeks": 7, "fortnight": 14, "fortnights": 14},
+    "months": {"month": 1, "months": 1, "year": 12, "years": 12, "yr": 12, "yrs": 12},
+    "minutes": {"hour": 60, "hours": 60, "hr": 60, "hrs": 60, "h": 60, "minute": 1,
+                "minutes": 1, "min": 1, "mins": 1},
+    "seconds": {"second": 1, "seconds": 1, "sec": 1, "secs": 1, "s": 1},
+    "metres": {"m": 1, "metre": 1, "metres": 1, "meter": 1, "meters": 1, "km": 1000,
+               "kilometre": 1000, "kilometres": 1000, "kilometer": 1000, "kilometers": 1000,
+               "cm": 0.01, "centimetre": 0.01, "centimetres": 0.01, "centimeter": 0.01,
+               "centimeters": 0.01, "mm": 0.001, "millimetre": 0.001, "millimetres": 0.001,
+               "mile": 1609.344, "miles": 1609.344, "ft": 0.3048, "foot": 0.3048,
+               "feet": 0.3048},
+    "grams": {"g": 1, "gram": 1, "grams": 1, "kg": 1000, "kilogram": 1000, "kilograms": 1000,
+              "kilo": 1000, "kilos": 1000, "mg": 0.001, "milligram": 0.001,
+              "milligrams": 0.001, "tonne": 1e6, "tonnes": 1e6, "ton": 1e6, "tons": 1e6,
+              "lb": 453.592, "lbs": 453.592, "pound": 453.592},
+    "litres": {"l": 1, "litre": 1, "litres": 1, "liter": 1, "liters": 1, "ml": 0.001,
+               "millilitre": 0.001, "millilitres": 0.001},
+}  # fmt: skip
+for _dim, _table in _UNIT_TABLES.items():
+    for _name, _factor in _table.items():
+        _UNITS.setdefault(_name, (_dim, float(_factor)))
+#: Words that may sit between a number and its unit ("25 vacation days", "3 more weeks").
+_UNIT_GAP = 2
+_TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
+#: Words that may start a value (any other word is skipped at once).
+_KEYWORDS = frozenset(
+    [*_CURRENCY_SIGNS, *_TIME_WORDS, *_MONTHS, *_WEEKDAYS, *_ORDINALS, *_SMALL, *_SCALES]
+)
+_AMPM = re.compile(r"^(a|p)\.?m\.?$")
+#: Capitalized words that start names but are not names themselves.
+_NOT_NAMES = frozenset(
+    "i the a an this that these those it its he she they we you his her their our my your "
+    "in on at by for from to of and or but if when while after before during since until "
+    "there here what which who whom whose where why how all some any each every no not "
+    "mr mrs ms dr prof st".split()
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value: its ``kind``, a normalized ``key`` (the dimension or currency it is in) and
+    ``amount`` (numbers) or ``text`` (names, weekdays), with its character span."""
+
+    kind: str
+    key: str
+    amount: float | None
+    text: str
+    start: int
+    end: int
+    surface: str
+
+    def same(self, other: Value) -> bool:
+        """The same value (kinds and keys must already agree)."""
+        if self.amount is not None and other.amount is not None:
+            return abs(self.amount - other.amount) <= 1e-9 * max(1.0, abs(self.amount))
+        return self.text == other.text
+
+    def comparable(self, other: Value) -> bool:
+        """Values of one kind and dimension: if they differ, they disagree."""
+        return self.kind == other.kind and self.key == other.key
+
+
+class _Tok(NamedTuple):
+    text: str
+    low: str
+    start: int
+    end: int
+    digit: bool
+
+
+def _tokens(text: str) -> list[_Tok]:
+    out = []
+    for m in _TOKEN.finditer(text):
+        word = m.group()
+        out.append(_Tok(word, word.lower(), m.start(), m.end(), word[:1].isdigit()))
+    return out
+
+
+def _number(tok: _Tok) -> float | None:
+    raw = tok.text
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+        raw = raw.replace(",", "")
+    elif "," in raw or ":" in raw:
+        return None
+    try:
+        return float(raw)
+    except ValueError:
+        return None
+
+
+def _word_number(toks: list[_Tok], i: int) -> tuple[float, int] | None:
+    """A number written in words from ``toks[i]`` ("twenty-five", "two hundred"): value and
+    the index after it."""
+    total = 0.0
+    current = 0.0
+    j = i
+    seen = False
+    while j < len(toks):
+        low = toks[j].low
+        if low in _SMALL:
+            current += _SMALL[low]
+            seen = True
+        elif low in _SCALES and seen:
+            current = max(current, 1.0) * _SCALES[low]
+            if _SCALES[low] >= 1000:
+                total += current
+                current = 0.0
+        elif low in ("-", "and") and seen and j + 1 < len(toks) and toks[j + 1].low in _SMALL:
+            pass
+        else:
+            break
+        j += 1
+    if not seen:
+        return None
+    return total + current, j
+
+
+def _scale(toks: list[_Tok], j: int) -> tuple[float, int]:
+    """A scale word after a number ("1.5 million", "3bn"): factor and the index after it."""
+    if j < len(toks) and toks[j].low in _SCALES:
+        return float(_SCALES[toks[j].low]), j + 1
+    if j < len(toks) and toks[j].low in _SCALE_ABBR and toks[j].start == toks[j - 1].end:
+        return float(_SCALE_ABBR[toks[j].low]), j + 1
+    return 1.0, j
+
+
+def _is_year(tok: _Tok, value: float) -> bool:
+    return len(tok.text) == 4 and tok.text.isdigit() and 1000 <= value <= 2100
+
+
+def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Value]:
+    """Every value ``text`` asserts, left to right. ``common(word)`` says whether a lowercase
+    word is an ordinary word (so a capitalized first word is not a name)."""
+    toks = _tokens(text)
+    out: list[Value] = []
+    i = 0
+    n = len(toks)
+
+    def add(kind: str, key: str, amount: float | None, label: str, a: int, b: int) -> None:
+        start, end = toks[a].start, toks[b - 1].end
+        out.append(Value(kind, key, amount, label, start, end, text[start:end]))
+
+    while i < n:
+        tok = toks[i]
+        low = tok.low
+        if not tok.digit and low not in _KEYWORDS:
+            i += 1  # most words: nothing to read here (names are read after the loop)
+            continue
+        # money with a sign before the number: "$120", "€2.50", "£5,000", "$3 million"
+        if low in _CURRENCY_SIGNS and i + 1 < n and toks[i + 1].digit:
+            cash = _number(toks[i + 1])
+            if cash is not None:
+                factor, j = _scale(toks, i + 2)
+                add("money", _CURRENCY_SIGNS[low], cash * factor, "", i, j)
+                i = j
+                continue
+        # times: "18:00", "6:30 pm", "6 pm", "noon"
+        if low in _TIME_WORDS:
+            add("time", "clock", float(_TIME_WORDS[low]), "", i, i + 1)
+            i += 1
+            continue
+        clock = re.fullmatch(r"(\d{1,2})[:.](\d{2})", tok.text) if tok.digit else None
+        ampm, after = _ampm(toks, i + 1) if tok.digit else (None, i + 1)
+        if clock or (tok.digit and ampm and re.fullmatch(r"\d{1,2}", tok.text)):
+            hour = int(clock.group(1)) if clock else int(tok.text)
+            minute = int(clock.group(2)) if clock else 0
+            if hour <= 24 and minute < 60 and (clock or 1 <= hour <= 12):
+                if ampm == "p" and hour < 12:
+                    hour += 12
+                elif ampm == "a" and hour == 12:
+                    hour = 0
+                add("time", "clock", float(hour * 60 + minute), "", i, after if ampm else i + 1)
+                i = after if ampm else i + 1
+                continue
+        # dates: "15 March 2024", "March 15, 2024", "March 15"; a month alone is a date too
+        if low in _MONTHS and tok.text[0].isupper() and low != "may":
+            i = _date(toks, i, out, text)
+            continue
+        if (
+            low == "may"
+            and tok.text[0].isupper()
+            and 0 < i < n - 1
+            and (toks[i + 1].digit or toks[i - 1].digit)
+        ):
+            i = _date(toks, i, out, text)
+            continue
+        if (
+            tok.digit
+            and i + 1 < n
+            and toks[i + 1].low in _MONTHS
+            and re.fullmatch(r"\d{1,2}", tok.text)
+        ):
+            day = int(tok.text)
+            month = _MONTHS[toks[i + 1].low]
+            j = i + 2
+            if 1 <= day <= 31:
+                add("date", "day", float(month * 100 + day), "", i, j)
+                if j < n and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
+                    add("year", "year", float(toks[j].text), "", j, j + 1)
+                    j += 1
+                i = j
+                continue
+        if low in _WEEKDAYS:
+            add("weekday", "weekday", float(_WEEKDAYS[low]), "", i, i + 1)
+            i += 1
+            continue
+        if low in _ORDINALS or _ORDINAL_SUFFIX.match(low):
+            m = _ORDINAL_SUFFIX.match(low)
+            value = float(m.group(1)) if m else float(_ORDINALS[low])
+            add("ordinal", "ordinal", value, "", i, i + 1)
+            i += 1
+            continue
+        # numbers: digits or words, then a scale, then a currency / percent / unit
+        amount: float | None = None
+        j = i
+        if tok.digit:
+            amount = _number(tok)
+            j = i + 1
+        else:
+            words = _word_number(toks, i)
+            if words is not None and not (low == "one" and not _unit_follows(toks, words[1])):
+                amount, j = words
+        if amount is None:
+            i += 1
+            continue
+        if tok.digit and _is_year(tok, amount) and not _unit_follows(toks, j):
+            add("year", "year", amount, "", i, j)
+            i = j
+            continue
+        factor, j = _scale(toks, j)
+        amount *= factor
+        if j < n and (toks[j].low in ("%", "percent") or _per_cent(toks, j)):
+            end = j + (2 if _per_cent(toks, j) else 1)
+            add("percent", "percent", amount, "", i, end)
+            i = end
+            continue
+        if j < n and toks[j].low in _CURRENCY_WORDS:
+            add("money", _CURRENCY_WORDS[toks[j].low], amount, "", i, j + 1)
+            i = j + 1
+            continue
+        unit, end = _unit(toks, j)
+        if unit is not None:
+            dim, per = _UNITS.get(unit, (unit, 1.0))
+            add("quantity", dim, amount * per, "", i, end)
+        else:
+            add("quantity", "", amount, "", i, j)
+        i = max(j, i + 1)
+    out.extend(_names(text, toks, common))
+    return out
+
+
+def _ampm(toks: list[_Tok], j: int) -> tuple[str | None, int]:
+    """ "am"/"pm" (also "a.m.", "p.m.") at ``toks[j]``: the letter and the index after it."""
+    if j >= len(toks):
+        return None, j
+    low = toks[j].low
+    if low in ("am", "pm"):
+        return low[0], j + 1
+    if low in ("a", "p") and j + 3 < len(toks) + 1:
+        parts = "".join(t.low for t in toks[j : j + 4])
+        m = re.match(r"^(a|p)\.m\.?", parts)
+        if m:
+            used = 4 if parts.startswith(f"{low}.m.") else 3
+            return low, j + used
+    return None, j
+
+
+def _per_cent(toks: list[_Tok], j: int) -> bool:
+    return j + 1 < len(toks) and toks[j].low == "per" and toks[j + 1].low == "cent"
+
+
+def _unit_follows(toks: list[_Tok], j: int) -> bool:
+    return _unit(toks, j)[0] is not None
+
+
+def _unit(toks: list[_Tok], j: int) -> tuple[str | None, int]:
+    """The unit after a number: a known unit within :data:`_UNIT_GAP` words ("25 vacation days",
+    "2-year"), else the next noun-like word ("8 books" -> "book"), else none."""
+    k = j
+    if k < len(toks) and toks[k].low == "-":
+        k += 1
+    for step in range(_UNIT_GAP + 1):
+        if k + step >= len(toks):
+            break
+        t = toks[k + step]
+        if not t.low.isalpha():
+            break
+        if t.low in _UNITS:
+            return t.low, k + step + 1
+    if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in STOPWORDS:
+        word = toks[k].low
+        if len(word) > 2 and word not in _MONTHS and word not in _WEEKDAYS:
+            stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+            return stem, k + 1
+    return None, j
+
+
+def _date(toks: list[_Tok], i: int, out: list[Value], text: str) -> int:
+    """A date starting at a month name ("March 15, 2024", "March 2024", "March")."""
+    n = len(toks)
+    month = _MONTHS[toks[i].low]
+    j = i + 1
+    day = None
+    if j < n and toks[j].digit and re.fullmatch(r"\d{1,2}", toks[j].text):
+        day = int(toks[j].text)
+        j += 1
+    elif j < n and _ORDINAL_SUFFIX.match(toks[j].low):
+        day = int(_ORDINAL_SUFFIX.match(toks[j].low).group(1))  # type: ignore[union-attr]
+        j += 1
+    start, end = toks[i].start, toks[j - 1].end
+    if day is not None and 1 <= day <= 31:
+        out.append(Value("date", "day", float(month * 100 + day), "", start, end, text[start:end]))
+    else:
+        out.append(Value("date", "month", float(month), "", start, end, text[start:end]))
+    k = j + 1 if j < n and toks[j].low == "," else j
+    if k < n and toks[k].digit and _is_year(toks[k], float(toks[k].text)):
+        s, e = toks[k].start, toks[k].end
+        out.append(Value("year", "year", float(toks[k].text), "", s, e, text[s:e]))
+        j = k + 1
+    return j
+
+
+def _names(text: str, toks: list[_Tok], common: Callable[[str], bool] | None) -> list[Value]:
+    """Runs of capitalized words that are not a sentence's first common word ("Marie Curie",
+    "World Health Organization", "Black Sea"): one name each."""
+    out: list[Value] = []
+    run: list[_Tok] = []
+
+    def close() -> None:
+        words = [t for t in run if t.low not in _NOT_NAMES]
+        if words:
+            s, e = words[0].start, words[-1].end
+            label = " ".join(t.low for t in words)
+            out.append(Value("name", "name", None, label, s, e, text[s:e]))
+        run.clear()
+
+    for k, tok in enumerate(toks):
+        word = tok.text[:1].isalpha()
+        capital = word and tok.text[:1].isupper()
+        skip = tok.low in _MONTHS or tok.low in _WEEKDAYS or tok.low in _CURRENCY_WORDS
+        if capital and not skip:
+            first = k == 0 or toks[k - 1].text in '.!?:;"“(' or toks[k - 1].low == "-"
+            if first and not run and (tok.low in _NOT_NAMES or (common and common(tok.low))):
+                continue
+            run.append(tok)
+        elif (
+            run
+            and tok.low in ("of", "de", "van", "von", "da", "del", "la")
+            and k + 1 < len(toks)
+            and toks[k + 1].text[:1].isupper()
+        ):
+            run.append(tok)
+        else:
+            close()
+    close()
+    return out

@@ -1,0 +1,452 @@
+"""The offline judge's verifiers: one protocol, three implementations, one factory.
+
+A :class:`Verifier` answers the verify tasks of :class:`~guardrail.judges.local.LocalJudge`:
+given statements and one context, a :class:`~guardrail.judges.local.verify.Finding` (supported,
+contradicted or unknown, with a one-line reason) per statement.
+
+=========== ======================= ===========================================================
+name        class                   how it decides
+=========== ======================= ===========================================================
+``rules``   :class:`RulesVerifier`  the lexical rules of :mod:`~guardrail.judges.local.verify`
+``trained`` :class:`TrainedVerifier` a small model over the same matching pass
+                                    (:mod:`~guardrail.judges.local.trained`, ``verifier.json``)
+``encoder`` :class:`EncoderVerifier` the same kind of model stacked on a fine-tuned MiniLM
+                                    cross-encoder (:mod:`~guardrail.judges.local.encoder`;
+                                    needs the ``encoder`` extra)
+=========== ======================= ===========================================================
+
+To add a verifier, write a class with the protocol's three members and pass an instance to
+``LocalJudge(verifier=...)``; :data:`VERIFIER_CLASSES` maps the names a judge spec can use
+(``local:NAME``) to their classes.
+
+Each verifier keeps a small LRU of preprocessed contexts, because every verify call for one
+answer sends the same context.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from guardrail.exceptions import ConfigError
+from guardrail.judges.local.conflict import Conflict, ConflictCheck
+from guardrail.judges.local.encoder import EncoderModel, context_sentences, window
+from guardrail.judges.local.features import (
+    ContextProfile,
+    Features,
+    checkable,
+    context_profile,
+    extract,
+    polarity,
+)
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.structured import json_to_prose
+from guardrail.judges.local.trained import VerifierModel
+from guardrail.judges.local.verify import (
+    CORES_KEPT,
+    Assessment,
+    ContextIndex,
+    Finding,
+    Support,
+    Thresholds,
+    assess,
+    index_context,
+)
+
+MODEL = "local-rules-v1"
+TRAINED_MODEL = "local-trained-v1"
+ENCODER_MODEL = "local-encoder-v2"
+#: Windows remembered per context (one per statement source read against it).
+_WINDOWS_KEPT = 4096
+
+
+@runtime_checkable
+class Verifier(Protocol):
+    """What :class:`~guardrail.judges.local.LocalJudge` needs from a verifier."""
+
+    #: The judge's name in verdicts and reports (e.g. ``"local-trained"``).
+    name: str
+    #: The model label of the judge's responses (e.g. ``"local-trained-v1"``).
+    model: str
+
+    def check(
+        self,
+        statements: Sequence[str],
+        context: str,
+        *,
+        sources: Sequence[str] | None = None,
+        rt4chart: bool = False,
+    ) -> list[Finding]:
+        """One finding per statement. ``sources[i]`` is the factoid statement ``i`` was made
+        from (a MetaRAG variant's factoid; the statement itself when ``None``); ``rt4chart``
+        selects RT4CHART's operating point where a verifier has one."""
+        ...
+
+    def fitted(self) -> list[tuple[str, dict[str, Any]]]:
+        """The fitted models this verifier reads, as (what, provenance metadata) pairs."""
+        ...
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One context preprocessed for a verifier."""
+
+    index: ContextIndex
+    profile: ContextProfile | None = None
+    sentences: tuple[str, ...] = ()
+    #: The encoder's window per source text read against this context (a factoid's variants
+    #: all read the factoid: its window is found once).
+    windows: dict[str, str] = field(default_factory=dict)
+    #: The conflict check over this context (its per-sentence values are read once).
+    conflicts: ConflictCheck | None = None
+    #: The matching pass per statement core (see :func:`~guardrail.judges.local.verify.assess`).
+    cores: dict[str, Any] = field(default_factory=dict)
+    #: The trained features per statement core (they do not depend on the framing).
+    features: dict[str, Features] = field(default_factory=dict)
+
+
+class LexicalVerifier:
+    """What every packaged verifier shares: the lexicon, thresholds and the context cache.
+
+    ``prose`` verifiers read a JSON context as prose and profile it for the trained features.
+    """
+
+    name: str
+    model: str
+    prose: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        *,
+        thresholds: Thresholds | None = None,
+        cache_size: int = 32,
+        lexicon: Lexicon | None = None,
+    ) -> None:
+        if cache_size < 1:
+            raise ConfigError("cache_size must be >= 1")
+        self.thresholds = thresholds or Thresholds()
+        self.cache_size = cache_size
+        self._lexicon = lexicon
+        self._cache: OrderedDict[str, Prepared] = OrderedDict()
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """Loaded on first use, so constructing a verifier does no I/O."""
+        if self._lexicon is None:
+            self._lexicon = Lexicon.load()
+        return self._lexicon
+
+    def fitted(self) -> list[tuple[str, dict[str, Any]]]:
+        return []
+
+    def prepare(self, context: str) -> Prepared:
+        """``context`` preprocessed (cached by content)."""
+        raw = context.encode("utf-8", "surrogatepass")
+        key = hashlib.blake2b(raw, digest_size=16).hexdigest()
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        if self.prose:
+            text = json_to_prose(context)
+            index = index_context(text, self.lexicon)
+            prepared = Prepared(
+                index,
+                context_profile(text, structured=text is not context),
+                tuple(context_sentences(index)),
+                conflicts=ConflictCheck(index, self.lexicon),
+            )
+        else:
+            index = index_context(context, self.lexicon)
+            prepared = Prepared(index, conflicts=ConflictCheck(index, self.lexicon))
+        self._cache[key] = prepared
+        if len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return prepared
+
+    def assess(self, statement: str, prepared: Prepared) -> Assessment:
+        """The lexical matching pass of ``statement`` against a prepared context."""
+        return assess(statement, prepared.index, self.lexicon, self.thresholds, prepared.cores)
+
+    def read(self, statement: str, context: str) -> tuple[Assessment, Features]:
+        """The matching pass and the trained features of one statement."""
+        prepared = self.prepare(context)
+        a = self.assess(statement, prepared)
+        return a, self.features(a, prepared)
+
+    def features(self, assessment: Assessment, prepared: Prepared) -> Features:
+        """The trained verifier's features of an assessed statement."""
+        assert prepared.profile is not None, "features need a prose verifier"
+        memo = prepared.features if self.thresholds == Thresholds() else None
+        found = memo.get(assessment.core) if memo is not None else None
+        if found is None:
+            found = extract(assessment, prepared.index, prepared.profile, self.lexicon)
+            if memo is not None and len(memo) < CORES_KEPT:
+                memo[assessment.core] = found
+        return found
+
+    def conflict(
+        self, statement: str, assessment: Assessment, prepared: Prepared
+    ) -> Conflict | None:
+        """A value of ``statement`` that its best context unit states differently."""
+        assert prepared.conflicts is not None
+        return prepared.conflicts.check(statement, assessment)
+
+    def value_verdict(
+        self, statement: str, assessment: Assessment, prepared: Prepared
+    ) -> Finding | None:
+        """The conflict check's finding, when it decides ``statement``: a conflicting value
+        (or its denial), or a match once values are normalized."""
+        found = self.conflict(statement, assessment, prepared)
+        if found is not None:
+            return found.finding()
+        assert prepared.conflicts is not None
+        return prepared.conflicts.agrees(statement, assessment)
+
+    def check(
+        self,
+        statements: Sequence[str],
+        context: str,
+        *,
+        sources: Sequence[str] | None = None,
+        rt4chart: bool = False,
+    ) -> list[Finding]:
+        """The conflict check first (it decides clear contradictions, the negations of
+        contradicted statements, and statements that match a context unit once values are
+        normalized); every other statement goes to :meth:`decide`."""
+        prepared = self.prepare(context)
+        origins = list(statements) if sources is None else list(sources)
+        out: list[Finding | None] = []
+        rest: list[tuple[str, str, Assessment]] = []
+        for statement, source in zip(statements, origins, strict=True):
+            a = self.assess(statement, prepared)
+            finding = self.value_verdict(statement, a, prepared)
+            out.append(finding)
+            if finding is None:
+                rest.append((statement, source, a))
+        decided = iter(self.decide(rest, prepared, rt4chart) if rest else [])
+        return [f if f is not None else next(decided) for f in out]
+
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
+    ) -> list[Finding]:
+        """This verifier's findings for (statement, source, assessment) items."""
+        raise NotImplementedError
+
+
+class RulesVerifier(LexicalVerifier):
+    """The lexical rules: deterministic, no fitted parts."""
+
+    name = "local-rules"
+    model = MODEL
+    prose = False
+
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
+    ) -> list[Finding]:
+        return [a.finding for _, _, a in items]
+
+
+class TrainedVerifier(LexicalVerifier):
+    """A small model (``verifier.json``) over the rules' matching pass; polarity applied after."""
+
+    name = "local-trained"
+    model = TRAINED_MODEL
+
+    def __init__(
+        self,
+        model: VerifierModel | None = None,
+        *,
+        model_path: str | Path | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(**options)
+        self.model_path = model_path
+        self._model = model
+        if model is None and model_path is not None:
+            self._model = VerifierModel.load(model_path)  # a bad path fails here, not mid-answer
+
+    @property
+    def fitted_model(self) -> VerifierModel:
+        """The model, read on first use (so the constructor does no I/O)."""
+        if self._model is None:
+            self._model = VerifierModel.load(self.model_path)
+        return self._model
+
+    def fitted(self) -> list[tuple[str, dict[str, Any]]]:
+        return [("verifier", self.fitted_model.meta)]
+
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
+    ) -> list[Finding]:
+        model = self.fitted_model
+        out: list[Finding] = []
+        for _, _, a in items:
+            f = self.features(a, prepared)
+            out.append(model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding)
+        return out
+
+    def risk(self, statement: str, context: str) -> float | None:
+        """The probability that ``statement`` is not supported by ``context``: the cascade's
+        screen (:mod:`guardrail.scoring.cascade`).
+
+        1.0 when the statement reverses the context (polarity) or, with the model's
+        ``rule_clash``, when the rules find a clashing number or name: such a statement is never
+        settled as supported. ``None`` when there is nothing to weigh (no content words, no
+        context).
+        """
+        prepared = self.prepare(context)
+        a = self.assess(statement, prepared)
+        found = self.value_verdict(statement, a, prepared)
+        if found is not None and found.outcome is Support.CONTRADICTED:
+            return 1.0  # a conflicting value: never settled as supported
+        f = self.features(a, prepared)
+        if not checkable(f):
+            return None
+        model = self.fitted_model
+        decision = model.decision
+        return decision.screen_risk(
+            model.probability(f),
+            polarity(a).flipped(decision.trust),
+            clash=a.finding.outcome is Support.CONTRADICTED,
+        )
+
+
+class EncoderVerifier(LexicalVerifier):
+    """The trained verifier's features stacked on a MiniLM cross-encoder's probabilities.
+
+    The network reads each statement's *source* (the factoid a MetaRAG variant was made from,
+    passed by the scorer) against its context window, so a factoid's variants share one
+    forward pass and differ through their lexical features and polarity.
+    """
+
+    name = "local-encoder"
+    model = ENCODER_MODEL
+
+    def __init__(
+        self,
+        encoder: EncoderModel | None = None,
+        *,
+        model_path: str | Path | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(**options)
+        self.model_path = model_path
+        self._encoder = encoder
+
+    @property
+    def encoder(self) -> EncoderModel:
+        """The encoder, loaded on first use (needs the ``encoder`` extra)."""
+        if self._encoder is None:
+            self._encoder = EncoderModel(self.model_path)
+        return self._encoder
+
+    def fitted(self) -> list[tuple[str, dict[str, Any]]]:
+        return [("encoder verifier", self.encoder.meta)]
+
+    def decide(
+        self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
+    ) -> list[Finding]:
+        read = [(a, self.features(a, prepared)) for _, _, a in items]
+        encoder = self.encoder
+        stack = encoder.stack
+        assert stack is not None  # EncoderModel() requires one unless told otherwise
+        pairs = [
+            self._pair(statement, source, a, prepared)
+            for (statement, source, _), (a, f) in zip(items, read, strict=True)
+            if checkable(f)
+        ]
+        probs = iter(encoder.probabilities(pairs))
+        return [
+            model_finding(stack, a, f, next(probs), rt4chart) if checkable(f) else a.finding
+            for a, f in read
+        ]
+
+    def _pair(
+        self, statement: str, source: str, assessment: Assessment, prepared: Prepared
+    ) -> tuple[str, str]:
+        found = prepared.windows.get(source)
+        if found is None:
+            if source != statement:
+                assessment = self.assess(source, prepared)
+            found = window(assessment, prepared.sentences, self.encoder.window_words)
+            if len(prepared.windows) < _WINDOWS_KEPT:
+                prepared.windows[source] = found
+        return source, found
+
+
+def model_finding(
+    model: VerifierModel,
+    assessment: Assessment,
+    features: Features,
+    encoder: Sequence[float] | None,
+    rt4chart: bool,
+) -> Finding:
+    """The trained (or, with ``encoder`` probabilities, stacked) model's finding."""
+    p = model.probability(features if encoder is None else features.stacked(encoder))
+    decision = model.decision
+    flipped = polarity(assessment).flipped(decision.trust)
+    outcome = decision.outcome(
+        p,
+        flipped,
+        clash=assessment.finding.outcome is Support.CONTRADICTED,
+        support=decision.entailed if rt4chart else None,
+    )
+    reason = _trained_reason(outcome, assessment.finding, p, flipped)
+    if encoder is not None:
+        reason = f"{reason[:-1] if reason.endswith('.') else reason} {_encoder_note(encoder)}."
+    return Finding(outcome, reason)
+
+
+def _trained_reason(outcome: Support, rules: Finding, p: float, flipped: bool) -> str:
+    """A one-line reason: the rules' evidence when they agree, else what the model saw."""
+    risk = f"(unsupported-risk {p:.2f})"
+    if outcome is rules.outcome:
+        return f"{rules.reason} {risk}"
+    if outcome is Support.SUPPORTED:
+        return f"The context covers this statement {risk}."
+    if outcome is Support.CONTRADICTED:
+        if flipped:
+            return f"The statement reverses what the context says {risk}."
+        return f"The context gives no support for this statement; very likely unfounded {risk}."
+    return f"The context does not clearly support this statement {risk}."
+
+
+def _encoder_note(probs: Sequence[float]) -> str:
+    """What the encoder said of the statement's source, for the reason line."""
+    return f"(encoder: supported {probs[0]:.2f}, unsupported {probs[2]:.2f})"
+
+
+#: The verifiers a judge spec can name (``local:NAME``), in the order they are listed.
+VERIFIER_CLASSES: dict[str, type[RulesVerifier | TrainedVerifier | EncoderVerifier]] = {
+    "rules": RulesVerifier,
+    "trained": TrainedVerifier,
+    "encoder": EncoderVerifier,
+}
+VERIFIERS: tuple[str, ...] = tuple(VERIFIER_CLASSES)
+#: What ``local`` (no verifier named) means: the best offline verifier on held-out RAGTruth.
+DEFAULT_VERIFIER = "trained"
+
+
+def make_verifier(
+    name: str = DEFAULT_VERIFIER,
+    *,
+    model_path: str | Path | None = None,
+    thresholds: Thresholds | None = None,
+    cache_size: int = 32,
+) -> Verifier:
+    """The verifier called ``name`` (one of :data:`VERIFIERS`); ``model_path`` points the
+    fitted ones at another model file (trained) or directory (encoder)."""
+    cls = VERIFIER_CLASSES.get(name)
+    if cls is None:
+        raise ConfigError(f"verifier must be one of {', '.join(VERIFIERS)}, got {name!r}")
+    options: dict[str, Any] = {"thresholds": thresholds, "cache_size": cache_size}
+    if model_path is not None:
+        if cls is RulesVerifier:
+            raise ConfigError("model_path needs verifier='trained' or 'encoder'")
+        options["model_path"] = model_path
+    return cls(**options)

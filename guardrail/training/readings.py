@@ -1,0 +1,56 @@
+"""What training reads from the offline verifier: the same code path as scoring.
+
+The trained verifier's features of a statement (and its polarity), and the context window the
+encoder verifier checks a statement against, both computed by a
+:class:`~guardrail.judges.local.verifiers.TrainedVerifier`'s preprocessing and matching pass,
+so training inputs match scoring's exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, overload
+
+from guardrail.judges.local.encoder import WINDOW_WORDS, window
+from guardrail.judges.local.features import Features, Polarity, polarity
+from guardrail.judges.local.verifiers import LexicalVerifier, TrainedVerifier
+from guardrail.judges.local.verify import Support
+
+
+def reader(cache_size: int = 4) -> TrainedVerifier:
+    """A verifier to read statements with (its model is never loaded by the functions here)."""
+    return TrainedVerifier(cache_size=cache_size)
+
+
+@overload
+def statement_features(
+    verifier: LexicalVerifier, statement: str, context: str
+) -> tuple[Features, Polarity]: ...
+
+
+@overload
+def statement_features(
+    verifier: LexicalVerifier, statement: str, context: str, *, conflicts: Literal[True]
+) -> tuple[Features, Polarity, Support | None]: ...
+
+
+def statement_features(
+    verifier: LexicalVerifier, statement: str, context: str, *, conflicts: bool = False
+) -> tuple[Features, Polarity] | tuple[Features, Polarity, Support | None]:
+    """The trained verifier's features of one statement against ``context``, and its polarity;
+    with ``conflicts``, also the conflict check's verdict (``None`` when it does not decide),
+    which scoring applies before the model."""
+    prepared = verifier.prepare(context)
+    assessment = verifier.assess(statement, prepared)
+    features = verifier.features(assessment, prepared)
+    if not conflicts:
+        return features, polarity(assessment)
+    found = verifier.value_verdict(statement, assessment, prepared)
+    return features, polarity(assessment), found.outcome if found else None
+
+
+def encoder_window(
+    verifier: LexicalVerifier, statement: str, context: str, words: int = WINDOW_WORDS
+) -> str:
+    """The context window the encoder verifier checks ``statement`` against."""
+    prepared = verifier.prepare(context)
+    return window(verifier.assess(statement, prepared), prepared.sentences, words)
