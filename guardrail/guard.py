@@ -36,6 +36,7 @@ from guardrail.actions.cite import add_citations
 from guardrail.actions.escalate import Escalator
 from guardrail.actions.highlight import mark_spans
 from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
+from guardrail.audit.trail import trail_identity
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.runner import JudgeCallError
@@ -50,7 +51,7 @@ from guardrail.models import (
 )
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB
 from guardrail.policy import Policy, PolicyEngine, load_policy
-from guardrail.policy.engine import strongest
+from guardrail.policy.engine import exhausted_note, strongest
 from guardrail.policy.schema import TopicRule
 from guardrail.queues.base import EscalationSink
 from guardrail.scoring.base import Scorer
@@ -315,7 +316,7 @@ class Guard:
             if "regenerate" not in decision.actions or regen is None:
                 break
             attempt += 1
-            failure = "regeneration skipped: no regenerate callback"
+            failure = "regeneration skipped: no chatbot to ask again (wrap it, or pass regenerate=)"
             if regenerate is not None:
                 try:
                     answer, passages = normalize_answer(await regenerate(regen.instruction))
@@ -328,6 +329,8 @@ class Guard:
                 notes.append(failure)
                 exhausted = regen.max_attempts + 1
                 decision = self.engine.decide(report, topics, error=error, attempt=exhausted)
+                reason = decision.reason.replace(exhausted_note(regen.max_attempts), "")
+                decision = decision.model_copy(update={"reason": reason})
                 break
             if "regenerate" not in taken:
                 taken.append("regenerate")
@@ -349,7 +352,7 @@ class Guard:
             citations=citations,
             highlighted=highlighted,
             attempts=attempt if taken else 1,
-            scored_answer=answer if answer != original else "",
+            scored_answer=answer,
         )
         return result
 
@@ -388,6 +391,7 @@ class Guard:
                 topics=topics,
                 decision=decision,
                 report=report,
+                audit_trail=trail_identity(self.audit),
             )
             outcome = await self.escalator.send(case)
             if outcome.delivered_to is None:

@@ -49,7 +49,7 @@ _TOKEN_HELP = (
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help=COMMANDS["serve"].summary)
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--policy", type=Path, metavar="PATH", help="policy YAML for the guard")
     p.add_argument(
         "--db",

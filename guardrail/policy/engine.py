@@ -46,6 +46,11 @@ def strongest(actions: Sequence[ActionName]) -> ActionName:
     return max(actions, key=_RANK.__getitem__, default="pass")
 
 
+def exhausted_note(max_attempts: int) -> str:
+    """The reason's note when a topic's regenerations are used up."""
+    return f" (regeneration exhausted after {max_attempts})"
+
+
 class PolicyEngine:
     """Applies one :class:`~guardrail.policy.schema.Policy`. Cheap to build; holds no state."""
 
@@ -138,7 +143,7 @@ class PolicyEngine:
             if attempt <= regen.max_attempts:
                 actions.append("regenerate")
                 return actions, f" (regeneration {attempt} of {regen.max_attempts})"
-            note = f" (regeneration exhausted after {regen.max_attempts})"
+            note = exhausted_note(regen.max_attempts)
         if on_flag.abstain is not None:
             actions.append("abstain")
         if on_flag.escalate is not None:
