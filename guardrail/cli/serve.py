@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="server processes sharing the review database and the audit log (default 1)",
     )
-    limits = p.add_argument_group("request limits (see RequestLimits in the README)")
+    limits = p.add_argument_group("request limits (see the HTTP service guide)")
     for name, field in _limit_fields().items():
         limits.add_argument(
             "--" + name.replace("_", "-"),

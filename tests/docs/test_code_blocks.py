@@ -1,0 +1,112 @@
+"""Every code block of the README and the documentation site is run, parsed, compared or
+explicitly skipped with a reason (see tests/docs/blocks.py for the marks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.docs.blocks import ROOT, Block, blocks, output_matches, pages
+
+#: Variables a block must not see: the docs promise everything runs without a key.
+_SECRETS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_BASE_URL")
+
+
+def test_every_block_is_tested():
+    """A block that is not run, parsed, compared or skipped with a reason fails here."""
+    problems = []
+    for page in pages():
+        for block in blocks(page):
+            if block.kind == "unmarked":
+                problems.append(f"{block.where}: ```{block.lang or '(no language)'} block is "
+                                "neither run nor marked <!-- docs-test: skip REASON|output -->")  # fmt: skip
+            elif block.kind == "skip" and not block.reason:
+                problems.append(f"{block.where}: a skipped block needs a reason")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_marks_are_read():
+    """The parser itself: marks bind to the next block only, and '...' is a wildcard."""
+    page = ROOT / "README.md"
+    kinds = {b.kind for b in blocks(page)}
+    assert "run" in kinds and "output" in kinds
+    assert output_matches("a ... c\nd", "a b b c  \nd")
+    assert not output_matches("a ... c", "a b d")
+
+
+def _workdir(tmp_path: Path) -> dict[str, str]:
+    """A scratch folder that looks like a fresh clone's root, and the environment to run in."""
+    for name in ("policies", "examples"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    bin_dir = tmp_path / ".bin"
+    bin_dir.mkdir()
+    for name, body in (("guardrail", "-m guardrail"), ("python", "")):
+        shim = bin_dir / name
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" {body} "$@"\n')
+        shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in _SECRETS}
+    env.update(
+        PATH=f"{bin_dir}:{env.get('PATH', '/usr/bin:/bin')}",
+        PYTHONPATH=str(ROOT),
+        COLUMNS="100",
+        NO_COLOR="1",
+        TERM="dumb",
+    )
+    return env
+
+
+def _run(block: Block, cwd: Path, env: dict[str, str], n: int) -> str:
+    script = cwd / f".block{n}.{'py' if block.lang == 'python' else 'sh'}"
+    script.write_text(block.code, encoding="utf-8")
+    argv = [sys.executable, str(script)] if block.lang == "python" else ["bash", "-e", "-o", "pipefail", str(script)]  # fmt: skip
+    proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, (
+        f"{block.where}: exit {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
+    )
+    return proc.stdout
+
+
+def _parse(block: Block, scratch: Path) -> None:
+    if block.lang == "json":
+        text = block.code.strip()
+        try:
+            json.loads(text)
+        except ValueError:
+            for line in text.splitlines():  # JSON Lines
+                json.loads(line)
+        return
+    doc = yaml.safe_load(block.code)
+    if isinstance(doc, dict) and "topics" in doc and "name" in doc:
+        from guardrail.policy import load_policy
+
+        path = scratch / ".policy-check.yaml"
+        path.write_text(block.code, encoding="utf-8")
+        load_policy(path)
+
+
+_PAGES = [p for p in pages() if any(b.kind in ("run", "parse") for b in blocks(p))]
+
+
+@pytest.mark.parametrize("page", _PAGES, ids=[str(p.relative_to(ROOT)) for p in _PAGES])
+def test_page_blocks(page: Path, tmp_path: Path):
+    """Run the page's blocks in order in one scratch folder; compare the marked outputs."""
+    env = _workdir(tmp_path)
+    last: tuple[Block, str] | None = None
+    for n, block in enumerate(blocks(page)):
+        if block.kind == "run":
+            last = (block, _run(block, tmp_path, env, n))
+        elif block.kind == "parse":
+            _parse(block, tmp_path)
+        elif block.kind == "output":
+            assert last is not None, f"{block.where}: an output block with no block run before it"
+            ran, out = last
+            assert output_matches(block.code, out), (
+                f"{block.where}: the output of {ran.where} differs\n--- documented\n{block.code}"
+                f"--- actual\n{out}"
+            )
