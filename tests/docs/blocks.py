@@ -14,6 +14,9 @@ Every fenced block of ``README.md`` and ``docs/**/*.md`` is one of:
 * **skipped**: a block right after ``<!-- docs-test: skip REASON -->`` is not run; the reason
   (it needs an API key, starts a server that runs until stopped, installs packages ...) is
   required.
+* **run when available**: a block right after ``<!-- docs-test: needs PART -->`` (``postgres``,
+  ``ray``, ``clingo``) runs like any other where that part is installed; elsewhere the rest of
+  the page is skipped, except under ``CI=true``, where it fails (CI installs every part).
 
 Any other block (``text`` or no language, unmarked) fails ``test_every_block_is_tested``.
 """
@@ -27,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 RUN = {"python", "bash"}
 PARSE = {"yaml", "json"}
-_MARK = re.compile(r"<!--\s*docs-test:\s*(skip|output)\b\s*(.*?)\s*-->")
+_MARK = re.compile(r"<!--\s*docs-test:\s*(skip|output|needs)\b\s*(.*?)\s*-->")
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)(.*)$")
 
 
@@ -37,7 +40,7 @@ class Block:
     line: int  # 1-based line of the opening fence
     lang: str
     code: str
-    mark: str  # "" | "skip" | "output"
+    mark: str  # "" | "skip" | "output" | "needs"
     reason: str
 
     @property
@@ -47,6 +50,8 @@ class Block:
     @property
     def kind(self) -> str:
         """run | parse | output | skip | unmarked."""
+        if self.mark == "needs":
+            return "run" if self.lang in RUN else "unmarked"
         if self.mark:
             return self.mark
         if self.lang in RUN:

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from tests.docs.blocks import ROOT, Block, blocks, output_matches, pages
+from tests.needs import unavailable
 
 #: Variables a block must not see: the docs promise everything runs without a key.
 _SECRETS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_BASE_URL")
@@ -61,6 +62,19 @@ def _workdir(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def _missing(part: str) -> str | None:
+    """Why ``part`` (a ``needs`` mark) cannot run here, or None."""
+    import importlib.util
+
+    if part == "postgres":
+        from guardrail.queues.pgcluster import missing_reason
+
+        return missing_reason()
+    if part in ("ray", "clingo"):
+        return None if importlib.util.find_spec(part) else f"{part} is not installed"
+    return f"unknown part {part!r} in a docs-test needs mark"
+
+
 def _run(block: Block, cwd: Path, env: dict[str, str], n: int) -> str:
     script = cwd / f".block{n}.{'py' if block.lang == 'python' else 'sh'}"
     script.write_text(block.code, encoding="utf-8")
@@ -100,6 +114,8 @@ def test_page_blocks(page: Path, tmp_path: Path):
     last: tuple[Block, str] | None = None
     for n, block in enumerate(blocks(page)):
         if block.kind == "run":
+            if block.mark == "needs" and (why := _missing(block.reason)):
+                unavailable(block.reason, f"{block.where}: {why}")
             last = (block, _run(block, tmp_path, env, n))
         elif block.kind == "parse":
             _parse(block, tmp_path)
