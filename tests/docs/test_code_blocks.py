@@ -25,8 +25,11 @@ def test_every_block_is_tested():
     for page in pages():
         for block in blocks(page):
             if block.kind == "unmarked":
-                problems.append(f"{block.where}: ```{block.lang or '(no language)'} block is "
-                                "neither run nor marked <!-- docs-test: skip REASON|output -->")  # fmt: skip
+                lang = block.lang or "(no language)"
+                problems.append(
+                    f"{block.where}: a {lang} block is neither run nor marked "
+                    "<!-- docs-test: skip REASON --> or <!-- docs-test: output -->"
+                )
             elif block.kind == "skip" and not block.reason:
                 problems.append(f"{block.where}: a skipped block needs a reason")
     assert not problems, "\n".join(problems)
@@ -78,10 +81,14 @@ def _missing(part: str) -> str | None:
 def _run(block: Block, cwd: Path, env: dict[str, str], n: int) -> str:
     script = cwd / f".block{n}.{'py' if block.lang == 'python' else 'sh'}"
     script.write_text(block.code, encoding="utf-8")
-    argv = [sys.executable, str(script)] if block.lang == "python" else ["bash", "-e", "-o", "pipefail", str(script)]  # fmt: skip
+    if block.lang == "python":
+        argv = [sys.executable, str(script)]
+    else:
+        argv = ["bash", "-e", "-o", "pipefail", str(script)]
     proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, (
-        f"{block.where}: exit {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
+        f"{block.where}: exit {proc.returncode}\n"
+        f"--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
     )
     return proc.stdout
 
