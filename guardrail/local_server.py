@@ -5,8 +5,7 @@ llama.cpp's server (``llama-cpp-python[server]``) serving Gemma 3 270M (the
 (see the judges guide of the documentation for the portable build flags). It is a *base* model
 that mostly echoes its prompt, so it exercises the LLM path for cost, latency and robustness to
 bad output, never accuracy. The real-server tests and ``benchmarks/llm_cost.py`` start it
-through
-:func:`llama_server`; so can you::
+through :func:`llama_server`; so can you::
 
     from guardrail.local_server import llama_server
     with llama_server() as url:        # http://127.0.0.1:PORT/v1
