@@ -5,13 +5,15 @@ command, read from the argparse parsers that :func:`guardrail.cli.build_parser` 
 reference cannot drift from ``--help``); ``<!-- generated: policy-schema -->`` gets one table per
 object of the policy JSON Schema (:meth:`guardrail.policy.Policy.json_schema`, the schema
 ``guardrail schema`` prints). ``python docs/hooks/reference.py cli|policy-schema`` prints the
-generated Markdown.
+generated Markdown. It also drops the Sphinx roles (``:class:``, ``:meth:`` ...) that the
+docstrings use and mkdocstrings would print as text.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
@@ -155,6 +157,14 @@ def schema_markdown() -> str:
 
 
 # -- the hook ----------------------------------------------------------------------------------
+
+
+#: Sphinx roles in docstrings (``:class:`X```) that mkdocstrings leaves as text before the code.
+_ROLE = re.compile(r":(?:meth|class|func|data|attr|mod|exc|obj):(?=<code>)")
+
+
+def on_page_content(html: str, **_: Any) -> str:
+    return _ROLE.sub("", html)
 
 
 def on_page_markdown(markdown: str, **_: Any) -> str:
