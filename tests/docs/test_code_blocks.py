@@ -133,3 +133,15 @@ def test_page_blocks(page: Path, tmp_path: Path):
                 f"{block.where}: the output of {ran.where} differs\n--- documented\n{block.code}"
                 f"--- actual\n{out}"
             )
+
+
+def test_readme_links_point_at_pages_that_exist():
+    """The README links into docs/ by relative path (they work on a code host and offline)."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(((?!https?://)[^)#]+)", text)
+    assert targets, "the README links into the documentation"
+    missing = [t for t in targets if not (ROOT / t).is_file()]
+    assert not missing, missing
+    assert len(text.splitlines()) <= 200
