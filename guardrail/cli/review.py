@@ -145,11 +145,11 @@ def full_id(queue: ReviewQueue, given: str) -> str:
     candidates when several do."""
     try:
         return queue.get(given).case_id
-    except CaseNotFoundError:
-        pass
+    except CaseNotFoundError as exc:
+        missing = exc
     matches = sorted(c.case_id for c in queue.list() if given and c.case_id.startswith(given))
     if not matches:
-        raise CaseNotFoundError(f"no case {given!r}")
+        raise missing
     if len(matches) > 1:
         shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
         raise ReviewError(f"{given!r} matches {len(matches)} cases ({shown}); give more of the id")
