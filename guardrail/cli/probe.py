@@ -25,7 +25,7 @@ from rich.console import Console
 from guardrail.cli.commands import COMMANDS
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import SPEC_HELP
-from guardrail.queues.db import Target, parse_target
+from guardrail.storage import Target, parse_target
 
 T = TypeVar("T")
 

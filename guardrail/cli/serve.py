@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB, fallback_beside
-from guardrail.queues.db import Target, is_postgres_url, parse_target
+from guardrail.storage import Target, is_postgres_url, parse_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from fastapi import FastAPI

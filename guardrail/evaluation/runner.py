@@ -26,10 +26,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.exceptions import ConfigError
+from guardrail.logs import get_logger
 from guardrail.models import ScoreReport, Span, merge_spans
 from guardrail.scoring.base import Scorer
 
 PROGRESS_VERSION = 1
+
+_log = get_logger(__name__)
 
 
 class ReferenceScorer(Protocol):
@@ -264,6 +267,7 @@ async def _score_row(
             )
             outcome = outcome.model_copy(update={"reference": summary})
     except Exception as exc:  # one bad row must not stop the benchmark; it is counted
+        _log.warning("row failed", row=row.id, error=_error_text(exc))
         return RowOutcome(
             id=row.id, ok=False, error=_error_text(exc), seconds=time.perf_counter() - started
         )

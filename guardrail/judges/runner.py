@@ -12,6 +12,7 @@ Backends stay one-method simple; everything about *how* a call is made lives her
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 import weakref
@@ -21,8 +22,11 @@ from pydantic import Field
 
 from guardrail.exceptions import JudgeError, JudgeTimeout
 from guardrail.judges.base import Judge, JudgeRequest, JudgeResponse
+from guardrail.logs import get_logger
 from guardrail.models import JudgeCall
 from guardrail.validation import Settings
+
+_log = get_logger(__name__)
 
 
 class RetryPolicy(Settings):
@@ -118,6 +122,16 @@ class JudgeRunner:
                         cached=response.cached,
                         cached_prompt_tokens=response.cached_prompt_tokens,
                     )
+                retry = last.retryable and attempt < self.policy.max_attempts
+                _log.log(
+                    logging.INFO if retry else logging.WARNING,
+                    "judge call failed",
+                    judge=self.judge.name,
+                    stage=stage,
+                    attempt=attempt,
+                    retry=retry,
+                    error=f"{type(last).__name__}: {last}",
+                )
                 if not last.retryable:
                     break
         assert last is not None

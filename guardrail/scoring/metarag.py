@@ -139,6 +139,7 @@ class MetaRAG(ScorerBase):
     """
 
     method = "metarag"
+    supports_cascade = True
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ import hashlib
 import secrets
 import time
 
-from guardrail.queues.db import Target, open_database
+from guardrail.storage import Target, open_database
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS review_sessions (

@@ -1,8 +1,9 @@
-"""Where the review queue, the outbox and the review sessions live: an SQLite file or PostgreSQL.
+"""Storage for the review queue, the webhook outbox, the review sessions and the PostgreSQL audit
+trail: an SQLite file or PostgreSQL.
 
 A *target* names the store: a path (the embedded default, one SQLite file) or a URL
 ``postgresql://...`` (shared by every process on every host that can reach the server).
-:func:`open_database` picks the backend; the stores above run the same SQL on both, written
+:func:`open_database` picks the backend; the stores run the same SQL on both, written
 with ``?`` placeholders (turned into ``%s`` for psycopg) and with ``INSERT ... ON CONFLICT DO
 NOTHING``, which both engines understand. What differs is kept here, in a few attributes:
 
