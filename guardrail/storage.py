@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from guardrail._fs import ensure_private
 from guardrail.exceptions import ConfigError, EscalationError
 
 __all__ = [
@@ -120,6 +121,7 @@ def connect(path: Path) -> sqlite3.Connection:
     Transactions are explicit (``BEGIN IMMEDIATE``) so writers take the lock up front and a
     read-then-write never fails half-way with ``SQLITE_BUSY``.
     """
+    ensure_private(path)  # turn text: owner-only, not the umask's 0644
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.row_factory = sqlite3.Row
     try:

@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from guardrail._fs import check_outputs
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.cost_flags import add_cost_flags
 from guardrail.evaluation.datasets import EvalRow, load_rows, split_by_group
@@ -362,6 +363,7 @@ def holdout_block(
 
 def run(args: argparse.Namespace) -> int:
     console = Console()
+    check_outputs({"--json-out": args.json_out})
     threshold, source = flag_threshold(args)
     rows, result, judge_name, settings = load_and_score(args, console)
     summary = summarize(rows, result.outcomes, threshold=threshold, threshold_source=source)

@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from guardrail._fs import check_outputs
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.eval import add_ray_args, ray_options
 from guardrail.evaluation.distributed import ray_executor
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if args.out.resolve() == args.log.resolve():
         raise ConfigError("--out must not be the log being re-scored")
+    check_outputs({"--out": args.out})
     policy = load_policy(args.policy)
     options = ray_options(args)
     kind, turns, _others = load_turns(args.log, args.contexts)

@@ -24,10 +24,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from guardrail._fs import ensure_private
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.exceptions import ConfigError
 from guardrail.logs import get_logger
 from guardrail.models import ScoreReport, Span, merge_spans
+from guardrail.safe_load import loads_json
 from guardrail.scoring.base import Scorer
 
 PROGRESS_VERSION = 1
@@ -166,7 +168,7 @@ class LineProgress(Generic[L]):
                 if not text.strip():
                     continue
                 try:
-                    obj = json.loads(text)
+                    obj = loads_json(text)
                 except json.JSONDecodeError:
                     # A run killed mid-write leaves a partial last line; anything else is damage.
                     if handle.read().strip():
@@ -202,6 +204,7 @@ class LineProgress(Generic[L]):
         if self.path.exists():
             self._drop_torn_tail()
         fresh = not self.path.exists() or self.path.stat().st_size == 0
+        ensure_private(self.path)  # rows hold turn text: owner-only
         self._handle = self.path.open("a", encoding="utf-8")
         if fresh:
             self._write(self.header.model_dump(mode="json"))

@@ -36,13 +36,17 @@ class RetryPolicy(Settings):
     them too (flat), by inheriting this model.
     """
 
-    timeout_s: float = Field(default=60.0, gt=0.0, description="per judge call, in seconds")
-    max_attempts: int = Field(default=4, ge=1, description="tries per judge call")
-    backoff_base_s: float = Field(
-        default=0.5, ge=0.0, description="first retry waits up to this (doubling after)"
+    timeout_s: float = Field(
+        default=60.0, gt=0.0, le=3_600.0, description="per judge call, in seconds"
     )
-    backoff_max_s: float = Field(default=8.0, ge=0.0, description="longest wait between tries")
-    max_concurrency: int = Field(default=64, ge=1, description="judge calls in flight")
+    max_attempts: int = Field(default=4, ge=1, le=100, description="tries per judge call")
+    backoff_base_s: float = Field(
+        default=0.5, ge=0.0, le=600.0, description="first retry waits up to this (doubling after)"
+    )
+    backoff_max_s: float = Field(
+        default=8.0, ge=0.0, le=3_600.0, description="longest wait between tries"
+    )
+    max_concurrency: int = Field(default=64, ge=1, le=10_000, description="judge calls in flight")
 
     @property
     def retry(self) -> RetryPolicy:

@@ -95,7 +95,7 @@ class ClassifierSettings(Settings):
         "embeddings: encoder",
     )
     default_topic: str = Field(default="general", description="must name a topic below")
-    max_topics: int = Field(default=3, ge=1, description="most topics reported per turn")
+    max_topics: int = Field(default=3, ge=1, le=1_000, description="most topics reported per turn")
     embeddings: Literal["none", "encoder"] = Field(
         default="none",
         description="none: TF-IDF features only; encoder: the encoder verifier network's "
@@ -212,7 +212,7 @@ class Policy(Settings):
     )
 
     name: str = Field(pattern=_NAME_PATTERN)
-    version: int = Field(default=1, ge=1)
+    version: int = Field(default=1, ge=1, le=1_000_000)
     description: str = ""
     #: Any registered scorer's settings (the union is rebuilt when a scorer is registered).
     scorer: ScorerWiring = Field(default_factory=lambda: _default_scorer())

@@ -78,6 +78,7 @@ class MetaRAGParams(Settings):
     max_tokens: int = Field(
         default=2048,
         ge=16,
+        le=1_000_000,
         description="upper bound on one judge call's completion tokens; each stage asks for "
         "what its reply needs, up to this (decompose: twice the answer's tokens; a mutation: "
         "48 a variant; a verdict: 40 a statement)",
@@ -104,8 +105,12 @@ class MetaRAGParams(Settings):
 
 
 class RT4ChartParams(Settings):
-    window: int = Field(default=25, ge=1, description="context chunk size, in sentences")
-    overlap: int = Field(default=10, ge=0, description="sentences shared by adjacent chunks")
+    window: int = Field(
+        default=25, ge=1, le=100_000, description="context chunk size, in sentences"
+    )
+    overlap: int = Field(
+        default=10, ge=0, le=100_000, description="sentences shared by adjacent chunks"
+    )
     baseless_score: float = Field(
         default=0.5, gt=0.0, lt=1.0, description="score of a claim the context does not cover"
     )
