@@ -9,15 +9,13 @@ option's own overhead; it cannot see imports made through ``importlib``, as the 
 names are). The checkout this script lives in is measured (it is put first on
 ``PYTHONPATH``), also through the installed console script when there is one.
 
-    python benchmarks/import_time.py [--runs 15] [--json-out PATH]
+    python -m benchmarks.import_time [--runs 15] [--json-out PATH]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -29,7 +27,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks._common import repo_root, write_results
+
+ROOT = repo_root()
 #: Issue 12's limits, in milliseconds: (scenario, column, limit).
 TARGETS = (("import guardrail", "import", 400.0), ("guardrail --help", "process", 600.0))
 
@@ -116,7 +116,7 @@ def fmt(value: float | None) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=15, help="fresh processes per scenario")
-    ap.add_argument("--json-out", default="benchmarks/results/import_time.json")
+    ap.add_argument("--json-out", default=None, help="default benchmarks/results/import_time.json")
     args = ap.parse_args()
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "PYTHONPATH": path}
@@ -140,20 +140,13 @@ def main() -> None:
             f"{check.scenario}: {check.column} median {check.median_ms:.0f} ms, limit "
             f"{check.limit_ms:.0f} ms: {'met' if check.met else 'NOT met'}"
         )
-    out = Path(args.json_out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
-        "benchmark": "import_time",
         "runs": args.runs,
         "results": results,
         "targets": [{**asdict(check), "met": check.met} for check in checks],
         "guardrail_file": measured.stdout.strip(),
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "cpu_count": os.cpu_count(),
     }
-    out.write_text(json.dumps(payload, indent=2) + "\n")
-    print(f"wrote {out}")
+    print(f"wrote {write_results('import_time', payload, args.json_out)}")
 
 
 if __name__ == "__main__":

@@ -57,6 +57,7 @@ from guardrail.queues.base import EscalationSink
 from guardrail.scoring.base import Scorer
 from guardrail.scoring.cascade import CascadeChoice
 from guardrail.scoring.factory import build_scorer
+from guardrail.telemetry.turns import Telemetry, scoring_done, scoring_started
 from guardrail.topics import TopicClassifier
 
 #: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
@@ -83,6 +84,7 @@ class Guard:
         escalator: Escalator | None = None,
         audit: AuditTrail | None = None,
         redaction: TextRedaction = "none",
+        telemetry: Telemetry | None = None,
     ) -> None:
         self.policy = policy
         self.engine = PolicyEngine(policy)
@@ -92,6 +94,8 @@ class Guard:
         self.escalator = escalator or Escalator()
         self.audit = audit
         self.redaction: TextRedaction = redaction
+        #: OpenTelemetry spans and metrics (global providers unless given; docs/telemetry.md)
+        self.telemetry = telemetry or Telemetry()
         self._loop = LoopThread()
         weakref.finalize(self, self._loop.stop)  # a guard dropped without close() stops its loop
 
@@ -185,7 +189,12 @@ class Guard:
         audit_id = uuid.uuid4().hex
         passages = normalize_contexts(contexts)
         calls: list[JudgeCall] = []
-        with bound(turn_id=audit_id):
+        with (
+            bound(turn_id=audit_id),
+            self.telemetry.turn(
+                policy=self.policy.name, redaction=self.redaction, question=question, answer=answer
+            ) as trace,
+        ):
             try:
                 result = await self._turn(audit_id, question, answer, passages, regenerate, calls)
             except BaseException as exc:
@@ -203,6 +212,7 @@ class Guard:
                 error=decision.error,
             )
             await self._audit_turn(result, calls)
+            trace.done(result)
         return result
 
     def check(
@@ -361,9 +371,11 @@ class Guard:
         notes: list[str] = []
         taken: list[ActionName] = []
         while True:
+            mark = scoring_started(calls)
             report, error = await self._score(
                 question, answer, passages, rule.threshold, calls, cascade
             )
+            scoring_done(mark, report, error)
             decision = self.engine.decide(report, topics, error=error, attempt=attempt)
             regen = rule.on_flag.regenerate
             if "regenerate" not in decision.actions or regen is None:

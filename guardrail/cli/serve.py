@@ -96,6 +96,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="server processes sharing the review database and the audit log (default 1)",
     )
+    p.add_argument(
+        "--otlp-endpoint",
+        metavar="URL",
+        help="export OpenTelemetry spans and metrics over OTLP/HTTP, e.g. http://127.0.0.1:4318 "
+        "(the otel extra; docs/telemetry.md)",
+    )
     limits = p.add_argument_group("request limits (see the HTTP service guide)")
     for name, field in _limit_fields().items():
         limits.add_argument(
@@ -218,6 +224,11 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
     """Everything ``serve`` does before uvicorn starts: validate options, then ``create_app``."""
     server = _server_module()
     limits = request_limits(args)
+    providers = None
+    if getattr(args, "otlp_endpoint", None):
+        from guardrail.telemetry import configure_otlp
+
+        providers = configure_otlp(endpoint=args.otlp_endpoint)
     review_ui = not args.no_review_ui
     tokens = load_tokens(args) if review_ui else {}
     if review_ui and not tokens:
@@ -245,6 +256,10 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
         limits=limits,
         metrics_public=bool(getattr(args, "public_metrics", False)),
     )
+    if providers is not None:
+        from guardrail.telemetry.otlp import shutdown_with
+
+        shutdown_with(app, providers)
     return app
 
 

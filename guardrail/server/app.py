@@ -44,6 +44,7 @@ from guardrail.server.scheduler import Lanes, bound_scoring
 from guardrail.server.sessions import SessionStore
 from guardrail.server.state import Checker, ServerState, server_state
 from guardrail.server.throttle import SharedLoginThrottle
+from guardrail.telemetry.http import TraceContextMiddleware
 
 __all__ = ["Checker", "ServerState", "create_app"]
 
@@ -162,6 +163,8 @@ def create_app(
         protected=lambda path: needs_api_key(path, metrics_public=state.metrics_public),
     )
     app.add_middleware(Observe)
+    # Outermost: a caller's W3C traceparent becomes the parent of the guard's turn span.
+    app.add_middleware(TraceContextMiddleware)
     return app
 
 
