@@ -6,7 +6,9 @@ cite, regenerate, abstain and escalate them under the default policy with the of
 
     python examples/demo.py [--out DIR]
 
-Writes the audit log and the review queue to DIR (default ./guardrail-demo).
+Writes the audit log and the review queue to DIR (default ./guardrail-demo). Each run starts
+afresh: it replaces the files a previous run wrote there, so the counts below are always the
+same (7 audit records, 3 review cases).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from sklearn.metrics.pairwise import cosine_similarity
 
 from guardrail.guard import Guard
 from guardrail.models import GuardResult
-from guardrail.render import highlighted_text, score_style
+from guardrail.render import highlighted_text, score_style, topic_text
 
 HERE = Path(__file__).resolve().parent
 POLICY = HERE.parent / "policies" / "default.yaml"
@@ -92,7 +94,7 @@ def make_chatbot(retriever: Retriever):
 
 
 def show(console: Console, result: GuardResult) -> None:
-    topics = ", ".join(f"{t.label} {t.confidence:.2f} ({t.source})" for t in result.topics)
+    topics = ", ".join(topic_text(t) for t in result.topics)
     d = result.decision
     score = "n/a" if d.score is None else f"{d.score:.2f}"
     head = Text.assemble(
@@ -116,6 +118,24 @@ def show(console: Console, result: GuardResult) -> None:
     console.print(Panel(body, title=result.question, title_align="left", border_style=colour))
 
 
+#: The files a run writes in --out; a new run removes them first.
+RUN_FILES = (
+    "audit.jsonl",
+    "review.sqlite3",
+    "review.sqlite3-wal",
+    "review.sqlite3-shm",
+    "escalations-fallback.jsonl",
+)
+
+
+def fresh(out: Path) -> bool:
+    """Remove the previous run's files from ``out``; True when there were any."""
+    old = [out / name for name in RUN_FILES if (out / name).exists()]
+    for path in old:
+        path.unlink()
+    return bool(old)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description="guardrail offline demo")
     ap.add_argument("--out", default="guardrail-demo", help="folder for the audit log and queue")
@@ -123,6 +143,8 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     console = Console()
+    if fresh(out):
+        console.print(f"[dim]starting afresh: removed the previous run's files in {out}[/dim]")
 
     guard = Guard.from_yaml(
         POLICY,

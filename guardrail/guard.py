@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast, ov
 from guardrail._sync import LoopThread
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
 from guardrail.actions.escalate import Escalator
-from guardrail.actions.table import Turn, apply_actions, strongest
+from guardrail.actions.table import Turn, apply_actions, exhausted_note, strongest
 from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
+from guardrail.audit.trail import trail_identity
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import make_judge
@@ -450,7 +451,7 @@ class Guard:
             if "regenerate" not in decision.actions or regen is None:
                 break
             attempt += 1
-            failure = "regeneration skipped: no regenerate callback"
+            failure = "regeneration skipped: no chatbot to ask again (wrap it, or pass regenerate=)"
             if regenerate is not None:
                 try:
                     answer, passages = normalize_answer(await regenerate(regen.instruction))
@@ -463,6 +464,8 @@ class Guard:
                 notes.append(failure)
                 exhausted = regen.max_attempts + 1
                 decision = self.engine.decide(report, topics, error=error, attempt=exhausted)
+                reason = decision.reason.replace(exhausted_note(regen.max_attempts), "")
+                decision = decision.model_copy(update={"reason": reason})
                 break
             if "regenerate" not in taken:
                 taken.append("regenerate")
@@ -484,7 +487,7 @@ class Guard:
             citations=citations,
             highlighted=highlighted,
             attempts=attempt if taken else 1,
-            scored_answer=answer if answer != original else "",
+            scored_answer=answer,
         )
         return result
 
@@ -513,6 +516,7 @@ class Guard:
                 report=report,
                 escalator=self.escalator,
                 final=answer,
+                audit_trail=trail_identity(self.audit),
             )
         )
         return turn.final, turn.citations, turn.highlighted, turn.escalation_error

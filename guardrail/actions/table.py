@@ -63,6 +63,7 @@ class Turn:
     report: ScoreReport | None
     escalator: Escalator
     final: str  # the text the user will see
+    audit_trail: str | None = None  # where the turn's record goes (EscalationCase.audit_trail)
     citations: list[Citation] = field(default_factory=list)
     highlighted: str | None = None
     escalation_error: str | None = None
@@ -114,6 +115,7 @@ async def _escalate(turn: Turn) -> None:
         topics=turn.topics,
         decision=turn.decision,
         report=turn.report,
+        audit_trail=turn.audit_trail,
     )
     outcome = await turn.escalator.send(case)
     if outcome.delivered_to is None:
@@ -148,6 +150,11 @@ def strongest(actions: Sequence[ActionName]) -> ActionName:
     return max(actions, key=_RANK.__getitem__, default="pass")
 
 
+def exhausted_note(max_attempts: int) -> str:
+    """The decision reason's note when a topic's regenerations are used up."""
+    return f" (regeneration exhausted after {max_attempts})"
+
+
 def planned(on_flag: OnFlag, attempt: int) -> tuple[list[ActionName], str]:
     """The actions ``on_flag`` turns on for a flagged answer, in table order, and a note.
 
@@ -165,7 +172,7 @@ def planned(on_flag: OnFlag, attempt: int) -> tuple[list[ActionName], str]:
             if attempt <= limit:
                 actions.append(action.name)
                 return actions, f" (regeneration {attempt} of {limit})"
-            note = f" (regeneration exhausted after {limit})"
+            note = exhausted_note(limit)
             continue
         actions.append(action.name)
     return actions, note

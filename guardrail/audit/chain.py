@@ -127,7 +127,7 @@ class VerifyReport(BaseModel):
     def describe(self) -> str:
         """One line for people: where the chain breaks and why, or that it is intact."""
         if self.ok:
-            return f"{self.records} records, chain intact"
+            return f"{self.records} record{'' if self.records == 1 else 's'}, chain intact"
         if self.first_bad_line is None:
             return str(self.problem)
         where = f"line {self.first_bad_line} (audit_id {self.audit_id or 'unknown'})"

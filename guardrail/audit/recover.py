@@ -14,7 +14,7 @@ import json
 
 from guardrail.audit.chain import FileLines, LineSource
 from guardrail.audit.record import AuditRecord, TextRedaction
-from guardrail.audit.trail import AuditTrail, trail_source
+from guardrail.audit.trail import AuditTrail, trail_identity, trail_source
 from guardrail.queues.review_queue import ReviewQueue
 from guardrail.storage import Target
 
@@ -52,14 +52,21 @@ def recover_turns(
 ) -> list[str]:
     """Append a turn record for every queued case the log lacks; return their case ids.
 
+    A case that names the trail its turn was written to (``EscalationCase.audit_trail``) is
+    recovered only into that trail: a turn recorded in another log, or by a guard that kept
+    no log, is not missing from this one. Cases that name no trail are checked against this
+    log.
+
     Holds the trail's :meth:`~AuditTrail.exclusive` lock from reading to the last append, so
     replicas starting at once (or ``audit recover`` beside a starting ``serve``) recover each
     turn once."""
     recovered = []
     with log.exclusive():
         known = turns_in(log.source())
+        here = trail_identity(log)
         for stored in queue.list():
-            if stored.case_id in known:
+            meant_for = stored.case.audit_trail
+            if stored.case_id in known or (meant_for is not None and meant_for != here):
                 continue
             record = AuditRecord.recovered_turn(
                 stored.case, policy_hash=policy_hash, redaction=redaction

@@ -18,7 +18,7 @@ from guardrail.audit.record import AuditRecord, TextRedaction
 from guardrail.exceptions import AuditError
 from guardrail.storage import Target, is_postgres_url
 
-__all__ = ["AuditTrail", "open_audit_log", "trail_source", "verify_trail"]
+__all__ = ["AuditTrail", "open_audit_log", "trail_identity", "trail_source", "verify_trail"]
 
 
 class AuditTrail(Protocol):
@@ -49,6 +49,18 @@ def open_audit_log(
 
         return PostgresAuditLog(str(target), redaction=redaction, fsync=fsync)
     return AuditLog(Path(target), redaction=redaction, fsync=fsync)
+
+
+def trail_identity(log: AuditTrail | None) -> str:
+    """A name for ``log`` that is the same from any working directory: a file's absolute path,
+    a database's location; ``""`` for no log. Escalation cases carry it, so crash recovery
+    only rebuilds the records of turns that were meant for the trail it is recovering."""
+    if log is None:
+        return ""
+    source = log.source()
+    if isinstance(source, FileLines):
+        return str(source.path.resolve())
+    return log.location
 
 
 def trail_source(target: Target) -> LineSource:

@@ -35,10 +35,14 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """
     named = next((word for word in argv if not word.startswith("-")), None)
     wanted = COMMANDS[named].module if named in COMMANDS else None
+    from guardrail import __version__
+
     parser = _Parser(
         prog="guardrail",
         description="Hallucination guardrail for RAG answers: score, apply policies, audit.",
+        epilog="Run 'guardrail COMMAND --help' for a command's options.",
     )
+    parser.add_argument("--version", action="version", version=f"guardrail {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     registered: set[str] = set()
@@ -63,7 +67,11 @@ def _validation_line(exc: BaseException) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(words).parse_args(words)
+    parser = build_parser(words)
+    if not words:  # a bare `guardrail`: the usage and the commands, not one error line
+        parser.print_help()
+        return 2
+    args = parser.parse_args(words)
     args.argv = words  # the command line as given (guardrail serve --workers re-reads it)
     try:
         code: int = args.func(args)

@@ -82,7 +82,7 @@ def _verify(args: argparse.Namespace) -> int:
     if args.json:
         print(report.model_dump_json())
     elif report.ok:
-        print(f"OK: {report.records} records, chain intact")
+        print(f"OK: {report.describe()}")
         print(f"head: {report.head_hash}")
     else:
         print(f"FAIL: {report.describe()}")

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.cost_flags import add_cost_flags
 from guardrail.exceptions import ConfigError
-from guardrail.judges.registry import SPEC_HELP, make_judge
+from guardrail.judges.registry import SPEC_HELP, make_judge, parse_spec
 from guardrail.models import ScoreReport
-from guardrail.paths import DEFAULT_REVIEW_DB, fallback_beside
+from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB, fallback_beside
 from guardrail.sanitize import require_clean
 from guardrail.scoring.base import ScorerBase
 from guardrail.scoring.factory import build_scorer
@@ -75,11 +76,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--threshold", type=float, default=None, help="flag when score >= this")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument(
+        "--fail-on-flag",
+        action="store_true",
+        help="exit 1 when the answer is flagged, or could not be scored (for CI gates)",
+    )
+    p.add_argument(
         "--policy",
         default=None,
         help="apply a YAML policy: topics, threshold, actions (escalations go to --review-db)",
     )
-    p.add_argument("--audit-log", default=None, help="append the turn's audit record to this file")
+    p.add_argument(
+        "--audit-log",
+        default=None,
+        metavar="PATH|URL",
+        help="with --policy, append the turn's audit record here "
+        f"(default: {DEFAULT_AUDIT_LOG}, the log `serve` and `review` use)",
+    )
     p.add_argument(
         "--review-db",
         default=DEFAULT_REVIEW_DB,
@@ -104,7 +116,33 @@ def _build_scorer(args: argparse.Namespace) -> ScorerBase:
     return build_scorer(settings, threshold=check_flag_threshold(threshold))
 
 
+#: The environment variable each hosted judge's SDK reads its key from.
+_KEY_ENV = {
+    "openai": ("OPENAI_API_KEY",),
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
+}
+
+
+def require_key(spec: str | None) -> None:
+    """Fail at once, naming the variable, when ``--judge`` names a hosted API whose key is not
+    set (rather than after the first judge call). ``OPENAI_BASE_URL`` points ``openai:`` at a
+    server that may need no key, so it lifts the check."""
+    if not spec:
+        return
+    kind = parse_spec(spec).kind
+    names = _KEY_ENV.get(kind, ())
+    if not names or any(os.environ.get(n) for n in names):
+        return
+    if kind == "openai" and os.environ.get("OPENAI_BASE_URL"):
+        return
+    raise ConfigError(
+        f"--judge {spec}: {names[0]} is not set; export it (export {names[0]}=...) "
+        "or use --judge local"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
+    require_key(args.judge)
     question = read_text_arg(args.question)
     answer = read_text_arg(args.answer)
     contexts = [read_text_arg(c) for c in args.context]
@@ -119,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         from guardrail.render import print_report
 
         print_report(report, answer)
-    return 0
+    return 1 if args.fail_on_flag and report.flagged else 0
 
 
 def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: list[str]) -> int:
@@ -134,7 +172,7 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
     guard = Guard.from_yaml(
         args.policy,
         judge=make_judge(args.judge) if args.judge else None,
-        audit_log=args.audit_log,
+        audit_log=args.audit_log or DEFAULT_AUDIT_LOG,
         review_db=args.review_db,
         fallback_log=fallback_beside(args.review_db),
     )
@@ -151,13 +189,15 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
             citations=[c.model_dump(mode="json") for c in result.citations],
         )
         print(json.dumps(data, ensure_ascii=False, indent=2))
-        return 0
-    from guardrail.render import print_decision, print_report
+    else:
+        from guardrail.render import print_decision, print_report
 
-    if result.report is not None:
-        print_report(result.report, result.report_text)
-    print_decision(result)
-    return 0
+        if result.report is not None:
+            print_report(result.report, result.report_text)
+        print_decision(result)
+    # A gate fails closed: an answer that could not be scored does not pass it either.
+    failed = result.decision.flagged or result.report is None
+    return 1 if args.fail_on_flag and failed else 0
 
 
 def report_json(report: ScoreReport) -> dict[str, Any]:

@@ -12,7 +12,7 @@ def add_cost_flags(parser: argparse.ArgumentParser, *, default_note: str) -> Non
         choices=["paper", "factoid", "answer"],
         default=None,
         help=f"metarag: judge calls per answer: paper, factoid or answer ({default_note}; "
-        "see the README)",
+        "see Concepts: scoring in the documentation)",
     )
     parser.add_argument(
         "--cascade",

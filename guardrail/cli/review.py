@@ -10,6 +10,8 @@
     guardrail review outbox [--json]                  webhook deliveries still pending
     guardrail review redeliver --url URL --secret-env VAR
 
+``ID`` may be any unique prefix of a case id, as with git (``guardrail review show 755e``).
+
 The database defaults to ``guardrail-review.sqlite3`` in the working directory; ``--db`` and
 ``--audit-log`` also take a ``postgresql://`` URL (the ``postgres`` extra). No environment
 variable is read except the one ``--secret-env`` names. Every review error (unknown case, wrong
@@ -36,8 +38,15 @@ from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
 from guardrail.queues.outbox import DatabaseOutbox
-from guardrail.queues.review_queue import STATES, ReviewError, ReviewQueue, StoredCase
+from guardrail.queues.review_queue import (
+    STATES,
+    CaseNotFoundError,
+    ReviewError,
+    ReviewQueue,
+    StoredCase,
+)
 from guardrail.queues.webhook import WebhookSink
+from guardrail.render import print_table
 from guardrail.storage import Target, parse_target, require_store
 
 CommandFunc = Callable[[argparse.Namespace], int]
@@ -71,13 +80,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ls.add_argument("--json", action="store_true", help="machine-readable output")
     ls.set_defaults(func=_wrap(_list))
 
+    id_help = "the case id, or any unique prefix of it"
     show = rsub.add_parser("show", parents=[common], help="show one case in full")
-    show.add_argument("case_id", metavar="ID")
+    show.add_argument("case_id", metavar="ID", help=id_help)
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=_wrap(_show))
 
     claim = rsub.add_parser("claim", parents=[common], help="take an open case")
-    claim.add_argument("case_id", metavar="ID")
+    claim.add_argument("case_id", metavar="ID", help=id_help)
     claim.add_argument("--reviewer", required=True, metavar="NAME")
     claim.set_defaults(func=_wrap(_claim))
 
@@ -87,7 +97,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     nxt.set_defaults(func=_wrap(_next))
 
     res = rsub.add_parser("resolve", parents=[common], help="close a claimed case")
-    res.add_argument("case_id", metavar="ID")
+    res.add_argument("case_id", metavar="ID", help=id_help)
     how = res.add_mutually_exclusive_group(required=True)
     how.add_argument("--approve", action="store_true", help="keep the original answer")
     how.add_argument("--reject", action="store_true", help="the answer must not be shown")
@@ -128,6 +138,24 @@ def _queue(args: argparse.Namespace) -> ReviewQueue:
     return ReviewQueue(_db(args), on_resolve=record_resolutions(open_audit_log(args.audit_log)))
 
 
+def full_id(queue: ReviewQueue, given: str) -> str:
+    """The case id ``given`` names: the id itself, or the one case whose id starts with it.
+
+    :class:`CaseNotFoundError` when no case matches, :class:`ReviewError` naming the
+    candidates when several do."""
+    try:
+        return queue.get(given).case_id
+    except CaseNotFoundError as exc:
+        missing = exc
+    matches = sorted(c.case_id for c in queue.list() if given and c.case_id.startswith(given))
+    if not matches:
+        raise missing
+    if len(matches) > 1:
+        shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise ReviewError(f"{given!r} matches {len(matches)} cases ({shown}); give more of the id")
+    return matches[0]
+
+
 def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
@@ -163,23 +191,19 @@ def _list(args: argparse.Namespace) -> int:
                 c.reviewer or "",
             )
         )
-    console = _console()
     table = Table(title=f"{len(cases)} case(s)", title_justify="left")
-    used = 1
-    for i, col in enumerate(("id", "queue", "state", "score", "topic", "reviewer")):
-        width = max(len(col), *(len(r[i]) for r in rows))
-        table.add_column(col, no_wrap=True, width=width)
-        used += width + 3
-    room = max(8, console.width - used - 3)
-    table.add_column("question", overflow="ellipsis", no_wrap=True, max_width=room)
+    for col in ("id", "queue", "state", "score", "topic", "reviewer"):
+        table.add_column(col, no_wrap=True)  # ids and figures are never cut
+    table.add_column("question")
     for row, c in zip(rows, cases, strict=True):
         table.add_row(*(escape(x) for x in row), escape(_short(c.case.question, 80)))
-    console.print(table)
+    print_table(table, _console())
     return 0
 
 
 def _show(args: argparse.Namespace) -> int:
-    stored = _queue(args).get(args.case_id)
+    queue = _queue(args)
+    stored = queue.get(full_id(queue, args.case_id))
     if args.json:
         _print_json(stored.model_dump(mode="json"))
         return 0
@@ -193,20 +217,19 @@ def _render_case(console: Console, stored: StoredCase) -> None:
     who = f" by {escape(stored.reviewer)}" if stored.reviewer else ""
     outcome = f" ({stored.outcome})" if stored.outcome else ""
     console.print(f"state: [bold]{stored.state}[/]{outcome}{who}   created {case.created_at}")
-    score = "—" if d.score is None else f"{d.score:.2f}"
-    console.print(
-        f"decision: {d.action}  score {score} {d.comparison} {d.threshold:.2f}"
-        f"  topic {escape(d.topic)}  {escape(d.reason)}"
-    )
+    # The reason starts with the score, the threshold and the topic: print them once.
+    console.print(f"decision: {' + '.join(d.actions) or d.action}")
+    console.print(f"reason: {escape(d.reason)}")
     console.print(f"\n[bold]question[/]\n{escape(case.question)}")
     console.print(f"\n[bold]answer[/]\n{escape(case.answer)}")
     if case.report and case.report.factoids:
         table = Table(title="factoids", title_justify="left")
-        for col in ("#", "score", "flag", "claim"):
-            table.add_column(col)
+        for col in ("#", "score", "flag"):
+            table.add_column(col, no_wrap=True)
+        table.add_column("claim")
         for f in case.report.factoids:
             table.add_row(str(f.index), f"{f.score:.2f}", "⚑" if f.flagged else "", escape(f.text))
-        console.print(table)
+        print_table(table, console)
     for i, ctx in enumerate(case.contexts):
         console.print(f"\n[bold]passage [{i + 1}][/]\n{escape(_short(ctx, 400))}")
     if stored.state == "resolved":
@@ -216,7 +239,8 @@ def _render_case(console: Console, stored: StoredCase) -> None:
 
 
 def _claim(args: argparse.Namespace) -> int:
-    stored = _queue(args).claim(args.case_id, args.reviewer)
+    queue = _queue(args)
+    stored = queue.claim(full_id(queue, args.case_id), args.reviewer)
     _console().print(f"claimed {escape(stored.case_id)} for {escape(stored.reviewer or '')}")
     return 0
 
@@ -242,13 +266,14 @@ def _read_edit(source: str) -> str:
 
 def _resolve(args: argparse.Namespace) -> int:
     queue = _queue(args)
+    case_id = full_id(queue, args.case_id)
     if args.approve:
-        res = queue.resolve(args.case_id, "approved", note=args.note, reviewer=args.reviewer)
+        res = queue.resolve(case_id, "approved", note=args.note, reviewer=args.reviewer)
     elif args.reject:
-        res = queue.resolve(args.case_id, "rejected", note=args.note, reviewer=args.reviewer)
+        res = queue.resolve(case_id, "rejected", note=args.note, reviewer=args.reviewer)
     else:
         text = _read_edit(args.edit).strip()
-        res = queue.resolve(args.case_id, "edited", text, note=args.note, reviewer=args.reviewer)
+        res = queue.resolve(case_id, "edited", text, note=args.note, reviewer=args.reviewer)
     _console().print(f"resolved {escape(res.case_id)}: {res.outcome} by {escape(res.reviewer)}")
     return 0
 
@@ -263,8 +288,10 @@ def _outbox(args: argparse.Namespace) -> int:
         console.print("outbox empty: every case was delivered")
         return 0
     table = Table(title=f"{len(entries)} undelivered case(s)", title_justify="left")
-    for col in ("id", "destination", "attempts", "last error", "since"):
-        table.add_column(col)
+    for col in ("id", "destination", "attempts"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("last error")
+    table.add_column("since", no_wrap=True)
     for e in entries:
         table.add_row(
             escape(e.case.case_id),
@@ -273,7 +300,7 @@ def _outbox(args: argparse.Namespace) -> int:
             escape(e.last_error or ""),
             e.created_at,
         )
-    console.print(table)
+    print_table(table, console)
     return 0
 
 

@@ -102,7 +102,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="export OpenTelemetry spans and metrics over OTLP/HTTP, e.g. http://127.0.0.1:4318 "
         "(the otel extra; docs/telemetry.md)",
     )
-    limits = p.add_argument_group("request limits (see RequestLimits in the README)")
+    limits = p.add_argument_group("request limits (see the HTTP service guide)")
     for name, field in _limit_fields().items():
         limits.add_argument(
             "--" + name.replace("_", "-"),

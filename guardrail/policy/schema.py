@@ -150,6 +150,12 @@ class TopicRule(Settings):
         default_factory=list,
         description="whole-word, case-insensitive phrases; a hit detects the topic",
     )
+    context_keywords: bool = Field(
+        default=True,
+        description="with reads: context or both, whether a keyword in a retrieved passage "
+        "detects the topic (false: only the question's keywords count; the classifier still "
+        "reads the passages)",
+    )
     examples: list[NonBlank] = Field(
         default_factory=list, description="classifier training queries"
     )

@@ -83,8 +83,10 @@ async def run_stage(
             raise error
     first = errors[0]
     assert isinstance(first, JudgeCallError)
+    tries = max(e.call.attempts for e in errors if isinstance(e, JudgeCallError))
+    after = f" after {tries} attempts" if tries > 1 else " (not retryable)"
     raise ScoringError(
-        f"{scorer}: {name} stage failed: {len(errors)} judge call(s) failed after retries; "
+        f"{scorer}: {name} stage failed: {len(errors)} judge call(s) failed{after}; "
         f"first: {first.call.error}",
         calls=log.calls,
         stage=name,

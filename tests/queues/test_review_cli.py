@@ -144,3 +144,45 @@ async def test_outbox_lists_undelivered_webhook_cases(capsys, tmp_path, make_cas
     assert entry["case"]["case_id"] == "stuck" and entry["last_error"] == "HTTP 500"
     code, out, _ = run(capsys, "review", "outbox", "--db", str(path))
     assert "stuck" in out and "1 undelivered" in out
+
+
+LONG = "755eb281837b4578ba70957a2ea4c0d1"  # a real id is 32 hex digits
+
+
+@pytest.fixture
+def uuid_db(tmp_path, make_case):
+    path = tmp_path / "review.sqlite3"
+    q = SQLiteQueue(path)
+    q.add(make_case(LONG, queue="clinical-review"))
+    q.add(make_case("755f0000000000000000000000000000", queue="asylum"))
+    return path
+
+
+def test_any_unique_id_prefix_names_a_case(capsys, uuid_db):
+    """Like git: `755eb` is enough for show, claim and resolve."""
+    code, out, _ = run(capsys, "review", "show", "755eb", "--db", str(uuid_db))
+    assert code == 0 and f"case {LONG}" in out
+    code, out, _ = run(capsys, "review", "claim", "755e", "--db", str(uuid_db), "--reviewer", "al")
+    assert code == 0 and f"claimed {LONG} for al" in out
+    code, out, _ = run(capsys, "review", "resolve", "755eb2", "--db", str(uuid_db), "--approve")
+    assert code == 0 and SQLiteQueue(uuid_db).get(LONG).outcome == "approved"
+
+
+def test_an_ambiguous_prefix_names_the_candidates(capsys, uuid_db):
+    code, _, err = run(capsys, "review", "show", "755", "--db", str(uuid_db))
+    assert code == 2 and "matches 2 cases" in err and LONG in err and err.count("\n") == 1
+
+
+def test_a_narrow_terminal_never_cuts_ids_or_scores(capsys, uuid_db, monkeypatch):
+    """At 60 columns the table is printed wider (the terminal wraps it) or the question wraps;
+    the id and the score are whole."""
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = run(capsys, "review", "list", "--db", str(uuid_db))
+    assert code == 0 and "…" not in out
+    assert LONG in out and "0.80" in out and "clinical-review" in out
+
+
+def test_show_prints_the_score_once(capsys, uuid_db):
+    """The decision line and the reason used to repeat 'score 0.80 >= 0.50'."""
+    code, out, _ = run(capsys, "review", "show", LONG, "--db", str(uuid_db))
+    assert code == 0 and out.count("0.80") == 1
