@@ -9,6 +9,20 @@ server reports them.
 Chat Completions rather than the newer Responses API because every OpenAI-compatible server
 (vLLM, Ollama, LM Studio, llama.cpp) serves it, so one backend covers hosted and local models.
 
+Structured output: a request that carries a reply schema (:attr:`JudgeRequest.schema`) is sent
+with a constraint the server understands, by ``structured_output``:
+
+=================  ===========================================================================
+``auto``           ``response_format: {type: json_schema}`` (OpenAI, vLLM, llama.cpp's own
+                   server, Ollama, LM Studio); a server that rejects it with 400/422 is asked
+                   with ``{type: json_object, schema}`` (llama-cpp-python's server), then
+                   without a constraint; the first form it accepts is remembered
+``json_schema``    only ``response_format: {type: json_schema}``
+``json_object``    only ``response_format: {type: json_object, schema: ...}``
+``guided_json``    vLLM's ``guided_json`` in the request body
+``off``            never a constraint; the prompt's text format only
+=================  ===========================================================================
+
 The SDK client is built on the first call, not in the constructor: building it reads
 ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``, and a judge must be constructible (in a policy file,
 in a test) without credentials. It is built with ``max_retries=0`` because
@@ -18,12 +32,13 @@ would multiply the attempts and hide them from the audit record.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-from guardrail.exceptions import JudgeRequestError
+from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges import _sdk
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 
@@ -35,6 +50,22 @@ __all__ = ["OpenAIJudge"]
 _OPENAI_HOST = "api.openai.com"
 _KEY_ENV = "OPENAI_API_KEY"
 
+StructuredMode = Literal["auto", "json_schema", "json_object", "guided_json", "off"]
+#: The constraint forms ``auto`` tries, in order (``None``: no constraint).
+_AUTO_FORMS: tuple[str | None, ...] = ("json_schema", "json_object", None)
+
+
+def _constraint(form: str | None, task: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The request fields that ask for ``schema`` in ``form``."""
+    if form == "json_schema":
+        spec = {"name": f"guardrail_{task}", "schema": dict(schema), "strict": True}
+        return {"response_format": {"type": "json_schema", "json_schema": spec}}
+    if form == "json_object":
+        return {"response_format": {"type": "json_object", "schema": dict(schema)}}
+    if form == "guided_json":
+        return {"extra_body": {"guided_json": dict(schema)}}
+    return {}
+
 
 class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
     """Answers judge requests with an OpenAI (or OpenAI-compatible) chat model.
@@ -44,7 +75,8 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
     ``http_client`` (an ``httpx2.AsyncClient``: proxies, custom CA, a fake transport in tests)
     configure the client built on first use; unset values fall back to the SDK's environment
     variables. ``extra_body`` is merged into every request body (server-specific options such
-    as vLLM's ``guided_choice``).
+    as vLLM's ``guided_choice``). ``structured_output`` chooses how a request's reply schema
+    is sent (see the module docstring).
     """
 
     def __init__(
@@ -58,6 +90,7 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
         name: str | None = None,
         extra_body: dict[str, Any] | None = None,
         http_client: httpx2.AsyncClient | None = None,
+        structured_output: StructuredMode = "auto",
     ) -> None:
         super().__init__(
             model,
@@ -68,6 +101,14 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
             http_client=http_client,
         )
         self.extra_body = dict(extra_body) if extra_body else None
+        if structured_output not in ("auto", "json_schema", "json_object", "guided_json", "off"):
+            raise ConfigError(f"OpenAIJudge: unknown structured_output {structured_output!r}")
+        self.structured_output: StructuredMode = structured_output
+        #: The constraint forms still to try (``auto`` drops a form the server rejected).
+        self._forms: tuple[str | None, ...] = {
+            "auto": _AUTO_FORMS,
+            "off": (None,),
+        }.get(structured_output, (structured_output,))
         compatible = self._base_url is not None or (
             client is not None and client.base_url.host != _OPENAI_HOST
         )
@@ -88,7 +129,28 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
             ) from exc
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
-        """Send one chat completion; translate SDK failures into guardrail errors."""
+        """Send one chat completion; translate SDK failures into guardrail errors.
+
+        With a reply schema and ``structured_output="auto"``, a constraint form the server
+        rejects (HTTP 400/422) is dropped and the next one tried, in the same call.
+        """
+        if request.schema is None:
+            return await self._create(request, None)
+        forms = self._forms
+        for index, form in enumerate(forms):
+            try:
+                response = await self._create(request, form)
+            except JudgeRequestError as exc:
+                last = index == len(forms) - 1
+                if last or self.structured_output != "auto" or exc.status_code not in (400, 422):
+                    raise
+                continue
+            if forms is self._forms and index:
+                self._forms = forms[index:]  # remember what this server accepts
+            return response
+        raise AssertionError("unreachable: the last form's failure is raised")
+
+    async def _create(self, request: JudgeRequest, form: str | None) -> JudgeResponse:
         client = self._client.get()
         messages: list[ChatCompletionMessageParam] = []
         if request.system:
@@ -98,6 +160,8 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
         # OpenAI deprecated max_tokens (reasoning models reject it); compatible servers may
         # know only max_tokens. Decide by where the request actually goes.
         hosted = client.base_url.host == _OPENAI_HOST
+        constraint = _constraint(form, request.task, request.schema or {}) if form else {}
+        extra_body = {**(self.extra_body or {}), **constraint.get("extra_body", {})} or None
         with _sdk.translate_errors(openai, self.name, key_env=_KEY_ENV):
             completion = await client.chat.completions.create(
                 model=self.model,
@@ -106,7 +170,8 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
                 max_completion_tokens=limit if hosted else openai.omit,
                 max_tokens=openai.omit if hosted else limit,
                 stop=list(request.stop) if request.stop else openai.omit,
-                extra_body=self.extra_body,
+                response_format=constraint.get("response_format", openai.omit),
+                extra_body=extra_body,
             )
         return self._parse(completion, str(client.base_url))
 

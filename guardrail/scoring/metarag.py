@@ -86,7 +86,12 @@ from guardrail.scoring.settings import EnsembleRule, MetaRAGConfig
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
 from guardrail.scoring.schemas import schema_for
-from guardrail.scoring.templates import PromptSet, instruction_text, marker_scope
+from guardrail.scoring.templates import (
+    PromptSet,
+    instruction_text,
+    marker_scope,
+    strip_echoed_fence,
+)
 from guardrail.text.sentences import split_sentences
 
 if TYPE_CHECKING:
@@ -469,6 +474,11 @@ class MetaRAG(ScorerBase):
         )
 
         def parse(verifier: Judge, text: str) -> tuple[list[Verdict], str | None]:
+            if copies_instructions(text, request.prompt):
+                unsure = Verdict(
+                    judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False
+                )
+                return [unsure] * len(statements), _COPIED
             items, failure = parse_numbered_verdicts(text, len(statements))
             verdicts = [
                 Verdict(judge=verifier.name, label=label, reason=reason, parsed=parsed)
@@ -492,6 +502,11 @@ class MetaRAG(ScorerBase):
         )
 
         def parse(verifier: Judge, text: str) -> tuple[Verdict, str | None]:
+            if copies_instructions(text, request.prompt):
+                unsure = Verdict(
+                    judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False
+                )
+                return unsure, _COPIED
             label, reason, failure = parse_verdict(text)
             verdict = Verdict(
                 judge=verifier.name, label=label, reason=reason, parsed=failure is None
@@ -565,15 +580,31 @@ class MetaRAG(ScorerBase):
         return _Reply(response.text, call)
 
 
+_COPIED = "reply copies the prompt's instructions or examples; treated as NOT SURE"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def copies_instructions(reply: str, prompt: str) -> bool:
+    """True when the reply's first line (20 characters or more) is copied from the prompt's
+    own instructions or examples (outside its data fences): a parrot, not a verdict."""
+    body, _echoed = strip_echoed_fence(reply)
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    norm = _norm(first).rstrip(".")
+    return len(norm) >= 20 and norm in _norm(instruction_text(prompt))
+
+
 def drop_echoes(items: list[str], failure: str | None, prompt: str) -> tuple[list[str], str | None]:
     """``items`` without those that copy the prompt's own instructions or examples (text
     outside its data fences), with a note added to ``failure`` when any were dropped."""
     if not items:
         return items, failure
-    own = " ".join(instruction_text(prompt).lower().split())
+    own = _norm(instruction_text(prompt))
     kept = []
     for item in items:
-        norm = " ".join(item.lower().split()).rstrip(".")
+        norm = _norm(item).rstrip(".")
         if len(norm) >= 12 and norm in own:
             continue
         kept.append(item)

@@ -196,3 +196,57 @@ async def test_structured_output_sends_schemas_and_off_sends_none() -> None:
     off = MetaRAG(ScriptedJudge(handler), config=MetaRAGConfig(structured_output="off"))
     await off.score("q?", ANSWER, CONTEXT)
     assert seen and all(r.schema is None for r in seen)
+
+
+def _served(raw: str, stops: tuple[str, ...]) -> str:
+    """What a server returns for a model output ``raw`` with stop sequences ``stops``."""
+    cut = min((raw.find(s) for s in stops if s in raw), default=len(raw))
+    return raw[:cut]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '[BEGIN DATA: inputText]\n["Ibuprofen is safe in pregnancy."]\n[END DATA: inputText]',
+        '[BEGIN DATA 0a1b2c3d: inputText]\n["Ibuprofen is safe in pregnancy."]',
+        '["Ibuprofen is safe in pregnancy."]\nInput: another answer',
+    ],
+)
+def test_stops_never_eat_an_echoing_reply(raw: str) -> None:
+    from guardrail.judges.base import DECOMPOSE
+    from guardrail.scoring.budgets import BUDGETS
+
+    items, _failure = parse_statements(_served(raw, BUDGETS[DECOMPOSE].stop))
+    assert items == ["Ibuprofen is safe in pregnancy."]
+
+
+async def test_a_reply_cut_to_nothing_by_a_stop_is_asked_again_without_stops() -> None:
+    raws = {
+        "decompose": '\nInput: the model starts by echoing\n["Ibuprofen is safe in pregnancy."]',
+        "verify": "\nNow, NO. The passage contradicts it.",
+    }
+
+    def handler(request: JudgeRequest) -> str:
+        raw = raws.get(request.task, "")
+        return _served(raw, request.stop) if request.stop else raw.split("\n")[-1]
+
+    report = await MetaRAG(ScriptedJudge(handler)).score("q?", ANSWER, CONTEXT)
+    assert [f.text for f in report.factoids] == ["Ibuprofen is safe in pregnancy."]
+    assert report.status == "ok" and report.flagged
+    retried = [c for c in report.calls if "without stop" in (c.parse_failure or "")]
+    assert {c.stage for c in retried} >= {"decompose", "verify"}
+
+
+@pytest.mark.parametrize(
+    "verify",
+    [
+        # the template's own instructions and its worked example, parroted back
+        "You will be given a statement and passages that represent the ground truth.",
+        "Answer: YES. The passage states Alice was born in Paris, which is in France.",
+        "- YES: if the statement is clearly and completely supported by the passages.",
+    ],
+)
+async def test_parroted_instructions_are_not_verdicts(verify: str) -> None:
+    report = await MetaRAG(_replying(json.dumps([ANSWER]), verify)).score("q?", ANSWER, CONTEXT)
+    assert report.status == "judge_unusable"
+    assert report.problem is not None and "copies the prompt" in report.problem
