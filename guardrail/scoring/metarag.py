@@ -82,10 +82,10 @@ from guardrail.scoring.parsing import (
     parse_statements,
     parse_verdict,
 )
+from guardrail.scoring.schemas import schema_for
 from guardrail.scoring.settings import EnsembleRule, MetaRAGConfig
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
-from guardrail.scoring.schemas import schema_for
 from guardrail.scoring.templates import (
     PromptSet,
     instruction_text,
@@ -475,9 +475,7 @@ class MetaRAG(ScorerBase):
 
         def parse(verifier: Judge, text: str) -> tuple[list[Verdict], str | None]:
             if copies_instructions(text, request.prompt):
-                unsure = Verdict(
-                    judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False
-                )
+                unsure = Verdict(judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False)
                 return [unsure] * len(statements), _COPIED
             items, failure = parse_numbered_verdicts(text, len(statements))
             verdicts = [
@@ -503,9 +501,7 @@ class MetaRAG(ScorerBase):
 
         def parse(verifier: Judge, text: str) -> tuple[Verdict, str | None]:
             if copies_instructions(text, request.prompt):
-                unsure = Verdict(
-                    judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False
-                )
+                unsure = Verdict(judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False)
                 return unsure, _COPIED
             label, reason, failure = parse_verdict(text)
             verdict = Verdict(

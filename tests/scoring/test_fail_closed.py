@@ -70,7 +70,10 @@ def test_verdict_replies_without_signal_are_not_sure_and_failures(reply: str) ->
 
 
 def test_structured_replies_parse_without_failure() -> None:
-    assert parse_statements('{"factoids": ["A is B.", "C is D."]}') == (["A is B.", "C is D."], None)
+    assert parse_statements('{"factoids": ["A is B.", "C is D."]}') == (
+        ["A is B.", "C is D."],
+        None,
+    )
     assert parse_verdict('{"verdict": "NO", "reason": "contradicted"}') == (
         Label.NO,
         "contradicted",
