@@ -3,10 +3,11 @@
 Re-scoring the same answers — an evaluation run again after a code change, a calibration after
 an ``eval`` — asks an LLM judge the same questions again. :class:`CachingJudge` wraps any judge:
 a temperature-0 request it has answered before (same judge name, task, system message, prompt
-up to its random data-fence marker, ``max_tokens``, stops and reply schema) is answered from the cache, marked ``cached`` (0 tokens), and reported as
-such in ``Usage.cached_calls``. Requests at a temperature above 0 (mutation generation with
-``temperature > 0``) always go to the judge. The cache is a SQLite file, safe to share between
-processes; failed calls are never stored.
+up to its random data-fence marker, ``max_tokens``, stops and reply schema) is answered from
+the cache, marked ``cached`` (0 tokens), and reported as such in ``Usage.cached_calls``.
+Requests at a temperature above 0 (mutation generation with ``temperature > 0``) always go to
+the judge. The cache is a SQLite file, safe to share between processes; failed calls are never
+stored.
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ with a constraint the server understands, by ``structured_output``:
 
 =================  ===========================================================================
 ``auto``           ``response_format: {type: json_schema}`` (OpenAI, vLLM, llama.cpp's own
-                   server, Ollama, LM Studio); a server that rejects it with 400/422 is asked
-                   with ``{type: json_object, schema}`` (llama-cpp-python's server), then
-                   without a constraint; the first form it accepts is remembered
+                   server, Ollama, LM Studio); a server that rejects it (400/422, or an error
+                   naming ``response_format``) is asked with ``{type: json_object, schema}``
+                   (llama-cpp-python's server), then without a constraint; the first form it
+                   accepts is remembered
 ``json_schema``    only ``response_format: {type: json_schema}``
 ``json_object``    only ``response_format: {type: json_object, schema: ...}``
 ``guided_json``    vLLM's ``guided_json`` in the request body
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
-from guardrail.exceptions import ConfigError, JudgeRequestError
+from guardrail.exceptions import ConfigError, JudgeError, JudgeRequestError
 from guardrail.judges import _sdk
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 
@@ -53,6 +54,13 @@ _KEY_ENV = "OPENAI_API_KEY"
 StructuredMode = Literal["auto", "json_schema", "json_object", "guided_json", "off"]
 #: The constraint forms ``auto`` tries, in order (``None``: no constraint).
 _AUTO_FORMS: tuple[str | None, ...] = ("json_schema", "json_object", None)
+
+
+def _rejects_format(exc: JudgeError) -> bool:
+    """True when the server refused the request's output constraint: a 400/422, or any error
+    naming ``response_format`` (llama-cpp-python's server answers a 500 for a form its request
+    model does not know)."""
+    return exc.status_code in (400, 422) or "response_format" in str(exc)
 
 
 def _constraint(form: str | None, task: str, schema: Mapping[str, Any]) -> dict[str, Any]:
@@ -140,9 +148,9 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
         for index, form in enumerate(forms):
             try:
                 response = await self._create(request, form)
-            except JudgeRequestError as exc:
+            except JudgeError as exc:
                 last = index == len(forms) - 1
-                if last or self.structured_output != "auto" or exc.status_code not in (400, 422):
+                if last or self.structured_output != "auto" or not _rejects_format(exc):
                     raise
                 continue
             if forms is self._forms and index:

@@ -14,8 +14,10 @@ trips whatever its number of factoids):
 Rules for the edges (each documented, none crashes, none yields NaN):
 
 * empty answer -> score 0.0, status ``empty_answer``, no calls;
-* the decomposer finds no factual statement (an empty JSON array) -> score 0.0, status
-  ``no_factoids``;
+* the decomposer lists no factoid (an empty JSON array) -> the offline decomposer's factoids,
+  with the failure recorded (a weak judge lists none for plainly factual answers, and an
+  empty list must not let them pass unverified); when it finds none either (a greeting),
+  score 0.0 and status ``no_factoids``;
 * empty context -> nothing can be verified: every variant is labelled NOT SURE without a call
   (penalty 0.5), status ``empty_context``;
 * unparseable decomposition (an empty reply, no usable item, only placeholders or echoes of
@@ -43,6 +45,7 @@ per verifier, combined by ``ensemble_rule``:
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -88,6 +91,7 @@ from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
 from guardrail.scoring.templates import (
     PromptSet,
+    has_marker,
     instruction_text,
     marker_scope,
     strip_echoed_fence,
@@ -377,9 +381,19 @@ class MetaRAG(ScorerBase):
         reply = await self._request(log, self.decomposer, DECOMPOSE, request)
         items, failure = parse_statements(reply.text)
         items, failure = drop_echoes(items, failure, request.prompt)
-        if failure and not items:
+        if not items and failure:
             items = [answer[s:e] for s, e in split_sentences(answer, rules="plain")]
             failure = f"{failure}; used the answer's sentences as factoids"
+        elif not items:
+            # An empty list is no signal on its own: a weak judge lists nothing for a plainly
+            # factual answer. The offline decomposer gives a second opinion; when it finds
+            # factual statements, those are checked instead of the answer passing unverified.
+            items = offline_factoids(answer)
+            if items:
+                failure = (
+                    f"the decomposer listed no factoid; the offline decomposer found "
+                    f"{len(items)}, used as factoids"
+                )
         log.record(reply.call, failure)
         seen: set[str] = set()
         unique = []
@@ -576,6 +590,19 @@ class MetaRAG(ScorerBase):
         return _Reply(response.text, call)
 
 
+@functools.cache
+def _offline_decomposer() -> Callable[[str], list[str]]:
+    from guardrail.judges.local.decompose import Decomposer
+    from guardrail.judges.local.lexicon import Lexicon
+
+    return Decomposer(Lexicon.load()).decompose
+
+
+def offline_factoids(answer: str) -> list[str]:
+    """The factual statements the offline (rule-based) decomposer finds in ``answer``."""
+    return _offline_decomposer()(answer)
+
+
 _COPIED = "reply copies the prompt's instructions or examples; treated as NOT SURE"
 
 
@@ -594,14 +621,15 @@ def copies_instructions(reply: str, prompt: str) -> bool:
 
 def drop_echoes(items: list[str], failure: str | None, prompt: str) -> tuple[list[str], str | None]:
     """``items`` without those that copy the prompt's own instructions or examples (text
-    outside its data fences), with a note added to ``failure`` when any were dropped."""
+    outside its data fences) or its data-fence markers, with a note added to ``failure`` when
+    any were dropped."""
     if not items:
         return items, failure
     own = _norm(instruction_text(prompt))
     kept = []
     for item in items:
         norm = _norm(item).rstrip(".")
-        if len(norm) >= 12 and norm in own:
+        if (len(norm) >= 12 and norm in own) or has_marker(item):
             continue
         kept.append(item)
     if len(kept) == len(items):

@@ -19,8 +19,8 @@ Two things keep a passage from closing the fence early:
   advance cannot name the real closing line;
 * marker lookalikes inside the text are defused (their bracket becomes ``(``), found on the
   text folded by NFKC with zero-width and format characters removed and runs of spaces
-  collapsed, so ``[END\u00a0DATA``, ``[END  DATA``, fullwidth ``［END DATA］`` and ``[END\u200bDATA``
-  are caught like ``[END DATA``.
+  collapsed, so ``[END\u00a0DATA``, ``[END  DATA``, fullwidth ``［END DATA］`` and
+  ``[END\u200bDATA`` are caught like ``[END DATA``.
 """
 
 from __future__ import annotations
@@ -97,6 +97,16 @@ def _fold(text: str) -> tuple[str, list[int]]:
             out.append(folded)
             where.append(index)
     return "".join(out), where
+
+
+_BARE_MARKER = re.compile(r"\b(BEGIN|END) ?DATA\b")
+
+
+def has_marker(text: str) -> bool:
+    """True when ``text`` holds a data-fence marker or a lookalike (with or without its
+    bracket, in capitals as the fences write it): a reply quoting the fence, not content."""
+    folded, _where = _fold(text)
+    return bool(_MARKER.search(folded) or _BARE_MARKER.search(folded))
 
 
 def defuse(text: str) -> str:

@@ -74,6 +74,17 @@ async def test_auto_falls_back_form_by_form_and_remembers() -> None:
     assert server.seen[1].body["response_format"]["schema"] == schema_for("verify")
 
 
+async def test_a_server_error_naming_response_format_also_moves_on() -> None:
+    """llama-cpp-python's server answers an unknown response_format type with HTTP 500."""
+    refusal = error_response(500, "validation error: ('body', 'response_format', 'type')")
+    server = FakeServer([refusal, ok()])
+    judge = OpenAIJudge(
+        "m", base_url="http://127.0.0.1:9/v1", api_key="k", http_client=server.http_client()
+    )
+    await judge.complete(REQUEST)
+    assert [s.body["response_format"]["type"] for s in server.seen] == ["json_schema", "json_object"]
+
+
 async def test_auto_ends_with_plain_text_when_no_form_is_accepted() -> None:
     server = FakeServer([error_response(400), error_response(400), ok("NO. contradicted")])
     judge = OpenAIJudge(

@@ -253,3 +253,32 @@ async def test_parroted_instructions_are_not_verdicts(verify: str) -> None:
     report = await MetaRAG(_replying(json.dumps([ANSWER]), verify)).score("q?", ANSWER, CONTEXT)
     assert report.status == "judge_unusable"
     assert report.problem is not None and "copies the prompt" in report.problem
+
+
+async def test_an_empty_decomposition_of_a_factual_answer_is_checked_anyway() -> None:
+    """A weak judge answering ``[]`` (or ``{"factoids": []}``) for a plainly factual answer
+    does not make it pass: the offline decomposer's factoids are verified instead."""
+    for empty in ("[]", '{"factoids": []}'):
+        report = await MetaRAG(_replying(empty, "NO. contradicted")).score("q?", ANSWER, CONTEXT)
+        assert report.status == "ok" and report.flagged
+        assert [f.text for f in report.factoids] == ["Ibuprofen is safe throughout pregnancy."]
+        decompose = next(c for c in report.calls if c.stage == "decompose")
+        assert decompose.parse_failure and "listed no factoid" in decompose.parse_failure
+    greeting = await MetaRAG(_replying("[]", "NO.")).score("hi", "Hello! Happy to help.", CONTEXT)
+    assert greeting.status == "no_factoids" and greeting.usage.parse_failures == 0
+
+
+async def test_variants_quoting_the_fence_markers_are_dropped() -> None:
+    """SmolLM2 offered "BEGIN DATA 079c8ea: question" as a synonym; that is no variant."""
+
+    def handler(request: JudgeRequest) -> str:
+        if request.task == "decompose":
+            return json.dumps([ANSWER])
+        if request.task in ("synonym", "antonym"):
+            return json.dumps({"variants": ["BEGIN DATA 079c8ea: question", "END DATA: factoid"]})
+        return "NO. contradicted"
+
+    report = await MetaRAG(ScriptedJudge(handler)).score("q?", ANSWER, CONTEXT)
+    variants = [v for f in report.factoids for v in f.variants]
+    assert variants and not any(v.generated for v in variants)
+    assert not any("DATA" in v.text for v in variants)
