@@ -84,7 +84,11 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
     configure the client built on first use; unset values fall back to the SDK's environment
     variables. ``extra_body`` is merged into every request body (server-specific options such
     as vLLM's ``guided_choice``). ``structured_output`` chooses how a request's reply schema
-    is sent (see the module docstring).
+    is sent (see the module docstring). ``stream=True`` streams each reply: llama-cpp-python's
+    server stops generating when a streamed request is closed (a call past its deadline),
+    while it finishes a plain one first; token counts then come from the stream's usage chunk,
+    or, when the server sends none, completion tokens are counted one per chunk and prompt
+    tokens are reported as 0.
     """
 
     def __init__(
@@ -99,6 +103,7 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
         extra_body: dict[str, Any] | None = None,
         http_client: httpx2.AsyncClient | None = None,
         structured_output: StructuredMode = "auto",
+        stream: bool = False,
     ) -> None:
         super().__init__(
             model,
@@ -109,6 +114,7 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
             http_client=http_client,
         )
         self.extra_body = dict(extra_body) if extra_body else None
+        self.stream = stream
         if structured_output not in ("auto", "json_schema", "json_object", "guided_json", "off"):
             raise ConfigError(f"OpenAIJudge: unknown structured_output {structured_output!r}")
         self.structured_output: StructuredMode = structured_output
@@ -170,18 +176,51 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
         hosted = client.base_url.host == _OPENAI_HOST
         constraint = _constraint(form, request.task, request.schema or {}) if form else {}
         extra_body = {**(self.extra_body or {}), **constraint.get("extra_body", {})} or None
+        options: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": request.temperature,
+            "max_completion_tokens": limit if hosted else openai.omit,
+            "max_tokens": openai.omit if hosted else limit,
+            "stop": list(request.stop) if request.stop else openai.omit,
+            "response_format": constraint.get("response_format", openai.omit),
+            "extra_body": extra_body,
+        }
         with _sdk.translate_errors(openai, self.name, key_env=_KEY_ENV):
-            completion = await client.chat.completions.create(
-                model=self.model,
-                messages=messages,
-                temperature=request.temperature,
-                max_completion_tokens=limit if hosted else openai.omit,
-                max_tokens=openai.omit if hosted else limit,
-                stop=list(request.stop) if request.stop else openai.omit,
-                response_format=constraint.get("response_format", openai.omit),
-                extra_body=extra_body,
-            )
+            if self.stream:
+                return await self._streamed(client, options)
+            completion = await client.chat.completions.create(**options)
         return self._parse(completion, str(client.base_url))
+
+    async def _streamed(self, client: openai.AsyncOpenAI, options: dict[str, Any]) -> JudgeResponse:
+        """One streamed completion, its chunks joined. The stream is closed however the call
+        ends, so a cancelled call (its deadline passed) closes the connection mid-reply."""
+        stream = await client.chat.completions.create(
+            **options, stream=True, stream_options={"include_usage": True}
+        )
+        parts: list[str] = []
+        pieces = 0
+        model = ""
+        usage = None
+        try:
+            async for chunk in stream:
+                model = chunk.model or model
+                usage = chunk.usage or usage
+                for choice in chunk.choices or []:
+                    if choice.delta is not None and choice.delta.content:
+                        parts.append(choice.delta.content)
+                        pieces += 1
+        finally:
+            await stream.close()
+        details = usage.prompt_tokens_details if usage else None
+        return JudgeResponse(
+            text="".join(parts),
+            model=model or self.model,
+            prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
+            # without a usage chunk, one content chunk a token (llama.cpp streams token by token)
+            completion_tokens=(usage.completion_tokens or 0) if usage else pieces,
+            cached_prompt_tokens=details.cached_tokens if details is not None else None,
+        )
 
     def _parse(self, completion: object, base_url: str) -> JudgeResponse:
         if not isinstance(completion, ChatCompletion) or completion.choices is None:

@@ -145,3 +145,42 @@ async def test_anthropic_without_schema_or_off_sends_no_tools() -> None:
     )
     response = await off.complete(REQUEST)
     assert "tools" not in server.last.body and response.text == "YES. ok"
+
+
+def _sse(*chunks: dict) -> httpx2.Response:
+    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+
+def _chunk(content: str | None, usage: dict | None = None) -> dict:
+    choices = [] if content is None else [{"index": 0, "delta": {"content": content}}]
+    out: dict = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    out["choices"] = choices
+    if usage is not None:
+        out["usage"] = usage
+    return out
+
+
+async def test_a_streamed_reply_is_joined_and_its_usage_read() -> None:
+    usage = {"prompt_tokens": 40, "completion_tokens": 3, "total_tokens": 43}
+    server = FakeServer([_sse(_chunk('{"verdict"'), _chunk(': "NO", '), _chunk(None, usage))])
+    judge = OpenAIJudge(
+        "m", base_url="http://127.0.0.1:9/v1", api_key="k", http_client=server.http_client(),
+        stream=True,
+    )  # fmt: skip
+    response = await judge.complete(JudgeRequest(task="verify", prompt="p"))
+    assert server.last.body["stream"] is True
+    assert server.last.body["stream_options"] == {"include_usage": True}
+    assert response.text == '{"verdict": "NO", '
+    assert (response.prompt_tokens, response.completion_tokens) == (40, 3)
+
+
+async def test_a_stream_without_usage_counts_its_chunks() -> None:
+    server = FakeServer([_sse(_chunk("NO"), _chunk("."), _chunk(" contradicted"))])
+    judge = OpenAIJudge(
+        "m", base_url="http://127.0.0.1:9/v1", api_key="k", http_client=server.http_client(),
+        stream=True,
+    )  # fmt: skip
+    response = await judge.complete(JudgeRequest(task="verify", prompt="p"))
+    assert response.text == "NO. contradicted"
+    assert (response.prompt_tokens, response.completion_tokens) == (0, 3)
