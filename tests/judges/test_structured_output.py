@@ -82,7 +82,10 @@ async def test_a_server_error_naming_response_format_also_moves_on() -> None:
         "m", base_url="http://127.0.0.1:9/v1", api_key="k", http_client=server.http_client()
     )
     await judge.complete(REQUEST)
-    assert [s.body["response_format"]["type"] for s in server.seen] == ["json_schema", "json_object"]
+    assert [s.body["response_format"]["type"] for s in server.seen] == [
+        "json_schema",
+        "json_object",
+    ]
 
 
 async def test_auto_ends_with_plain_text_when_no_form_is_accepted() -> None:

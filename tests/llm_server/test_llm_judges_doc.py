@@ -18,9 +18,7 @@ def test_the_page_has_examples() -> None:
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
-def test_example_runs(
-    index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_example_runs(index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # anything an example writes lands here
     (tmp_path / "policies").symlink_to(ROOT / "policies")
     code = compile(BLOCKS[index], f"{PAGE.name}[{index}]", "exec")
