@@ -66,11 +66,13 @@ def machine() -> dict[str, Any]:
 def write_results(name: str, payload: dict[str, Any], path: str | Path | None = None) -> Path:
     """Write ``payload`` (plus a ``machine`` block) as strict JSON; return the path written.
 
+    A ``machine`` block already in ``payload`` is kept and completed with :func:`machine`.
     ``path`` defaults to ``benchmarks/results/NAME.json``. NaN and infinities are refused, so
     every results file is valid JSON for any reader.
     """
     out = Path(path) if path is not None else results_dir() / f"{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    body = {"benchmark": name, "machine": machine(), **payload}
+    body: dict[str, Any] = {"benchmark": name, **payload}
+    body["machine"] = {**machine(), **payload.get("machine", {})}
     out.write_text(json.dumps(body, indent=2, allow_nan=False) + "\n", encoding="utf-8")
     return out

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/audit_write.py [--records 1000] [--dir DIR] [--out FILE.json]
+    python -m benchmarks.audit_write [--records 1000] [--dir DIR] [--out FILE.json]
 
 Each scenario appends the same realistic turn record (two factoids, three judge calls, a
 decision) to a fresh file in ``--dir`` (default: the system temp dir) and reports records/s,
@@ -14,23 +14,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import platform
-import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "audit"))
-
-from audit_factories import make_result  # noqa: E402
-
-from guardrail.audit import AuditLog, AuditRecord, TextRedaction, verify_log  # noqa: E402
+from benchmarks._common import write_results
+from guardrail.audit import AuditLog, AuditRecord, TextRedaction, verify_log
+from tests.audit.audit_factories import make_result
 
 
 def _filesystem(path: Path) -> str:
@@ -171,9 +165,7 @@ def main() -> None:
         )
     v = result["verify"]
     print(f"{'verify_log':<36} {v['records_per_s']:>10,.0f}   ({v['records']} records)")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {args.out}")
+    print(f"wrote {write_results('audit_write', result, args.out)}")
 
 
 if __name__ == "__main__":

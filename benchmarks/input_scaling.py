@@ -5,20 +5,19 @@ Work should grow linearly: the table prints seconds and seconds per 100 KB, whic
 about flat. (The word localizer used to scan every word once per sentence: a 100 KB answer took
 4.9 s, a 1 MB answer did not finish in 2 minutes.)
 
-    python benchmarks/input_scaling.py [--json-out PATH]
+    python -m benchmarks.input_scaling [--json-out PATH]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks._common import write_results
 from guardrail.judges.local import LocalJudge
 from guardrail.scoring import MetaRAG
 
@@ -66,10 +65,7 @@ def main() -> None:
         table.add_row(r["input"], f"{r['chars']:,}", f"{r['seconds']:.2f}", f"{per:.2f}")
     console = Console()
     console.print(table)
-    out = Path(args.json_out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"benchmark": "input_scaling", "rows": rows}, indent=2) + "\n")
-    console.print(f"wrote {out}")
+    console.print(f"wrote {write_results('input_scaling', {'rows': rows}, args.json_out)}")
 
 
 if __name__ == "__main__":

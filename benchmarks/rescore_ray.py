@@ -8,9 +8,9 @@ local run's. Ray is started once, before the timed runs (its start-up is reporte
 each Ray run's time includes creating its worker actors, which build their scorers from the
 shipped settings.
 
-    python benchmarks/rescore_ray.py [--rows N] [--chunk 8] [--json-out PATH]
+    python -m benchmarks.rescore_ray [--rows N] [--chunk 8] [--json-out PATH]
 
-``benchmarks/scale_out.py`` calls :func:`run` (returns the result dict) or :func:`main`.
+``benchmarks.scale_out`` calls :func:`run` (returns the result dict) or :func:`main`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks._common import data_root, write_results
 from guardrail.evaluation.datasets import EvalRow, load_rows
 from guardrail.evaluation.distributed import (
     DEFAULT_CHUNK,
@@ -42,9 +43,7 @@ from guardrail.evaluation.runner import RowOutcome, RunResult, run_rows
 from guardrail.scoring.factory import build_scorer
 from guardrail.scoring.settings import DEFAULT_THRESHOLD, MetaRAGSettings
 
-DATA = Path(
-    os.environ.get("GUARDRAIL_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
-)
+DATA = data_root()
 DEFAULT_OUT = Path("benchmarks/results/rescore_ray.json")
 
 
@@ -64,8 +63,8 @@ def _score_part(rows: list[EvalRow]) -> int:
 
 
 def _two_processes(rows: list[EvalRow]) -> float:
-    """Seconds for two plain processes scoring half the rows each: what 2 cores give here
-    without Ray, to tell Ray's overhead from the machine's (shared) capacity."""
+    """Seconds for two plain processes scoring half the rows each: what two cores give without
+    Ray, to tell Ray's overhead from the machine's capacity."""
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         done = sum(pool.map(_score_part, [rows[0::2], rows[1::2]]))
@@ -197,9 +196,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = ap.parse_args(argv)
     result = run(args.rows, chunk=args.chunk)
     print_table(result)
-    args.json_out.parent.mkdir(parents=True, exist_ok=True)
-    args.json_out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    Console().print(f"wrote {args.json_out}")
+    Console().print(f"wrote {write_results('rescore_ray', result, args.json_out)}")
     return result
 
 

@@ -18,12 +18,12 @@ LOCKED``), half pick one of the oldest open cases and race for it with ``claim``
 * cases two reviewers both claimed (target 0), and resolutions missing from the trail (0);
 * whether the chain verifies (``guardrail audit verify URL``, run as a command);
 * requests/s of two replicas over one (target >= 1.6), with the CPU seconds each part used
-  (servers, PostgreSQL, load clients, reviewers) to show where the 2 cores went.
+  (servers, PostgreSQL, load clients, reviewers) to show where the cores went.
 
-Finally it runs ``benchmarks/rescore_ray.py`` (batch re-scoring on Ray, its own JSON) when that
-file exists and ``--skip-ray`` is not given, and includes its result.
+Finally it runs ``python -m benchmarks.rescore_ray`` (batch re-scoring on Ray, its own JSON)
+unless ``--skip-ray`` is given, and includes its result.
 
-    python benchmarks/scale_out.py [--requests 2000] [--concurrency 24] [--clients 2]
+    python -m benchmarks.scale_out [--requests 2000] [--concurrency 24] [--clients 2]
         [--reviewers 8] [--skip-ray] [--json-out PATH]
 
 Prints a table and writes JSON (default ``benchmarks/results/scale_out.json``).
@@ -35,7 +35,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -49,11 +48,11 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-from fault_injection import TURNS  # noqa: E402
-from service_load import KEY, free_port, percentile  # noqa: E402
+from benchmarks._common import repo_root, write_results
+from benchmarks.fault_injection import TURNS
+from benchmarks.service_load import KEY, free_port, percentile
+
+ROOT = repo_root()
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -319,16 +318,17 @@ def _children_cpu() -> float:
 
 
 def ray_rescoring(args: argparse.Namespace) -> dict[str, Any]:
-    """Run ``benchmarks/rescore_ray.py`` (its own JSON) if it exists; its result or why not."""
-    script = HERE / "rescore_ray.py"
+    """Run ``benchmarks.rescore_ray`` (its own JSON); its result, or why not."""
     if args.skip_ray:
         return {"skipped": "--skip-ray"}
-    if not script.is_file():
-        return {"skipped": f"{script.name} not present"}
     out = Path(args.json_out).with_name("rescore_ray.json")
-    done = subprocess.run([sys.executable, str(script), "--json-out", str(out)], check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.rescore_ray", "--json-out", str(out)],
+        check=False,
+        cwd=ROOT,
+    )
     if done.returncode != 0 or not out.is_file():
-        return {"failed": f"{script.name} exited {done.returncode}"}
+        return {"failed": f"benchmarks.rescore_ray exited {done.returncode}"}
     result: dict[str, Any] = json.loads(out.read_text())
     return result
 
@@ -342,7 +342,7 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=24, help="in flight, all clients together")
     ap.add_argument("--clients", type=int, default=2, help="load client processes")
     ap.add_argument("--reviewers", type=int, default=8)
-    ap.add_argument("--skip-ray", action="store_true", help="do not run rescore_ray.py")
+    ap.add_argument("--skip-ray", action="store_true", help="do not run benchmarks.rescore_ray")
     ap.add_argument("--json-out", default="benchmarks/results/scale_out.json")
     ap.add_argument("--load", nargs=4, help=argparse.SUPPRESS)
     ap.add_argument("--review", nargs=3, help=argparse.SUPPRESS)
@@ -369,7 +369,9 @@ def main() -> None:
             results[name] = scenario(cluster, name, replicas, args, Path(tmp))
     speedup = results["two"]["requests_per_s"] / max(results["one"]["requests_per_s"], 1e-9)
 
-    table = Table(title="guardrail serve replicas sharing one PostgreSQL (127.0.0.1, 2 cores)")
+    table = Table(
+        title=f"guardrail serve replicas sharing one PostgreSQL (127.0.0.1, {os.cpu_count()} CPUs)"
+    )
     rows = [
         ("answered / failed", lambda r: f"{r['answered']} / {sum(r['failed'].values())}"),
         ("requests/s", lambda r: f"{r['requests_per_s']:.1f}"),
@@ -396,11 +398,7 @@ def main() -> None:
 
     ray = ray_rescoring(args)
     console.print(f"Ray re-scoring: {json.dumps(ray)[:300]}")
-    out = Path(args.json_out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     payload = {
-        "benchmark": "scale_out",
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
         "settings": {
             k: getattr(args, k) for k in ("requests", "concurrency", "clients", "reviewers")
         },
@@ -408,8 +406,7 @@ def main() -> None:
         "speedup_two_over_one": round(speedup, 2),
         "ray_rescoring": ray,
     }
-    out.write_text(json.dumps(payload, indent=2) + "\n")
-    console.print(f"wrote {out}")
+    console.print(f"wrote {write_results('scale_out', payload, args.json_out)}")
 
 
 if __name__ == "__main__":

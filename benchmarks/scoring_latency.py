@@ -4,7 +4,7 @@ A 10-factoid answer, k = 2, a scripted judge that sleeps a fixed latency per cal
 default, like a fast hosted model). MetaRAG's stages run their calls concurrently, so the wall
 time should be about three round trips (decompose, mutate, verify), not 61.
 
-    python benchmarks/scoring_latency.py [--latency 0.2] [--factoids 10] [--k 2] [--json-out PATH]
+    python -m benchmarks.scoring_latency [--latency 0.2] [--factoids 10] [--k 2] [--json-out PATH]
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import argparse
 import json
 import platform
 import time
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks._common import write_results
 from guardrail.judges import JudgeRequest, ScriptedJudge
 from guardrail.scoring import MetaRAG, MetaRAGConfig
 
@@ -100,10 +100,7 @@ def main() -> None:
     print(
         f"sequential would take {result['sequential_time_s']:.1f}s; expected calls {expected_calls}"
     )
-    out = Path(args.json_out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2))
-    print(f"wrote {out}")
+    print(f"wrote {write_results('scoring_latency', result, args.json_out)}")
 
 
 if __name__ == "__main__":

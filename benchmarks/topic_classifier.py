@@ -1,6 +1,6 @@
 """Measure the topic classifier on a labelled query set.
 
-    python benchmarks/topic_classifier.py [--policy policies/default.yaml]
+    python -m benchmarks.topic_classifier [--policy policies/default.yaml]
         [--eval tests/data/topic_eval.jsonl] [--out benchmarks/results/topic_classifier.json]
         [--embeddings none|encoder [--encoder-model DIR] [--floor F]]
 
@@ -27,47 +27,33 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from sklearn.metrics import precision_recall_fscore_support
 
-from sklearn.metrics import f1_score, precision_recall_fscore_support  # noqa: E402
+from benchmarks import _topic_cv as topic_cv
+from benchmarks._common import repo_root, write_results
+from benchmarks._topic_cv import FOLDS, Tally
+from guardrail.policy import Policy, PolicyEngine, load_policy
+from guardrail.policy.schema import ClassifierSettings
+from guardrail.topics import TopicClassifier
 
-from guardrail.policy import Policy, PolicyEngine, load_policy  # noqa: E402
-from guardrail.policy.schema import ClassifierSettings  # noqa: E402
-from guardrail.topics import TopicClassifier  # noqa: E402
+ROOT = repo_root()
 
 
-def cross_validate(policy: Policy, folds: int = 5) -> dict[str, float]:
+def cross_validate(policy: Policy, folds: int = FOLDS) -> dict[str, float]:
     """k-fold CV over the policy's own examples, linear model only (keywords switched off).
 
     An estimate that does not touch the eval set — the one used to choose the default
     policy's confidence floor.
     """
-    names = [t.name for t in policy.topics]
-    gold: list[str] = []
-    pred: list[str] = []
-    for k in range(folds):
-        topics, held = [], []
-        for t in policy.topics:
-            keep = [e for i, e in enumerate(t.examples) if i % folds != k]
-            held += [(t.name, e) for i, e in enumerate(t.examples) if i % folds == k]
-            topics.append(t.model_copy(update={"examples": keep, "keywords": []}))
-        clf = TopicClassifier.from_policy(policy, topics)
-        for name, query in held:
-            gold.append(name)
-            pred.append(clf.classify(query)[0].label)
-    return {
-        "folds": folds,
-        "accuracy": sum(g == q for g, q in zip(gold, pred, strict=True)) / len(gold),
-        "macro_f1": float(f1_score(gold, pred, labels=names, average="macro", zero_division=0)),
-    }
+    figures = topic_cv.cross_validate(
+        policy, lambda topics: TopicClassifier.from_policy(policy, topics), folds=folds
+    )[policy.classifier.confidence_floor]
+    return {"folds": folds, "accuracy": figures["accuracy"], "macro_f1": figures["macro_f1"]}
 
 
 def with_embeddings(
@@ -120,25 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         train_cpu.append(time.process_time() - cpu)
     n_examples = sum(len(t.examples) + bool(t.description.strip()) for t in policy.topics)
 
-    gold, pred, errors = [], [], []
-    lenient = under = over = 0
-    hard_total = hard_ok = 0
+    tally = Tally(names)
+    errors = []
     start = time.perf_counter()
     predictions = [clf.classify(r["query"]) for r in rows]
     classify_s = (time.perf_counter() - start) / max(1, len(rows))
     for row, labels in zip(rows, predictions, strict=True):
-        top = labels[0].label
-        gold.append(row["topic"])
-        pred.append(top)
-        lenient += top in {row["topic"], *row.get("also", [])}
-        applied = engine.rule_for(labels)
-        wanted = policy.topic(row["topic"])
-        under += applied.threshold > wanted.threshold
-        over += applied.threshold < wanted.threshold
-        if row.get("hard"):
-            hard_total += 1
-            hard_ok += top == row["topic"]
-        if top != row["topic"]:
+        tally.add(engine, labels, row["topic"], row.get("also", []), row.get("hard", False))
+        if labels[0].label != row["topic"]:
             errors.append(
                 {
                     "id": row["id"],
@@ -147,8 +122,11 @@ def main(argv: list[str] | None = None) -> int:
                     "predicted": [(x.label, x.source, round(x.confidence, 2)) for x in labels],
                 }
             )
+    figures = tally.summary()
 
-    p, r, f, s = precision_recall_fscore_support(gold, pred, labels=names, zero_division=0)
+    p, r, f, s = precision_recall_fscore_support(
+        tally.gold, tally.pred, labels=names, zero_division=0
+    )
     per_topic = {
         n: {
             "precision": float(p[i]),
@@ -160,8 +138,6 @@ def main(argv: list[str] | None = None) -> int:
     }
     n = len(rows)
     result = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
         "policy": policy.name,
         "policy_sha256": policy.content_hash,
         "classifier": policy.classifier.model_dump(),
@@ -170,13 +146,18 @@ def main(argv: list[str] | None = None) -> int:
         else args.eval,
         "n_queries": n,
         "n_training_docs": n_examples,
-        "accuracy": sum(g == q for g, q in zip(gold, pred, strict=True)) / n,
-        "macro_f1": float(f1_score(gold, pred, labels=names, average="macro", zero_division=0)),
-        "lenient_accuracy": lenient / n,
-        "hard_case_accuracy": hard_ok / hard_total if hard_total else None,
-        "n_hard_cases": hard_total,
-        "under_protection_rate": under / n,
-        "over_protection_rate": over / n,
+        **{
+            key: figures[key]
+            for key in (
+                "accuracy",
+                "macro_f1",
+                "lenient_accuracy",
+                "hard_case_accuracy",
+                "n_hard_cases",
+                "under_protection_rate",
+                "over_protection_rate",
+            )
+        },
         "per_topic": per_topic,
         "training_seconds_median": statistics.median(train_times),
         "training_seconds_min": min(train_times),
@@ -219,10 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         for e in errors:
             print(f"  {e['id']} gold={e['gold']:<10} pred={e['predicted']}  {e['query']}")
 
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    print(f"wrote {write_results('topic_classifier', result, args.out)}")
     return 0
 
 

