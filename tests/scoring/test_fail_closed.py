@@ -282,3 +282,16 @@ async def test_variants_quoting_the_fence_markers_are_dropped() -> None:
     variants = [v for f in report.factoids for v in f.variants]
     assert variants and not any(v.generated for v in variants)
     assert not any("DATA" in v.text for v in variants)
+
+
+async def test_rt4chart_checks_a_sentence_whose_claims_reply_is_empty() -> None:
+    from guardrail.scoring import RT4Chart
+
+    def handler(request: JudgeRequest) -> str:
+        return "" if request.task == "claims" else "NO. contradicted"
+
+    report = await RT4Chart(ScriptedJudge(handler), localizer=None).score("q?", ANSWER, CONTEXT)
+    assert report.status != "no_factoids"
+    assert [f.text for f in report.factoids] == [ANSWER]
+    claims = [c for c in report.calls if c.stage == "claims"]
+    assert claims and "used the sentence" in (claims[0].parse_failure or "")
