@@ -21,7 +21,7 @@ import contextvars
 import random
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
 from pydantic import Field
@@ -122,6 +122,25 @@ class JudgeRunner:
             self._semaphores[loop] = sem
         return sem
 
+    @contextlib.asynccontextmanager
+    async def _slot(self) -> AsyncIterator[None]:
+        """A place under the concurrency limit, waited for no longer than the turn's deadline
+        (when it passes first, the block runs with no time left and makes no try)."""
+        semaphore = self._semaphore()
+        left = remaining()
+        try:
+            if left is None:
+                await semaphore.acquire()
+            else:
+                await asyncio.wait_for(semaphore.acquire(), max(left, 0.0))
+        except asyncio.TimeoutError:
+            yield  # remaining() is now <= 0: the caller records the deadline, makes no call
+            return
+        try:
+            yield
+        finally:
+            semaphore.release()
+
     def backoff(self, attempt: int) -> float:
         """Seconds to wait before try number ``attempt`` (2, 3, ...)."""
         cap = min(self.policy.backoff_max_s, self.policy.backoff_base_s * 2 ** (attempt - 2))
@@ -132,8 +151,12 @@ class JudgeRunner:
         started = time.perf_counter()
         last: JudgeError | None = None
         attempt = 0
-        async with self._semaphore():
+        async with self._slot():
             for attempt in range(1, self.policy.max_attempts + 1):
+                left = remaining()
+                if left is not None and left <= 0:
+                    attempt -= 1
+                    break  # the turn's deadline passed while waiting for a place
                 if attempt > 1:
                     pause = self.backoff(attempt)
                     left = remaining()

@@ -25,7 +25,7 @@ from guardrail.judges.runner import RetryPolicy
 from guardrail.scoring import MetaRAG, MetaRAGConfig
 
 from .conftest import ROOT
-from .scripted import scripted_server
+from .scripted import ScriptedServer, scripted_server
 
 QUESTION = "Can pregnant women take ibuprofen for back pain?"
 ANSWER = "Yes, ibuprofen is safe throughout pregnancy."
@@ -129,6 +129,15 @@ def _judge(url: str) -> OpenAIJudge:
     return OpenAIJudge("scripted", base_url=url, api_key="unused")
 
 
+async def _warm(judge: OpenAIJudge, server: ScriptedServer) -> None:
+    """One call first: the SDK's client and lazy imports cost a busy machine more than the
+    short deadlines below; the warm-up exchange is then forgotten."""
+    from guardrail.judges.base import JudgeRequest
+
+    await judge.complete(JudgeRequest(task="warm", prompt="warm up", max_tokens=1))
+    server.exchanges.clear()
+
+
 async def test_an_expired_call_is_closed_before_its_retry() -> None:
     """The first verify call runs away; its HTTP request is closed at the call's timeout, and
     only then is the retry sent (so a server that watches its connections stops working)."""
@@ -136,7 +145,7 @@ async def test_an_expired_call_is_closed_before_its_retry() -> None:
 
     def delay(task: str, body: dict[str, Any]) -> float:
         nonlocal first
-        if task == "decompose":
+        if task in ("decompose", "unknown"):
             return 0.0
         if first:
             first = False
@@ -145,6 +154,7 @@ async def test_an_expired_call_is_closed_before_its_retry() -> None:
 
     with scripted_server(lambda task, body: "", delay) as server:
         judge = _judge(server.url)
+        await _warm(judge, server)
         policy = RetryPolicy(timeout_s=0.5, max_attempts=2, backoff_base_s=0.0)
         scorer = MetaRAG(judge, config=MetaRAGConfig(k=1), retry=policy, localizer=None)
         try:
@@ -217,6 +227,7 @@ async def test_a_runaway_row_delays_another_by_at_most_its_own_deadline() -> Non
     ]
     with scripted_server(script, delay, serial=True) as server:
         judge = _judge(server.url)
+        await _warm(judge, server)
         policy = RetryPolicy(timeout_s=deadline, max_attempts=1)
         scorer = MetaRAG(judge, config=MetaRAGConfig(k=1), retry=policy, localizer=None)
         started = time.monotonic()
@@ -225,9 +236,34 @@ async def test_a_runaway_row_delays_another_by_at_most_its_own_deadline() -> Non
         finally:
             await judge.aclose()
         runaway = server.exchanges[0]
+        b_first = next(e for e in server.exchanges if "A runaway." not in _prompt(e.body))
     assert runaway.disconnected and not result.outcomes["a"].ok
     assert "no answer within 1s" in (result.outcomes["a"].error or "")
     assert result.outcomes["b"].ok
-    # row B's own work is ~0.35 s (7 calls x 0.05 s); A held the slot for its deadline only
-    assert result.outcomes["b"].seconds < 1.0
-    assert time.monotonic() - started < deadline + 1.5
+    # A held the slot for its deadline only: B's first call reached the server within the
+    # deadline (plus the server's 20 ms polling and scheduling slack) of the run's start
+    assert runaway.finished is not None and runaway.finished - runaway.started < deadline + 0.5
+    assert b_first.started - started < deadline + 0.5
+
+
+async def test_a_call_waiting_for_a_place_stops_at_the_turn_deadline() -> None:
+    """With one call allowed in flight, a second call waiting for the slot ends at the turn's
+    deadline too (recorded, no try made), not when the first call is done."""
+    from guardrail.judges.base import JudgeRequest
+    from guardrail.judges.runner import JudgeCallError, JudgeRunner, turn_deadline
+    from guardrail.testing import ScriptedJudge
+
+    runner = JudgeRunner(
+        ScriptedJudge(lambda request: "YES", latency_s=5.0),
+        RetryPolicy(max_concurrency=1, timeout_s=30),
+    )
+    request = JudgeRequest(task="verify", prompt="p")
+    started = time.monotonic()
+    with turn_deadline(0.5):
+        results = await asyncio.gather(
+            runner.call("verify", request), runner.call("verify", request), return_exceptions=True
+        )
+    assert time.monotonic() - started < 1.5
+    assert all(isinstance(r, JudgeCallError) for r in results)
+    attempts = sorted(r.call.attempts for r in results if isinstance(r, JudgeCallError))
+    assert attempts == [0, 1]
