@@ -143,7 +143,7 @@ def main() -> None:
 
     from guardrail.audit import AuditLog, verify_log
     from guardrail.audit.recover import recorded_turns, recover_turns
-    from guardrail.queues.sqlite import SQLiteQueue
+    from guardrail.queues import SQLiteQueue
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:

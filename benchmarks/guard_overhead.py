@@ -26,7 +26,7 @@ from guardrail.audit import AuditLog
 from guardrail.guard import Guard
 from guardrail.judges import JudgeRequest, ScriptedJudge
 from guardrail.policy import load_policy
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.queues import SQLiteQueue
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = [

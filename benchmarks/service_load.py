@@ -62,7 +62,7 @@ def serve(mode: str, port: int, delay_s: float, workdir: Path) -> None:
 
     from guardrail.guard import Guard
     from guardrail.judges import JudgeRequest, ScriptedJudge
-    from guardrail.queues.sqlite import SQLiteQueue
+    from guardrail.queues import SQLiteQueue
     from guardrail.server import create_app
     from guardrail.server.app import tune_serving_process
     from guardrail.server.limits import RequestLimits

@@ -3,8 +3,11 @@
 Score answers with MetaRAG, tag their topic, apply YAML topic-aware policies, and audit every
 decision. The names below are the supported public API (pinned by ``tests/test_public_api.py``).
 
-``import guardrail`` is cheap: the exceptions load with it, every other public name loads on
-first use (PEP 562 ``__getattr__``), so a script or the CLI pays only for what it touches.
+:data:`_PUBLIC` is the one list of them, by the module that defines each; ``__all__`` is read
+from it and the ``TYPE_CHECKING`` block repeats it for type checkers (a test keeps the two
+equal). ``import guardrail`` is cheap: the exceptions load with it, every other public name
+loads on first use (PEP 562 ``__getattr__``), so a script or the CLI pays only for what it
+touches.
 """
 
 from __future__ import annotations
@@ -12,64 +15,80 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from guardrail.exceptions import (
-    AuditError,
-    AuditIntegrityError,
-    ConfigError,
-    EscalationError,
-    GuardrailError,
-    JudgeError,
-    JudgeRateLimited,
-    JudgeRequestError,
-    JudgeServerError,
-    JudgeTimeout,
-    PolicyError,
-    ScoringError,
-)
-
-if TYPE_CHECKING:  # the same names as _LAZY, for type checkers
-    from guardrail.actions import Escalator
-    from guardrail.audit import AuditLog
-    from guardrail.guard import Guard
-    from guardrail.judges import Judge, JudgeRequest, JudgeResponse, RetryPolicy, ScriptedJudge
-    from guardrail.judges.registry import make_judge
-    from guardrail.models import (
-        Citation,
-        Decision,
-        EscalationCase,
-        Factoid,
-        GuardResult,
-        JudgeCall,
-        Label,
-        Relation,
-        ScoreReport,
-        TopicLabel,
-        Usage,
-        Variant,
-        Verdict,
-    )
-    from guardrail.policy import Policy, PolicyEngine, load_policy
-    from guardrail.scoring import (
-        MetaRAG,
-        MetaRAGConfig,
-        PromptSet,
-        ReferenceMetric,
-        RT4Chart,
-        RT4ChartConfig,
-        Scorer,
-        build_scorer,
-    )
-    from guardrail.topics import TopicClassifier
+if TYPE_CHECKING:  # _PUBLIC again, for type checkers ("X as X": re-exported)
+    from guardrail.actions.escalate import Escalator as Escalator
+    from guardrail.audit.log import AuditLog as AuditLog
+    from guardrail.audit.trail import AuditTrail as AuditTrail
+    from guardrail.exceptions import AuditError as AuditError
+    from guardrail.exceptions import AuditIntegrityError as AuditIntegrityError
+    from guardrail.exceptions import ConfigError as ConfigError
+    from guardrail.exceptions import EscalationError as EscalationError
+    from guardrail.exceptions import GuardrailError as GuardrailError
+    from guardrail.exceptions import JudgeError as JudgeError
+    from guardrail.exceptions import JudgeRateLimited as JudgeRateLimited
+    from guardrail.exceptions import JudgeRequestError as JudgeRequestError
+    from guardrail.exceptions import JudgeServerError as JudgeServerError
+    from guardrail.exceptions import JudgeTimeout as JudgeTimeout
+    from guardrail.exceptions import PolicyError as PolicyError
+    from guardrail.exceptions import ScoringError as ScoringError
+    from guardrail.guard import Guard as Guard
+    from guardrail.judges.base import Judge as Judge
+    from guardrail.judges.base import JudgeRequest as JudgeRequest
+    from guardrail.judges.base import JudgeResponse as JudgeResponse
+    from guardrail.judges.registry import make_judge as make_judge
+    from guardrail.judges.runner import RetryPolicy as RetryPolicy
+    from guardrail.judges.scripted import ScriptedJudge as ScriptedJudge
+    from guardrail.models import Citation as Citation
+    from guardrail.models import Decision as Decision
+    from guardrail.models import EscalationCase as EscalationCase
+    from guardrail.models import Factoid as Factoid
+    from guardrail.models import GuardResult as GuardResult
+    from guardrail.models import JudgeCall as JudgeCall
+    from guardrail.models import Label as Label
+    from guardrail.models import Relation as Relation
+    from guardrail.models import ScoreReport as ScoreReport
+    from guardrail.models import TopicLabel as TopicLabel
+    from guardrail.models import Usage as Usage
+    from guardrail.models import Variant as Variant
+    from guardrail.models import Verdict as Verdict
+    from guardrail.policy.loader import load_policy as load_policy
+    from guardrail.policy.schema import Policy as Policy
+    from guardrail.queues.base import EscalationSink as EscalationSink
+    from guardrail.scoring.base import Scorer as Scorer
+    from guardrail.scoring.factory import build_scorer as build_scorer
+    from guardrail.scoring.metarag import MetaRAG as MetaRAG
+    from guardrail.scoring.reference import ReferenceMetric as ReferenceMetric
+    from guardrail.scoring.rt4chart import RT4Chart as RT4Chart
+    from guardrail.scoring.settings import MetaRAGConfig as MetaRAGConfig
+    from guardrail.scoring.settings import RT4ChartConfig as RT4ChartConfig
+    from guardrail.topics import TopicClassifier as TopicClassifier
 
 __version__ = "0.1.0"
 
-#: The public names loaded on first use, by the module that provides them.
-_LAZY: dict[str, tuple[str, ...]] = {
-    "guardrail.actions": ("Escalator",),
-    "guardrail.audit": ("AuditLog",),
+#: Every public name, by the module that defines it. The exceptions load with the package.
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "guardrail.exceptions": (
+        "AuditError",
+        "AuditIntegrityError",
+        "ConfigError",
+        "EscalationError",
+        "GuardrailError",
+        "JudgeError",
+        "JudgeRateLimited",
+        "JudgeRequestError",
+        "JudgeServerError",
+        "JudgeTimeout",
+        "PolicyError",
+        "ScoringError",
+    ),
+    "guardrail.actions.escalate": ("Escalator",),
+    "guardrail.audit.log": ("AuditLog",),
+    "guardrail.audit.trail": ("AuditTrail",),
     "guardrail.guard": ("Guard",),
-    "guardrail.judges": ("Judge", "JudgeRequest", "JudgeResponse", "RetryPolicy", "ScriptedJudge"),
+    "guardrail.judges.base": ("Judge", "JudgeRequest", "JudgeResponse"),
     "guardrail.judges.registry": ("make_judge",),
+    "guardrail.judges.runner": ("RetryPolicy",),
+    "guardrail.judges.scripted": ("ScriptedJudge",),
     "guardrail.models": (
         "Citation",
         "Decision",
@@ -82,24 +101,30 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "ScoreReport",
         "TopicLabel",
         "Usage",
-        "build_scorer",
         "Variant",
         "Verdict",
     ),
-    "guardrail.policy": ("Policy", "PolicyEngine", "load_policy"),
-    "guardrail.scoring": (
-        "MetaRAG",
-        "MetaRAGConfig",
-        "PromptSet",
-        "ReferenceMetric",
-        "RT4Chart",
-        "RT4ChartConfig",
-        "Scorer",
-        "build_scorer",
-    ),
+    "guardrail.policy.loader": ("load_policy",),
+    "guardrail.policy.schema": ("Policy",),
+    "guardrail.queues.base": ("EscalationSink",),
+    "guardrail.scoring.base": ("Scorer",),
+    "guardrail.scoring.factory": ("build_scorer",),
+    "guardrail.scoring.metarag": ("MetaRAG",),
+    "guardrail.scoring.reference": ("ReferenceMetric",),
+    "guardrail.scoring.rt4chart": ("RT4Chart",),
+    "guardrail.scoring.settings": ("MetaRAGConfig", "RT4ChartConfig"),
     "guardrail.topics": ("TopicClassifier",),
 }
-_MODULE_OF = {name: module for module, names in _LAZY.items() for name in names}
+_EAGER = "guardrail.exceptions"
+_MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names}
+if len(_MODULE_OF) != sum(map(len, _PUBLIC.values())):
+    raise RuntimeError("a public name is listed under two modules")
+
+__all__ = sorted([*_MODULE_OF, "__version__"])
+
+_exceptions = importlib.import_module("guardrail.exceptions")
+globals().update({name: getattr(_exceptions, name) for name in _PUBLIC[_EAGER]})
+del _exceptions
 
 
 if not TYPE_CHECKING:  # hidden from type checkers, which then still flag unknown names
@@ -116,54 +141,3 @@ if not TYPE_CHECKING:  # hidden from type checkers, which then still flag unknow
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-__all__ = [
-    "AuditError",
-    "AuditIntegrityError",
-    "AuditLog",
-    "Citation",
-    "ConfigError",
-    "Decision",
-    "EscalationCase",
-    "EscalationError",
-    "Escalator",
-    "Factoid",
-    "Guard",
-    "GuardResult",
-    "GuardrailError",
-    "Judge",
-    "JudgeCall",
-    "JudgeError",
-    "JudgeRateLimited",
-    "JudgeRequest",
-    "JudgeRequestError",
-    "JudgeResponse",
-    "JudgeServerError",
-    "JudgeTimeout",
-    "Label",
-    "MetaRAG",
-    "MetaRAGConfig",
-    "Policy",
-    "PolicyEngine",
-    "PolicyError",
-    "PromptSet",
-    "RT4Chart",
-    "RT4ChartConfig",
-    "ReferenceMetric",
-    "Relation",
-    "RetryPolicy",
-    "ScoreReport",
-    "Scorer",
-    "ScoringError",
-    "ScriptedJudge",
-    "TopicClassifier",
-    "TopicLabel",
-    "Usage",
-    "Variant",
-    "Verdict",
-    "__version__",
-    "build_scorer",
-    "load_policy",
-    "make_judge",
-]

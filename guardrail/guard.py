@@ -23,26 +23,27 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import logging
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from datetime import datetime, timezone
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast, overload
 
 from guardrail._sync import LoopThread
 from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
-from guardrail.actions.cite import add_citations
 from guardrail.actions.escalate import Escalator
-from guardrail.actions.highlight import mark_spans
+from guardrail.actions.table import Turn, apply_actions, strongest
 from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
 from guardrail.exceptions import ConfigError, JudgeError, ScoringError
 from guardrail.judges.base import ClosableJudge, Judge
+from guardrail.judges.registry import make_judge
 from guardrail.judges.runner import JudgeCallError
+from guardrail.logs import bound, get_logger
 from guardrail.models import (
     ActionName,
+    Citation,
     Decision,
-    EscalationCase,
     GuardResult,
     JudgeCall,
     ScoreReport,
@@ -50,7 +51,6 @@ from guardrail.models import (
 )
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB
 from guardrail.policy import Policy, PolicyEngine, load_policy
-from guardrail.policy.engine import strongest
 from guardrail.policy.schema import TopicRule
 from guardrail.queues.base import EscalationSink
 from guardrail.scoring.base import Scorer
@@ -60,6 +60,7 @@ from guardrail.topics import TopicClassifier
 
 #: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
 Regenerator = Callable[[str], Awaitable[Any]]
+_log = get_logger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -86,12 +87,6 @@ class Guard:
         self.engine = PolicyEngine(policy)
         self._built_judges: dict[str, Judge] = {}
         self.scorer = scorer or build_scorer(policy.scorer, judge=judge, judges=self._built_judges)
-        self._cascade_ok = "cascade" in inspect.signature(self.scorer.score).parameters
-        if not self._cascade_ok and any(r.cascade not in (None, False) for r in policy.topics):
-            raise ConfigError(
-                f"policy {policy.name!r} turns a topic's cascade on, but the scorer "
-                f"({type(self.scorer).__name__}) has no cascade"
-            )
         self.classifier = classifier or TopicClassifier.from_policy(policy)
         self.escalator = escalator or Escalator()
         self.audit = audit
@@ -128,6 +123,52 @@ class Guard:
         audit = open_audit_log(audit_log, redaction=redaction) if audit_log is not None else None
         return cls(policy, judge=judge, escalator=escalator, audit=audit, redaction=redaction)
 
+    # -- parts ------------------------------------------------------------------------------
+
+    @property
+    def scorer(self) -> Scorer:
+        """The scorer every turn uses. Assigning one checks it against the policy: a policy
+        that sets a topic's ``cascade`` needs a scorer with ``supports_cascade``."""
+        return self._scorer
+
+    @scorer.setter
+    def scorer(self, scorer: Scorer) -> None:
+        cascade_ok = bool(getattr(scorer, "supports_cascade", False))
+        if not cascade_ok and any(r.cascade not in (None, False) for r in self.policy.topics):
+            raise ConfigError(
+                f"policy {self.policy.name!r} turns a topic's cascade on, but the scorer "
+                f"({type(scorer).__name__}) has no cascade"
+            )
+        self._scorer = scorer
+        self._cascade_ok = cascade_ok
+
+    @contextlib.contextmanager
+    def override(
+        self, *, scorer: Scorer | None = None, judge: Judge | str | None = None
+    ) -> Iterator[Guard]:
+        """Use another ``scorer``, or the policy's scorer built around another ``judge`` (a
+        judge or a spec such as ``"test"``), inside a ``with`` block; restored on exit.
+
+        Meant for tests::
+
+            with guard.override(judge=TestJudge(rule)):
+                result = guard.check(question, answer, contexts)
+
+        The replacement is checked against the policy like any scorer.
+        """
+        if scorer is not None and judge is not None:
+            raise ConfigError("override takes a scorer or a judge, not both")
+        previous = self._scorer
+        if judge is not None:
+            scorer = build_scorer(self.policy.scorer, judge=make_judge(judge))
+        if scorer is not None:
+            self.scorer = scorer
+        try:
+            yield self
+        finally:
+            self._scorer = previous
+            self._cascade_ok = bool(getattr(previous, "supports_cascade", False))
+
     # -- entry points -----------------------------------------------------------------------
 
     async def acheck(
@@ -144,12 +185,24 @@ class Guard:
         audit_id = uuid.uuid4().hex
         passages = normalize_contexts(contexts)
         calls: list[JudgeCall] = []
-        try:
-            result = await self._turn(audit_id, question, answer, passages, regenerate, calls)
-        except BaseException as exc:
-            await self._audit_crash(audit_id, question, answer, calls, exc)
-            raise
-        await self._audit_turn(result, calls)
+        with bound(turn_id=audit_id):
+            try:
+                result = await self._turn(audit_id, question, answer, passages, regenerate, calls)
+            except BaseException as exc:
+                _log.error("turn failed", policy=self.policy.name, error=repr(exc))
+                await self._audit_crash(audit_id, question, answer, calls, exc)
+                raise
+            decision = result.decision
+            _log.log(
+                logging.WARNING if decision.error else logging.INFO,
+                "turn decided",
+                policy=self.policy.name,
+                topic=decision.topic,
+                action=decision.action,
+                score=decision.score,
+                error=decision.error,
+            )
+            await self._audit_turn(result, calls)
         return result
 
     def check(
@@ -364,43 +417,24 @@ class Guard:
         rule: TopicRule,
         decision: Decision,
         report: ScoreReport | None,
-    ) -> tuple[str, list[Any], str | None, str | None]:
-        final = answer
-        citations: list[Any] = []
-        highlighted: str | None = None
-        escalation_error: str | None = None
-        actions = decision.actions
-        if "highlight" in actions and report is not None:
-            highlighted = mark_spans(answer, report.flagged_spans)
-        if "cite" in actions:
-            final, citations = add_citations(answer, passages, report)
-        if "abstain" in actions:
-            final = rule.abstain_message
-        if "escalate" in actions:
-            queue = decision.queue or ""  # the engine names the queue whenever it escalates
-            case = EscalationCase(
-                case_id=audit_id,
-                queue=queue,
-                created_at=datetime.now(timezone.utc).isoformat(),
+    ) -> tuple[str, list[Citation], str | None, str | None]:
+        """Apply the decision's actions (the action table's, in its order)."""
+        turn = await apply_actions(
+            Turn(
+                audit_id=audit_id,
                 policy=self.policy.name,
                 question=question,
                 answer=answer,
                 contexts=passages,
                 topics=topics,
+                rule=rule,
                 decision=decision,
                 report=report,
+                escalator=self.escalator,
+                final=answer,
             )
-            outcome = await self.escalator.send(case)
-            if outcome.delivered_to is None:
-                escalation_error = "escalation not delivered: " + "; ".join(outcome.errors)
-            elif outcome.errors:
-                escalation_error = (
-                    f"escalation delivered to fallback {outcome.delivered_to}: "
-                    + "; ".join(outcome.errors)
-                )
-            if rule.on_flag.escalate is not None:
-                final = rule.on_flag.escalate.message
-        return final, citations, highlighted, escalation_error
+        )
+        return turn.final, turn.citations, turn.highlighted, turn.escalation_error
 
     @staticmethod
     def _final_decision(

@@ -203,7 +203,8 @@ def merge_spans(spans: list[Span]) -> list[Span]:
 # --- policy-side values (used by topics, policy engine, guard, queues, audit) -----------------
 
 Sensitivity = Literal["normal", "sensitive"]
-ActionName = Literal["pass", "highlight", "cite", "regenerate", "abstain", "escalate"]
+#: The actions, weakest first (the order of :data:`guardrail.actions.table.ACTIONS`).
+ActionName = Literal["pass", "highlight", "cite", "custom", "regenerate", "abstain", "escalate"]
 #: What a human reviewer did with an escalated answer.
 ReviewOutcome = Literal["approved", "edited", "rejected"]
 

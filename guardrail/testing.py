@@ -1,6 +1,11 @@
 """Test helpers for users of guardrail (and for our own suite).
 
-* :class:`ScriptedJudge` — a judge that answers from a function you write.
+* :class:`TestJudge` — a judge that answers every task of every scorer protocol correctly,
+  deciding support with a verdict rule you give (``make_judge("test")`` builds one with the
+  default rule, :func:`words_in_context`); sync and async callers alike.
+* :class:`ScriptedJudge` — a judge that answers from a function you write (for replies no
+  correct judge would give: malformed, empty, pathological).
+* ``Guard.override(scorer=..., judge=...)`` — swap a guard's parts for a ``with`` block.
 * :func:`no_network` — a context manager under which any connection to a non-loopback address
   raises :class:`NetworkBlockedError`, so a test that forgot a fake transport fails loudly.
 """
@@ -14,8 +19,28 @@ from collections.abc import Iterator
 from typing import Any
 
 from guardrail.judges.scripted import ScriptedJudge
+from guardrail.judges.testkit import (
+    TestJudge,
+    VerdictRule,
+    antonym,
+    sentences,
+    source_of,
+    synonym,
+    words_in_context,
+)
 
-__all__ = ["NetworkBlockedError", "ScriptedJudge", "no_network"]
+__all__ = [
+    "NetworkBlockedError",
+    "ScriptedJudge",
+    "TestJudge",
+    "VerdictRule",
+    "antonym",
+    "no_network",
+    "sentences",
+    "source_of",
+    "synonym",
+    "words_in_context",
+]
 
 
 class NetworkBlockedError(RuntimeError):

@@ -16,9 +16,10 @@ from guardrail.judges import JudgeRequest, RetryPolicy, ScriptedJudge
 from guardrail.judges.local import LocalJudge
 from guardrail.models import EscalationCase
 from guardrail.policy import Policy, load_policy, parse_policy
+from guardrail.queues import SQLiteQueue
 from guardrail.queues.jsonl import JSONLSink
-from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.scoring import MetaRAG
+from guardrail.testing import TestJudge
 
 ROOT = Path(__file__).resolve().parents[1]
 IBUPROFEN_Q = "Can pregnant women take ibuprofen for back pain?"
@@ -65,17 +66,9 @@ topics:
 """
 
 
-def unknown_fact_judge(name: str = "scripted") -> ScriptedJudge:
+def unknown_fact_judge(name: str = "scripted") -> TestJudge:
     """Every factoid is NOT SURE everywhere: response score exactly 0.5."""
-
-    def handler(req: JudgeRequest) -> str:
-        if req.task == "decompose":
-            return json.dumps([req.inputs["text"]])
-        if req.task in ("synonym", "antonym"):
-            return "\n".join(f"{req.task} {i} of it" for i in range(req.inputs["count"]))
-        return "NOT SURE. The passages do not say."
-
-    return ScriptedJudge(handler, judge_name=name)
+    return TestJudge(lambda _s, _c: None, decompose=lambda text: [text], judge_name=name)
 
 
 @pytest.fixture

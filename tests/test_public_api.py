@@ -15,10 +15,11 @@ EXPECTED = {
     "EscalationError", "Factoid", "GuardResult", "GuardrailError", "Judge", "JudgeCall",
     "JudgeError", "JudgeRateLimited", "JudgeRequest", "JudgeRequestError", "JudgeResponse",
     "JudgeServerError", "JudgeTimeout", "Label", "MetaRAG", "MetaRAGConfig", "PolicyError",
-    "PromptSet", "Relation", "RetryPolicy", "ScoreReport", "Scorer", "ScoringError",
+    "Relation", "RetryPolicy", "ScoreReport", "Scorer", "ScoringError",
     "ScriptedJudge", "TopicLabel", "Usage", "Variant", "Verdict", "__version__", "make_judge",
-    "Guard", "Policy", "PolicyEngine", "load_policy", "RT4Chart", "ReferenceMetric",
+    "Guard", "Policy", "load_policy", "RT4Chart", "ReferenceMetric",
     "TopicClassifier", "Escalator", "AuditLog", "RT4ChartConfig", "build_scorer",
+    "AuditTrail", "EscalationSink",
 }  # fmt: skip
 
 
@@ -34,10 +35,27 @@ def test_every_exported_name_resolves():
 
 
 @pytest.mark.parametrize("name", sorted(guardrail._MODULE_OF))
-def test_lazy_names_are_the_defining_modules_objects(name):
-    """A name loaded on first use is the very object its module defines."""
-    module = importlib.import_module(guardrail._MODULE_OF[name])
-    assert getattr(guardrail, name) is getattr(module, name)
+def test_each_name_is_the_object_of_the_module_that_declares_it(name):
+    """Each public name is imported from the module that defines it (not one that re-exports
+    it, nor one that lacks it), and the package hands out that very object."""
+    module_name = guardrail._MODULE_OF[name]
+    module = importlib.import_module(module_name)
+    assert name in vars(module), f"{module_name} does not define {name}"
+    value = getattr(module, name)
+    if inspect.isclass(value) or inspect.isfunction(value):
+        assert value.__module__ == module_name
+    assert getattr(guardrail, name) is value
+
+
+def test_no_name_is_listed_twice_and_all_is_read_from_the_table():
+    listed = [name for names in guardrail._PUBLIC.values() for name in names]
+    assert len(listed) == len(set(listed))
+    assert sorted(guardrail.__all__) == sorted([*listed, "__version__"])
+
+
+def test_extension_protocols_are_public_and_internals_are_not():
+    assert {"Judge", "Scorer", "EscalationSink", "AuditTrail"} <= set(guardrail.__all__)
+    assert not {"PolicyEngine", "PromptSet"} & set(guardrail.__all__)
 
 
 def test_star_import_and_dir_list_every_public_name():

@@ -41,6 +41,9 @@ STATEMENTS = [
     ("asylum seekers waiting six months for a first decision", "are eligible for", "a work permit"),
     ("students holding a student visa", "are eligible for", "part-time work of up to 20 hours"),
     ("city residents", "are eligible for", "a free library card"),
+    # WRONG on purpose, an invented fact: in country X free prescriptions are only for the
+    # groups listed in the fact file, whose eligibility list is complete
+    ("city residents", "are eligible for", "free prescriptions"),
     ("pregnant women", "are eligible for", "free prescriptions"),
     ("children under 16", "are eligible for", "free prescriptions"),
     # WRONG on purpose: people aged 60 and over do get free prescriptions in country X

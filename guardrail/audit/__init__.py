@@ -13,7 +13,6 @@ from __future__ import annotations
 from guardrail.audit.chain import (
     GENESIS_HASH,
     VerifyReport,
-    canonical_json,
     record_hash,
     verify_log,
 )
@@ -27,6 +26,7 @@ from guardrail.audit.record import (
     text_hash,
 )
 from guardrail.audit.trail import AuditTrail, open_audit_log, verify_trail
+from guardrail.canonical import canonical_json
 from guardrail.models import ReviewOutcome
 
 __all__ = [

@@ -28,29 +28,11 @@ from typing import Any, BinaryIO, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from guardrail.canonical import canonical_json
 from guardrail.exceptions import AuditError, AuditIntegrityError
 
 #: ``prev_hash`` of the first record of a log.
 GENESIS_HASH = "0" * 64
-
-
-def _refuse(value: Any) -> Any:
-    raise TypeError(f"not JSON-serializable in an audit record: {type(value).__name__}")
-
-
-#: ``json.dumps`` keyword arguments for the canonical form (shared with the structlog renderer).
-CANONICAL_JSON_KW: dict[str, Any] = {
-    "sort_keys": True,
-    "separators": (",", ":"),
-    "ensure_ascii": False,
-    "allow_nan": False,
-    "default": _refuse,
-}
-
-
-def canonical_json(obj: Mapping[str, Any]) -> str:
-    """The one serialization hashes are computed over and lines are written in."""
-    return json.dumps(obj, **CANONICAL_JSON_KW)
 
 
 def record_hash(body: Mapping[str, Any]) -> str:

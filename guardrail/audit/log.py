@@ -1,9 +1,8 @@
 """The audit log writer: append-only JSON Lines, one hash-chained record per line.
 
-Records go out through a structlog pipeline built for this instance alone
-(:func:`structlog.wrap_logger` around a file writer, ending in a canonical
-:class:`~structlog.processors.JSONRenderer`), so an application's global structlog
-configuration can neither reformat nor redirect the audit trail.
+Each line is the record's canonical JSON (:func:`guardrail.canonical.canonical_json`), the
+very bytes its hash is computed over. The audit trail is data, not a log stream: no logging
+configuration can reformat or redirect it.
 
 Durability and crashes. Each line is written with one ``os.write`` to a file opened with
 ``O_APPEND`` (no user-space buffer, so nothing to flush) and then ``os.fsync``-ed before
@@ -29,14 +28,10 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
-
-import structlog
-from structlog.processors import JSONRenderer
+from typing import Any
 
 from guardrail._fs import fsync_dir
 from guardrail.audit.chain import (
-    CANONICAL_JSON_KW,
     GENESIS_HASH,
     FileLines,
     LinkError,
@@ -44,6 +39,7 @@ from guardrail.audit.chain import (
     record_hash,
 )
 from guardrail.audit.record import AuditRecord, TextRedaction
+from guardrail.canonical import canonical_json
 from guardrail.exceptions import AuditError
 
 fcntl: ModuleType | None
@@ -57,13 +53,13 @@ _TAIL_CHUNK = 64 * 1024
 
 
 class _LineWriter:
-    """The structlog "logger" at the end of the pipeline: writes one rendered line to a fd."""
+    """Writes one line to a file descriptor with one ``os.write`` (then fsyncs, if asked)."""
 
     def __init__(self, fsync: bool) -> None:
         self.fd: int | None = None
         self.fsync = fsync
 
-    def msg(self, message: str) -> None:
+    def write(self, message: str) -> None:
         if self.fd is None:  # pragma: no cover - AuditLog opens before logging
             raise AuditError("audit log is not open")
         data = memoryview((message + "\n").encode("utf-8"))
@@ -147,16 +143,6 @@ class AuditLog:
         self.redaction: TextRedaction = redaction
         self._lock = threading.Lock()
         self._writer = _LineWriter(fsync)
-        self._logger = cast(
-            structlog.BoundLogger,
-            structlog.wrap_logger(
-                self._writer,
-                processors=[JSONRenderer(**CANONICAL_JSON_KW)],
-                wrapper_class=structlog.BoundLogger,
-                context_class=dict,
-                cache_logger_on_first_use=True,
-            ).bind(),
-        )
         self._seq = 0
         self._head = GENESIS_HASH
         self._size = 0
@@ -230,7 +216,7 @@ class AuditLog:
                 self._size = current
             sealed, body = seal(record, self.redaction, self._seq + 1, self._head)
             try:
-                self._logger.msg(**body)
+                self._writer.write(canonical_json(body))
             except OSError as exc:
                 self._undo_partial_write(fd)
                 raise AuditError(f"cannot write audit log {self.path}: {exc}") from exc

@@ -24,11 +24,12 @@ import asyncio
 import contextlib
 from collections.abc import Iterator
 
-from guardrail.audit.chain import GENESIS_HASH, canonical_json
+from guardrail.audit.chain import GENESIS_HASH
 from guardrail.audit.log import chain_head, seal
 from guardrail.audit.record import AuditRecord, TextRedaction
+from guardrail.canonical import canonical_json
 from guardrail.exceptions import AuditError, EscalationError
-from guardrail.queues.db import PostgresDatabase, describe_target
+from guardrail.storage import PostgresDatabase, describe_target
 
 __all__ = ["PostgresAuditLog", "PostgresLines"]
 

@@ -15,8 +15,8 @@ import json
 from guardrail.audit.chain import FileLines, LineSource
 from guardrail.audit.record import AuditRecord, TextRedaction
 from guardrail.audit.trail import AuditTrail, trail_source
-from guardrail.queues.db import Target
 from guardrail.queues.review_queue import ReviewQueue
+from guardrail.storage import Target
 
 
 def recorded_turns(target: Target) -> set[str]:

@@ -16,7 +16,7 @@ from guardrail.audit.chain import FileLines, LineSource, VerifyReport, verify_li
 from guardrail.audit.log import AuditLog
 from guardrail.audit.record import AuditRecord, TextRedaction
 from guardrail.exceptions import AuditError
-from guardrail.queues.db import Target, is_postgres_url
+from guardrail.storage import Target, is_postgres_url
 
 __all__ = ["AuditTrail", "open_audit_log", "trail_source", "verify_trail"]
 

@@ -15,7 +15,7 @@ import argparse
 
 from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
-from guardrail.queues.db import is_postgres_url, parse_target, require_store
+from guardrail.storage import is_postgres_url, parse_target, require_store
 
 _TRAIL_HELP = "the audit trail: a JSON Lines file or a postgresql:// URL"
 

@@ -23,6 +23,7 @@ from guardrail.exceptions import ConfigError
 from guardrail.judges.registry import make_judge
 from guardrail.models import ScoreReport
 from guardrail.paths import DEFAULT_REVIEW_DB, fallback_beside
+from guardrail.sanitize import require_clean
 from guardrail.scoring.base import ScorerBase
 from guardrail.scoring.factory import build_scorer
 from guardrail.scoring.settings import (
@@ -45,7 +46,7 @@ def read_text_arg(value: str) -> str:
             raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise ConfigError(f"cannot read {path}: not UTF-8 text") from None
-    return value
+    return require_clean(value, "argument")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from guardrail._fs import check_outputs
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.dataset_scoring import load_and_score
 from guardrail.cli.options import add_dataset_flags, add_scorer_flags, flag_threshold
@@ -156,6 +157,7 @@ def holdout_block(
 
 def run(args: argparse.Namespace) -> int:
     console = Console()
+    check_outputs({"--json-out": args.json_out})
     threshold, source = flag_threshold(args)
     rows, result, judge_name, settings = load_and_score(args, console)
     summary = summarize(

@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from guardrail._fs import check_outputs
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.options import (
     add_deadline_flags,
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if args.out.resolve() == args.log.resolve():
         raise ConfigError("--out must not be the log being re-scored")
+    check_outputs({"--out": args.out})
     policy = load_policy(args.policy)
     scorer = with_overrides(policy.scorer, judge_overrides(args))
     if scorer != policy.scorer:

@@ -35,10 +35,10 @@ from guardrail.audit.trail import open_audit_log
 from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
-from guardrail.queues.db import Target, parse_target, require_store
 from guardrail.queues.outbox import DatabaseOutbox
 from guardrail.queues.review_queue import STATES, ReviewError, ReviewQueue, StoredCase
 from guardrail.queues.webhook import WebhookSink
+from guardrail.storage import Target, parse_target, require_store
 
 CommandFunc = Callable[[argparse.Namespace], int]
 

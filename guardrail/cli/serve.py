@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from guardrail.cli.commands import COMMANDS
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB, fallback_beside
-from guardrail.queues.db import Target, is_postgres_url, parse_target
+from guardrail.storage import Target, is_postgres_url, parse_target
 
 if TYPE_CHECKING:  # pragma: no cover
     from fastapi import FastAPI
@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from guardrail.server.app import Checker
 
 MIN_TOKEN_LENGTH = 16
+MAX_WORKERS = 256
 _TOKEN_HELP = (
     "configure reviewers with --tokens-file PATH (lines 'reviewer:token') or --tokens-env VAR"
     " (entries 'reviewer:token' separated by commas); make a token with"
@@ -49,7 +50,7 @@ _TOKEN_HELP = (
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help=COMMANDS["serve"].summary)
     p.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     p.add_argument("--policy", type=Path, metavar="PATH", help="policy YAML for the guard")
     p.add_argument(
         "--db",
@@ -75,6 +76,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="env var with the cookie-signing secret (default: random, sessions end on restart)",
     )
     p.add_argument("--secure-cookies", action="store_true", help="HTTPS-only session cookie")
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For/-Proto are"
+        " trusted (default: none; the socket peer is the client address)",
+    )
+    p.add_argument(
+        "--public-metrics",
+        action="store_true",
+        help="serve /metrics without the API key (default: /metrics needs it when one is set)",
+    )
     p.add_argument("--no-review-ui", action="store_true", help="serve only the API and metrics")
     p.add_argument(
         "--workers",
@@ -230,6 +243,7 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
         secure_cookies=args.secure_cookies,
         review_ui=review_ui,
         limits=limits,
+        metrics_public=bool(getattr(args, "public_metrics", False)),
     )
     return app
 
@@ -273,8 +287,8 @@ def _recover_crashed_turns(args: argparse.Namespace) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    if args.workers < 1:
-        raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise ConfigError(f"--workers must be between 1 and {MAX_WORKERS}, got {args.workers}")
     if args.workers > 1 and not args.no_review_ui and not args.session_secret_env:
         raise ConfigError(
             "--workers > 1 with the review UI needs --session-secret-env VAR: every worker must "
@@ -296,8 +310,9 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if not args.no_review_ui:
         print(f"guardrail: review page at http://{args.host}:{args.port}/review", file=sys.stderr)
+    proxy = uvicorn_proxy_options(args)
     if args.workers == 1:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+        uvicorn.run(app, host=args.host, port=args.port, log_level="info", **proxy)
         return 0
     import json
 
@@ -309,5 +324,15 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="info",
+        **proxy,
     )
     return 0
+
+
+def uvicorn_proxy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1 by default, which would let any local
+    client (or a proxy passing the header through) choose the address its failed logins are
+    counted under; forwarded headers are read only from ``--forwarded-allow-ips``."""
+    if not args.forwarded_allow_ips:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}

@@ -24,6 +24,7 @@ from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.models import Span
+from guardrail.safe_load import loads_json
 
 _PASSAGE_BREAK = re.compile(r"\n[ \t]*\n")
 _REQUIRED: dict[str, type | tuple[type, ...]] = {
@@ -160,7 +161,7 @@ def json_lines(path: str | Path, what: str = "dataset") -> Iterator[tuple[int, A
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text)
+                obj = loads_json(text)
             except json.JSONDecodeError as exc:
                 raise _fail(
                     p, number, f"not valid JSON ({exc.msg} at column {exc.colno})"

@@ -177,7 +177,7 @@ def write_output(path: Path, lines: Sequence[dict[str, Any]], summary: dict[str,
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as handle:
         for obj in [*lines, summary]:
-            handle.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            handle.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
         handle.flush()
         os.fsync(handle.fileno())
     tmp.replace(path)

@@ -24,12 +24,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from guardrail._fs import ensure_private
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.logs import get_logger
 from guardrail.models import JudgeCall, ScoreReport, Span, Usage, merge_spans
+from guardrail.safe_load import loads_json
 from guardrail.scoring.base import Scorer
 
 PROGRESS_VERSION = 1
+
+_log = get_logger(__name__)
 
 
 class ReferenceScorer(Protocol):
@@ -189,7 +194,7 @@ class LineProgress(Generic[L]):
                 if not text.strip():
                     continue
                 try:
-                    obj = json.loads(text)
+                    obj = loads_json(text)
                 except json.JSONDecodeError:
                     # A run killed mid-write leaves a partial last line; anything else is damage.
                     if handle.read().strip():
@@ -225,6 +230,7 @@ class LineProgress(Generic[L]):
         if self.path.exists():
             self._drop_torn_tail()
         fresh = not self.path.exists() or self.path.stat().st_size == 0
+        ensure_private(self.path)  # rows hold turn text: owner-only
         self._handle = self.path.open("a", encoding="utf-8")
         if fresh:
             self._write(self.header.model_dump(mode="json"))
@@ -293,6 +299,7 @@ async def _score_row(
         seconds = time.perf_counter() - started
         return RowOutcome.from_failure(row.id, _error_text(exc), exc.calls, seconds)
     except Exception as exc:  # one bad row must not stop the benchmark; it is counted
+        _log.warning("row failed", row=row.id, error=_error_text(exc))
         return RowOutcome(
             id=row.id, ok=False, error=_error_text(exc), seconds=time.perf_counter() - started
         )

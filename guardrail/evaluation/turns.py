@@ -21,21 +21,27 @@ digests). Turns that still lack something are kept, with the reason, as not re-s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import ValidationError
 
 from guardrail.audit.record import AuditRecord, text_hash
 from guardrail.evaluation.datasets import json_lines
 from guardrail.exceptions import ConfigError
+from guardrail.models import ActionName
 from guardrail.validation import error_line
 
 LogKind = Literal["audit", "chat"]
 
 NO_CONTEXTS = "the audit log does not record retrieved contexts; supply them with --contexts"
+
+
+#: The decisions a chat log may name (the guard's action names).
+ACTIONS: tuple[str, ...] = get_args(ActionName)
 
 
 @dataclass(frozen=True)
@@ -132,6 +138,13 @@ def chat_turns(path: Path) -> list[Turn]:
         score = obj.get("score")
         if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
             raise ConfigError(f"{where}: field 'score' must be a number, got {score!r}")
+        if score is not None and not (math.isfinite(score) and 0.0 <= score <= 1.0):
+            raise ConfigError(f"{where}: field 'score' must be between 0 and 1, got {score!r}")
+        decision = _text(obj, "decision", where, required=False)
+        if decision is not None and decision not in ACTIONS:
+            raise ConfigError(
+                f"{where}: field 'decision' must be one of {', '.join(ACTIONS)}, got {decision!r}"
+            )
         turns.append(
             Turn(
                 id=turn_id,
@@ -141,7 +154,7 @@ def chat_turns(path: Path) -> list[Turn]:
                 contexts=_passages(obj, where),
                 topic=_text(obj, "topic", where, required=False),
                 old_score=None if score is None else float(score),
-                old_action=_text(obj, "decision", where, required=False),
+                old_action=decision,
                 old_topic=_text(obj, "topic", where, required=False),
             )
         )

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from guardrail._fs import ensure_private
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge, JudgeRequest, JudgeResponse
 
@@ -68,6 +69,7 @@ class ResponseCache:
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         try:
+            ensure_private(self.path)  # prompts hold turn text: owner-only
             conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
         except sqlite3.Error as exc:
             raise ConfigError(f"cannot open the response cache {self.path}: {exc}") from exc

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import logging
 import random
 import time
 import weakref
@@ -28,8 +29,11 @@ from pydantic import Field
 
 from guardrail.exceptions import JudgeError, JudgeTimeout
 from guardrail.judges.base import Judge, JudgeRequest, JudgeResponse
+from guardrail.logs import get_logger
 from guardrail.models import JudgeCall
 from guardrail.validation import Settings
+
+_log = get_logger(__name__)
 
 
 class RetryPolicy(Settings):
@@ -39,16 +43,21 @@ class RetryPolicy(Settings):
     them too (flat), by inheriting this model.
     """
 
-    timeout_s: float = Field(default=60.0, gt=0.0, description="per judge call, in seconds")
-    max_attempts: int = Field(default=4, ge=1, description="tries per judge call")
-    backoff_base_s: float = Field(
-        default=0.5, ge=0.0, description="first retry waits up to this (doubling after)"
+    timeout_s: float = Field(
+        default=60.0, gt=0.0, le=3_600.0, description="per judge call, in seconds"
     )
-    backoff_max_s: float = Field(default=8.0, ge=0.0, description="longest wait between tries")
-    max_concurrency: int = Field(default=64, ge=1, description="judge calls in flight")
+    max_attempts: int = Field(default=4, ge=1, le=100, description="tries per judge call")
+    backoff_base_s: float = Field(
+        default=0.5, ge=0.0, le=600.0, description="first retry waits up to this (doubling after)"
+    )
+    backoff_max_s: float = Field(
+        default=8.0, ge=0.0, le=3_600.0, description="longest wait between tries"
+    )
+    max_concurrency: int = Field(default=64, ge=1, le=10_000, description="judge calls in flight")
     turn_timeout_s: float | None = Field(
         default=None,
         gt=0.0,
+        le=86_400.0,
         description="deadline for all judge calls of one answer, in seconds (null: none); "
         "when it passes, calls in flight are cancelled and the answer gets the policy's "
         "on-error decision",
@@ -192,6 +201,16 @@ class JudgeRunner:
                         cached=response.cached,
                         cached_prompt_tokens=response.cached_prompt_tokens,
                     )
+                retry = last.retryable and attempt < self.policy.max_attempts
+                _log.log(
+                    logging.INFO if retry else logging.WARNING,
+                    "judge call failed",
+                    judge=self.judge.name,
+                    stage=stage,
+                    attempt=attempt,
+                    retry=retry,
+                    error=f"{type(last).__name__}: {last}",
+                )
                 if not last.retryable:
                     break
         if last is None:

@@ -2,6 +2,10 @@
 
 Give it a handler ``request -> str | JudgeResponse`` (sync or async) and it answers every call
 with it, optionally after a fixed ``latency_s`` (to measure concurrency), counting its calls.
+Async code awaits :meth:`ScriptedJudge.complete`; blocking code calls
+:meth:`ScriptedJudge.complete_sync` — one judge for both, whichever kind the handler is.
+:class:`~guardrail.judges.testkit.TestJudge` is a scripted judge whose handler already speaks
+every scorer protocol.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from guardrail._sync import run_sync
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 
 Handler = Callable[[JudgeRequest], "str | JudgeResponse | Awaitable[str | JudgeResponse]"]
@@ -45,6 +50,10 @@ class ScriptedJudge:
             prompt_tokens=len(request.prompt.split()),
             completion_tokens=len(text.split()),
         )
+
+    def complete_sync(self, request: JudgeRequest) -> JudgeResponse:
+        """Blocking :meth:`complete`, for code outside an event loop."""
+        return run_sync(self.complete(request))
 
     @property
     def calls(self) -> int:

@@ -10,9 +10,10 @@ Rules, in the order they apply:
    means the default topic's rule. Unknown labels are ignored.
 2. **Flagged when score >= threshold** — the comparison the MetaRAG paper uses, so a score of
    exactly 0.5 under a 0.5 threshold is flagged.
-3. **The plan.** A flagged turn gets ``on_flag``'s actions in this order: highlight, cite,
-   regenerate, abstain, escalate. Regeneration comes first and *defers* abstain/escalate:
-   while a regeneration is left (``attempt <= regenerate.max_attempts``) the plan ends with
+3. **The plan.** A flagged turn gets ``on_flag``'s actions in the order of the action table
+   (:mod:`guardrail.actions.table`): highlight, cite, custom, regenerate, abstain, escalate.
+   Regeneration comes before abstain and escalate and *defers* them: while a regeneration is
+   left (``attempt <= regenerate.max_attempts``) the plan ends with
    regenerate, and the guard scores the new answer and asks again with ``attempt + 1``. Only
    when regeneration is exhausted (or not configured) do abstain and escalate join the plan —
    "if hallucinations persist above threshold, escalate".
@@ -26,26 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from guardrail.actions.table import ACTION_ORDER, planned, strongest
 from guardrail.exceptions import ConfigError
 from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
 from guardrail.scoring.cascade import CascadeChoice
 
-#: Action strength: ``Decision.action`` is the strongest action of the plan.
-ACTION_ORDER: tuple[ActionName, ...] = (
-    "pass",
-    "highlight",
-    "cite",
-    "regenerate",
-    "abstain",
-    "escalate",
-)
-_RANK = {name: i for i, name in enumerate(ACTION_ORDER)}
-
-
-def strongest(actions: Sequence[ActionName]) -> ActionName:
-    """The strongest of ``actions`` by :data:`ACTION_ORDER`; ``"pass"`` when empty."""
-    return max(actions, key=_RANK.__getitem__, default="pass")
+__all__ = ["ACTION_ORDER", "PolicyEngine", "strongest"]
 
 
 class PolicyEngine:
@@ -113,7 +101,7 @@ class PolicyEngine:
                 error=error,
             )
 
-        actions, note = self._plan(rule, attempt)
+        actions, note = planned(rule.on_flag, attempt)
         queue = (
             rule.on_flag.escalate.queue if "escalate" in actions and rule.on_flag.escalate else None
         )
@@ -125,29 +113,9 @@ class PolicyEngine:
             threshold=rule.threshold,
             topic=rule.name,
             queue=queue,
-            reason=f"{head}: flagged; {_describe(actions, queue)}{note}",
+            reason=f"{head}: flagged; {_describe(actions, queue, rule.on_flag.custom)}{note}",
             error=error,
         )
-
-    def _plan(self, rule: TopicRule, attempt: int) -> tuple[list[ActionName], str]:
-        on_flag = rule.on_flag
-        actions: list[ActionName] = []
-        if on_flag.highlight:
-            actions.append("highlight")
-        if on_flag.cite:
-            actions.append("cite")
-        note = ""
-        regen = on_flag.regenerate
-        if regen is not None:
-            if attempt <= regen.max_attempts:
-                actions.append("regenerate")
-                return actions, f" (regeneration {attempt} of {regen.max_attempts})"
-            note = f" (regeneration exhausted after {regen.max_attempts})"
-        if on_flag.abstain is not None:
-            actions.append("abstain")
-        if on_flag.escalate is not None:
-            actions.append("escalate")
-        return actions, note
 
     def _on_error(self, rule: TopicRule, error: str) -> Decision:
         action: ActionName = rule.on_error
@@ -172,8 +140,8 @@ class PolicyEngine:
         )
 
 
-def _describe(actions: Sequence[ActionName], queue: str | None) -> str:
+def _describe(actions: Sequence[ActionName], queue: str | None, custom: Sequence[str]) -> str:
     if not actions:
         return "no action configured"
-    parts = [f"escalate to queue {queue!r}" if a == "escalate" else a for a in actions]
-    return ", ".join(parts)
+    named = {"escalate": f"escalate to queue {queue!r}", "custom": f"custom ({', '.join(custom)})"}
+    return ", ".join(named.get(a, a) for a in actions)

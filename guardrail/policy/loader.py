@@ -20,6 +20,7 @@ from pydantic_core import ErrorDetails
 
 from guardrail.exceptions import PolicyError
 from guardrail.policy.schema import RULE_ERROR, Policy
+from guardrail.safe_load import YamlLimitError, load_yaml_document
 from guardrail.scoring.settings import SETTINGS
 
 Loc = tuple[str | int, ...]
@@ -102,20 +103,11 @@ def parse_key_path(path: str) -> Loc:
 
 
 def _read_yaml(text: str, source: str, max_nodes: int) -> tuple[Any, dict[Loc, int]]:
-    """Parse ``text`` safely; return the data and the 1-based line of every key path."""
-    loader = yaml.SafeLoader(text)
+    """Parse ``text`` with the bounded loader; return the data and the line of every key path."""
     try:
-        node = loader.get_single_node()
-        lines: dict[Loc, int] = {}
-        if node is not None:
-            if _expanded_size(node, {}, set()) > max_nodes:
-                raise PolicyError(
-                    source,
-                    "",
-                    f"the YAML expands to more than {max_nodes} nodes (aliases included)",
-                )
-            _index_lines(node, (), lines, source)
-        data = loader.construct_document(node) if node is not None else None
+        node, data = load_yaml_document(text, max_nodes=max_nodes)
+    except YamlLimitError as exc:
+        raise PolicyError(source, "", f"the YAML {exc.problem}") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -123,36 +115,10 @@ def _read_yaml(text: str, source: str, max_nodes: int) -> tuple[Any, dict[Loc, i
         raise PolicyError(source, "", f"YAML syntax error{where}: {problem}") from None
     except yaml.YAMLError as exc:
         raise PolicyError(source, "", f"YAML syntax error: {exc}") from None
-    finally:
-        loader.dispose()
+    lines: dict[Loc, int] = {}
+    if node is not None:
+        _index_lines(node, (), lines, source)
     return data, lines
-
-
-def _expanded_size(node: yaml.Node, sizes: dict[int, int], open_nodes: set[int]) -> int:
-    """How many nodes ``node`` stands for with every alias expanded (linear in the file: an
-    aliased node is the same object, counted once and remembered). Capped, so the sum of a
-    deep "billion laughs" stays a small number."""
-    key = id(node)
-    if key in sizes:
-        return sizes[key]
-    if key in open_nodes:
-        raise yaml.YAMLError("recursive alias: an anchor refers to itself")
-    open_nodes.add(key)
-    size = 1
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            size += _expanded_size(key_node, sizes, open_nodes)
-            size += _expanded_size(value_node, sizes, open_nodes)
-            size = min(size, _SIZE_CAP)
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            size = min(size + _expanded_size(item, sizes, open_nodes), _SIZE_CAP)
-    open_nodes.discard(key)
-    sizes[key] = size
-    return size
-
-
-_SIZE_CAP = 10**12
 
 
 def _index_lines(node: yaml.Node, loc: Loc, lines: dict[Loc, int], source: str) -> None:

@@ -18,12 +18,38 @@ from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-from guardrail.audit.chain import canonical_json
+from guardrail.actions.settings import (
+    DEFAULT_ABSTAIN_MESSAGE,
+    DEFAULT_HOLDING_MESSAGE,
+    DEFAULT_REGENERATE_INSTRUCTION,
+    NAME_PATTERN,
+    AbstainAction,
+    EscalateAction,
+    OnFlag,
+    RegenerateAction,
+)
+from guardrail.canonical import canonical_json
 from guardrail.models import Sensitivity
-from guardrail.scoring.settings import MetaRAGSettings, ScorerSettings
+from guardrail.scoring.registry import SETTINGS_MODELS, on_register, settings_union
+from guardrail.scoring.settings import ScorerWiring
 from guardrail.validation import Settings
+
+__all__ = [
+    "DEFAULT_ABSTAIN_MESSAGE",
+    "DEFAULT_HOLDING_MESSAGE",
+    "DEFAULT_REGENERATE_INSTRUCTION",
+    "RULE_ERROR",
+    "AbstainAction",
+    "ClassifierSettings",
+    "EscalateAction",
+    "OnFlag",
+    "Policy",
+    "RegenerateAction",
+    "TopicRule",
+]
 
 Reads = Literal["query", "context", "both"]
 OnError = Literal["pass", "abstain", "escalate"]
@@ -31,18 +57,7 @@ OnError = Literal["pass", "abstain", "escalate"]
 #: Error type used for cross-field checks; ``ctx["path"]`` is the key path of the culprit.
 RULE_ERROR = "policy_rule"
 
-DEFAULT_ABSTAIN_MESSAGE = (
-    "I can't give a reliable answer to this question. Please check with a qualified expert."
-)
-DEFAULT_HOLDING_MESSAGE = (
-    "This answer needs review by a specialist before it can be shared. We will get back to you."
-)
-DEFAULT_REGENERATE_INSTRUCTION = (
-    "Answer again using only statements that the retrieved context supports, "
-    "and cite the passage for each statement."
-)
-
-_NAME_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
+_NAME_PATTERN = NAME_PATTERN
 _NAME_HELP = "lower-case letters, digits, '_', '-' and '.', starting with a letter or digit"
 
 
@@ -80,7 +95,7 @@ class ClassifierSettings(Settings):
         "embeddings: encoder",
     )
     default_topic: str = Field(default="general", description="must name a topic below")
-    max_topics: int = Field(default=3, ge=1, description="most topics reported per turn")
+    max_topics: int = Field(default=3, ge=1, le=1_000, description="most topics reported per turn")
     embeddings: Literal["none", "encoder"] = Field(
         default="none",
         description="none: TF-IDF features only; encoder: the encoder verifier network's "
@@ -115,36 +130,6 @@ class ClassifierSettings(Settings):
         if isinstance(data, dict) and data.get("embeddings") == "encoder":
             return {"confidence_floor": ENCODER_CONFIDENCE_FLOOR, **data}
         return data
-
-
-class RegenerateAction(Settings):
-    """Ask the answer function for a new answer with a stricter instruction."""
-
-    max_attempts: int = Field(default=1, ge=1, le=5, description="regenerations allowed")
-    instruction: str = Field(default=DEFAULT_REGENERATE_INSTRUCTION, min_length=1)
-
-
-class AbstainAction(Settings):
-    """Replace the answer with a message."""
-
-    message: str = Field(default=DEFAULT_ABSTAIN_MESSAGE, min_length=1)
-
-
-class EscalateAction(Settings):
-    """Send the turn to a human review queue; the user sees the holding message."""
-
-    queue: str = Field(pattern=_NAME_PATTERN, description="review queue name")
-    message: str = Field(default=DEFAULT_HOLDING_MESSAGE, min_length=1)
-
-
-class OnFlag(Settings):
-    """What happens when a response is flagged. Null or false switches an action off."""
-
-    highlight: bool = Field(default=True, description="mark unsupported spans")
-    cite: bool = Field(default=False, description="add inline citations to the context")
-    regenerate: RegenerateAction | None = None
-    abstain: AbstainAction | None = None
-    escalate: EscalateAction | None = None
 
 
 class TopicRule(Settings):
@@ -221,9 +206,10 @@ class Policy(Settings):
     )
 
     name: str = Field(pattern=_NAME_PATTERN)
-    version: int = Field(default=1, ge=1)
+    version: int = Field(default=1, ge=1, le=1_000_000)
     description: str = ""
-    scorer: ScorerSettings = Field(default_factory=MetaRAGSettings)
+    #: Any registered scorer's settings (the union is rebuilt when a scorer is registered).
+    scorer: ScorerWiring = Field(default_factory=lambda: _default_scorer())
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
     topics: list[TopicRule] = Field(min_length=1)
 
@@ -238,10 +224,14 @@ class Policy(Settings):
                     f"(first defined at topics[{seen[rule.name]}])",
                 )
             seen[rule.name] = i
-            if rule.cascade not in (None, False) and self.scorer.method != "metarag":
+            has_cascade = "cascade" in type(self.scorer).model_fields
+            if rule.cascade not in (None, False) and not has_cascade:
+                models = SETTINGS_MODELS.items()
+                with_cascade = [m for m, s in models if "cascade" in s.model_fields]
                 raise _rule_error(
                     f"topics[{i}].cascade",
-                    f"only method metarag has a cascade (the scorer is {self.scorer.method})",
+                    f"only method {' or '.join(with_cascade)} has a cascade "
+                    f"(the scorer is {self.scorer.method})",
                 )
             if rule.on_error == "escalate" and rule.on_flag.escalate is None:
                 raise _rule_error(
@@ -287,3 +277,20 @@ class Policy(Settings):
     def json_schema(cls) -> dict[str, Any]:
         """The JSON Schema of policy files (``guardrail schema`` prints it)."""
         return cls.model_json_schema()
+
+
+def _default_scorer() -> ScorerWiring:
+    """A scorer block left out: the first registered method's defaults (``metarag``)."""
+    return next(iter(SETTINGS_MODELS.values())).model_validate({})
+
+
+def _use_registered_scorers() -> None:
+    """Type ``Policy.scorer`` as the union of the scorers registered now."""
+    Policy.model_fields["scorer"] = FieldInfo.from_annotated_attribute(
+        settings_union(), Field(default_factory=_default_scorer)
+    )
+    Policy.model_rebuild(force=True)
+
+
+_use_registered_scorers()
+on_register(_use_registered_scorers)

@@ -1,9 +1,17 @@
-"""The system under test: an answer function named ``module:function`` (or ``file.py:function``).
+"""The system under test: an answer function named ``module:function`` (or ``file.py:function``),
+or a model named by a judge-style spec.
 
-It is the same kind of function :meth:`guardrail.Guard.wrap` takes: called with the question
-(here the Table 2 prompt) and returning the answer in any shape
+An answer function is the same kind of function :meth:`guardrail.Guard.wrap` takes: called
+with the question (here the Table 2 prompt) and returning the answer in any shape
 :func:`~guardrail.actions.answers.normalize_answer` accepts — ``(answer, contexts)``, a dict, an
 object with ``.answer`` — or a plain string. Sync or async.
+
+A model spec (``openai:MODEL``, ``openai-compatible:MODEL@URL``, ``anthropic:MODEL``: the
+``--judge`` syntax, :mod:`guardrail.judges.registry`) makes :class:`ModelChatbot`: each prompt
+goes to the model as the user message, after an optional system prompt (the deployed bot's own),
+with the judge runner's timeout and retries. A model that cannot be used at all (no API key,
+authentication refused, unknown model) stops the run with a ``ConfigError``; any other failed
+call is that question's error record.
 """
 
 from __future__ import annotations
@@ -18,7 +26,86 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.actions.answers import normalize_answer
-from guardrail.exceptions import ConfigError
+from guardrail.exceptions import ConfigError, JudgeRequestError
+from guardrail.judges.base import ClosableJudge, Judge, JudgeRequest
+
+#: Spec prefixes that name a model, not a Python module.
+MODEL_KINDS = ("openai", "openai-compatible", "anthropic")
+#: HTTP statuses after which no question can succeed: stop the run.
+_FATAL = frozenset({401, 403, 404})
+
+
+def is_model_spec(spec: str) -> bool:
+    """Whether ``spec`` names a model (``openai:...``, ``openai-compatible:...``,
+    ``anthropic:...``) rather than an answer function."""
+    kind, colon, _ = (spec or "").strip().partition(":")
+    return bool(colon) and kind.lower() in MODEL_KINDS
+
+
+class ModelChatbot:
+    """A chat model as the chatbot under test (see the module docstring)."""
+
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        system_prompt: str | None = None,
+        max_tokens: int = 256,
+        timeout_s: float = 120.0,
+        max_attempts: int = 2,
+    ) -> None:
+        from guardrail.judges.runner import JudgeRunner, RetryPolicy
+
+        if max_tokens < 1:
+            raise ConfigError(f"--chatbot-max-tokens must be >= 1, got {max_tokens}")
+        if not timeout_s > 0:
+            raise ConfigError(f"--chatbot-timeout must be > 0, got {timeout_s}")
+        self.judge = judge
+        self.system_prompt = system_prompt or None
+        self.max_tokens = max_tokens
+        policy = RetryPolicy(timeout_s=timeout_s, max_attempts=max_attempts, backoff_max_s=4.0)
+        self.runner = JudgeRunner(judge, policy)
+
+    @property
+    def name(self) -> str:
+        return self.judge.name
+
+    async def __call__(self, prompt: str) -> str:
+        from guardrail.judges.runner import JudgeCallError
+
+        request = JudgeRequest(
+            task="chat", prompt=prompt, system=self.system_prompt, max_tokens=self.max_tokens
+        )
+        try:
+            response, _call = await self.runner.call("chat", request)
+        except JudgeCallError as exc:
+            cause = exc.cause
+            if isinstance(cause, JudgeRequestError) and (
+                cause.status_code is None or cause.status_code in _FATAL
+            ):
+                raise ConfigError(f"--chatbot {self.name}: {cause}") from None
+            raise
+        return response.text
+
+    async def aclose(self) -> None:
+        if isinstance(self.judge, ClosableJudge):
+            await self.judge.aclose()
+
+
+def model_chatbot(
+    spec: str,
+    *,
+    system_prompt: str | None = None,
+    max_tokens: int = 256,
+    timeout_s: float = 120.0,
+) -> ModelChatbot:
+    """The model ``spec`` names as a chatbot; ``ConfigError`` for a malformed spec."""
+    from guardrail.judges.registry import make_judge
+
+    judge = make_judge(spec)
+    return ModelChatbot(
+        judge, system_prompt=system_prompt, max_tokens=max_tokens, timeout_s=timeout_s
+    )
 
 
 def load_chatbot(spec: str) -> Callable[..., Any]:
@@ -74,7 +161,9 @@ async def ask(fn: Callable[..., Any], prompt: str, *, in_thread: bool) -> str:
 
     A sync function runs in a worker thread when ``in_thread`` (several questions at once).
     """
-    if inspect.iscoroutinefunction(fn):
+    if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
+        getattr(fn, "__call__", None)  # noqa: B004 - an object with an async __call__
+    ):
         result = await fn(prompt)
     elif in_thread:
         result = await asyncio.to_thread(fn, prompt)

@@ -10,12 +10,22 @@ YAML (or JSON, a subset of YAML)::
         transitive: false
         symmetric: false
         inverse: null            # the name of the relation that links object -> subject
+        complete: false          # true: the file lists every true triple of it (closed world)
+        asymmetric: false        # true: R(s, o) makes R(o, s) false
     facts:
       - [ibuprofen, contraindicated_in, third trimester of pregnancy]
+    rules:                       # optional: cross-relation rules, variables start with "?"
+      - name: class_contraindication
+        if:
+          - [?drug, belongs_to, ?class]
+          - [?class, contraindicated_in, ?period]
+        then: [?drug, contraindicated_in, ?period]
+        relation: null           # the phrasing of then's relation when the rule introduces it
 
 or JSON Lines (``.jsonl``), one object a line: a relation (``{"relation": NAME, "type": ...,
-"phrase": ..., ...}`` with the fields above) or a fact (``{"subject": ..., "relation": ...,
-"object": ...}``, or the list ``[subject, relation, object]``).
+"phrase": ..., ...}`` with the fields above), a fact (``{"subject": ..., "relation": ...,
+"object": ...}``, or the list ``[subject, relation, object]``) or a rule (``{"if": [...],
+"then": [...], ...}``).
 
 Every problem is a :class:`FactsError` naming the key path and the file's line.
 """
@@ -30,6 +40,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from guardrail.exceptions import ConfigError
+from guardrail.probe.rules import check_rules, is_variable
+from guardrail.safe_load import load_yaml_document, loads_json
 
 RelationType = Literal["noun", "active", "passive"]
 _TRIPLE_FIELDS = ("subject", "relation", "object")
@@ -59,6 +71,20 @@ class Relation(BaseModel):
         description="other wordings of the relation (same meaning): each gives one more "
         "question with the same expected answer",
     )
+    complete: bool = Field(
+        default=False,
+        description="the file lists every true triple of this relation among its entities: "
+        "any other subject/object pairing of them is false (closed-world questions)",
+    )
+    asymmetric: bool = Field(
+        default=False, description="R(s, o) makes R(o, s) false (reversed-pair questions)"
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Relation:
+        if self.symmetric and self.asymmetric:
+            raise ValueError("a relation cannot be both symmetric and asymmetric")
+        return self
 
 
 class Triple(BaseModel):
@@ -84,6 +110,70 @@ class Triple(BaseModel):
         return (self.subject, self.relation, self.object)
 
 
+def _variable(value: Any) -> Any:
+    """PyYAML reads ``?drug`` inside ``[...]`` as the mapping ``{drug: null}`` (its flow-key
+    syntax); such an item is the variable it was written as."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, inner),) = value.items()
+        if isinstance(key, str) and inner is None:
+            return f"?{key}"
+    return value
+
+
+class Pattern(BaseModel):
+    """A triple pattern of a declared rule: each part a constant or a ``?variable``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str = Field(min_length=1)
+    relation: str = Field(min_length=1)
+    object: str = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_list(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            if len(value) != 3:
+                got = [_variable(v) for v in value]
+                raise ValueError(f"a pattern is [subject, relation, object], got {got!r}")
+            return dict(zip(_TRIPLE_FIELDS, (_variable(v) for v in value), strict=True))
+        return value
+
+    @model_validator(mode="after")
+    def _terms(self) -> Pattern:
+        for term in (self.subject, self.object):
+            if term.startswith("?") and not is_variable(term):
+                raise ValueError(f"{term!r} is not a variable name (? then letters, digits, _)")
+        if self.relation.startswith("?"):
+            raise ValueError("the relation of a pattern must be a relation name, not a variable")
+        return self
+
+    def key(self) -> tuple[str, str, str]:
+        return (self.subject, self.relation, self.object)
+
+    def variables(self) -> list[str]:
+        return [t for t in (self.subject, self.object) if is_variable(t)]
+
+
+class DeclaredRule(BaseModel):
+    """A cross-relation rule: when every ``if`` pattern holds (variables bound consistently),
+    the ``then`` pattern holds. ``relation`` phrases ``then``'s relation when the rule
+    introduces it (it is then added to the catalogue)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    name: str | None = Field(default=None, min_length=1)
+    if_: list[Pattern] = Field(alias="if", min_length=1)
+    then: Pattern
+    relation: Relation | None = None
+
+    def label(self, index: int) -> str:
+        return self.name or f"rule {index + 1}"
+
+
+Problem = tuple[tuple[str | int, ...], str]
+
+
 class FactBase(BaseModel):
     """The validated fact file."""
 
@@ -91,10 +181,19 @@ class FactBase(BaseModel):
 
     relations: dict[str, Relation] = Field(min_length=1)
     facts: list[Triple] = Field(min_length=1)
+    rules: list[DeclaredRule] = Field(default_factory=list)
 
-    def check_references(self) -> list[tuple[tuple[str | int, ...], str]]:
-        """Problems no field validator can see: unknown relations and inverses."""
-        problems: list[tuple[tuple[str | int, ...], str]] = []
+    @model_validator(mode="after")
+    def _rule_relations(self) -> FactBase:
+        """A relation a rule introduces joins the catalogue (conflicts: ``check_references``)."""
+        for rule in self.rules:
+            if rule.relation is not None and rule.then.relation not in self.relations:
+                self.relations[rule.then.relation] = rule.relation
+        return self
+
+    def check_references(self) -> list[Problem]:
+        """Problems no field validator can see: unknown relations and inverses, bad rules."""
+        problems: list[Problem] = []
         for name, relation in self.relations.items():
             if relation.inverse is not None and relation.inverse not in self.relations:
                 problems.append(
@@ -106,6 +205,7 @@ class FactBase(BaseModel):
                 problems.append(
                     (("facts", i, "relation"), f"unknown relation {fact.relation!r} ({known})")
                 )
+        problems.extend(check_rules(self))
         return problems
 
 
@@ -136,8 +236,7 @@ def _line_of(node: yaml.Node, path: tuple[str | int, ...]) -> int | None:
 def parse_facts(text: str, source: str = "<string>", model: type[FactBase] = FactBase) -> FactBase:
     """Validate a fact file (or, with ``model=Catalogue``, a catalogue) given as text."""
     try:
-        node = yaml.compose(text)
-        data = yaml.safe_load(text)
+        node, data = load_yaml_document(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or type(exc).__name__
@@ -170,10 +269,13 @@ def _jsonl_data(text: str, source: str) -> tuple[dict[str, Any], dict[tuple[str,
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = loads_json(raw)
         except json.JSONDecodeError as exc:
             raise FactsError(f"{source}: line {number}: not JSON ({exc.msg})") from None
-        if isinstance(obj, dict) and "relation" in obj and "subject" not in obj:
+        if isinstance(obj, dict) and "if" in obj:
+            lines[("rules", len(data.setdefault("rules", [])))] = number
+            data["rules"].append(obj)
+        elif isinstance(obj, dict) and "relation" in obj and "subject" not in obj:
             fields = {k: v for k, v in obj.items() if k != "relation"}
             name = str(obj["relation"])
             lines[("relations", len(data["relations"]))] = number
@@ -194,8 +296,8 @@ def _jsonl_line(
     section, key = path[0], path[1]
     if section == "relations" and isinstance(key, str) and key in data["relations"]:
         return lines.get(("relations", list(data["relations"]).index(key)))
-    if section == "facts" and isinstance(key, int):
-        return lines.get(("facts", key))
+    if section in ("facts", "rules") and isinstance(key, int):
+        return lines.get((str(section), key))
     return None
 
 

@@ -99,11 +99,39 @@ def _case(record: ProbeRecord) -> str:
         f"<h3>{escape(record.question)}</h3>"
         f'<p class="meta">outcome <b>{kind}</b> · expected <b>{escape(record.expected)}</b>'
         f" · verdict <b>{escape(record.verdict or '-')}</b> · rule {escape(record.rule)}"
-        f" · {escape(record.form)} · triple {escape(f'({s}, {r}, {o})')}{similarities}</p>"
+        f" · {escape(record.form)} · triple {escape(f'({s}, {r}, {o})')}{similarities}"
+        + (f" · {escape(record.note)}" if record.note else "")
+        + "</p>"
         f"<h4>{'reply' if record.ok else 'error'}</h4><pre>{reply}</pre>"
         + (f"<h4>triples read from the reply</h4><ul>{triples}</ul>" if triples else "")
         + f"<h4>derivation</h4><pre>{escape(chr(10).join(record.derivation))}</pre></section>"
     )
+
+
+def _comparison(report: dict[str, Any]) -> str:
+    """The gate's outcome and the comparison with the baseline, when the run had them."""
+    out = ""
+    gate = report.get("gate")
+    if gate is not None:
+        verdict = "passed" if gate["passed"] else "failed"
+        reasons = "".join(f"<li>{escape(r)}</li>" for r in gate["reasons"])
+        out += f"<h2>Gate {verdict}</h2>" + (f"<ul>{reasons}</ul>" if reasons else "")
+    comparison = report.get("comparison")
+    if comparison is not None:
+        wrong = comparison["turned_wrong"]
+        items = "".join(
+            f"<li>{escape(w['question'])} (expected {escape(w['expected'])}; "
+            f"{escape(str(w['then']))} &rarr; {escape(str(w['now']))})</li>"
+            for w in wrong
+        )
+        regressions = ", ".join(escape(r) for r in comparison["regressions"]) or "none"
+        out += (
+            f"<h2>Compared with {escape(comparison['baseline'])}</h2>"
+            f"<p class='meta'>regressions: {regressions} · {len(wrong)} questions turned wrong, "
+            f"{comparison['turned_right']} turned right</p>"
+            + (f"<ul>{items}</ul>" if items else "")
+        )
+    return out
 
 
 def render_html(report: dict[str, Any], records: Sequence[ProbeRecord]) -> str:
@@ -125,6 +153,7 @@ def render_html(report: dict[str, Any], records: Sequence[ProbeRecord]) -> str:
         f"{knowledge['derived']} derived, {knowledge['questions']} questions</p>"
         + _figures("by rule type", "rule", report["by_rule"], report["overall"])
         + _figures("by relation", "relation", report["by_relation"], report["overall"])
+        + _comparison(report)
         + f"<h2>To review ({len(cases)})</h2>"
         + ("".join(_case(r) for r in cases) or "<p>Nothing: every reply was right or honest.</p>")
         + f"<details><summary>The other {len(rest)} questions (correct or refused)</summary>"

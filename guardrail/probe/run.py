@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,10 @@ from guardrail.probe.prompt import parse_reply, render
 from guardrail.probe.questions import Question, questions
 from guardrail.probe.reasoning import Knowledge, derive
 
-RULES = ("fact", "symmetric", "inverse", "transitive", "composite", "negation")
+RULES = (
+    "fact", "symmetric", "inverse", "transitive", "declared", "composite", "negation",
+    "closed_world",
+)  # fmt: skip
 
 
 class ProbeRecord(ProgressLine):
@@ -50,6 +54,7 @@ class ProbeRecord(ProgressLine):
     derivation: list[str] = Field(default_factory=list)
     reply: str = ""
     verdict: str | None = None
+    note: str = ""
     knowledge: list[str] = Field(default_factory=list)
     knowledge_triples: list[list[list[str]]] = Field(default_factory=list)
     outcome: str | None = None
@@ -69,11 +74,44 @@ def question_id(question: Question) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: Deepest rule chain ``--max-depth`` allows (each level multiplies the derivations).
+MAX_DEPTH = 10
+
+
 def check_depth(max_depth: int) -> int:
     """``max_depth``, when it allows at least one rule step; else ``ConfigError``."""
-    if max_depth < 1:
-        raise ConfigError(f"--max-depth must be >= 1, got {max_depth}")
+    if not 1 <= max_depth <= MAX_DEPTH:
+        raise ConfigError(f"--max-depth must be between 1 and {MAX_DEPTH}, got {max_depth}")
     return max_depth
+
+
+def sample(asked: Sequence[Question], limit: int, seed: int = 0) -> list[Question]:
+    """``limit`` of ``asked``, spread across rule types: each type gets an equal share (a type
+    with fewer questions gives its unused share to the others), chosen at random with ``seed``;
+    the result keeps the questions' order, and a larger ``limit`` (same seed) asks every
+    question a smaller one did, so a resumed run with a larger limit asks only the rest."""
+    if limit >= len(asked):
+        return list(asked)
+    groups: dict[str, list[int]] = {}
+    for index, question in enumerate(asked):
+        groups.setdefault(question.rule, []).append(index)
+    quota = dict.fromkeys(groups, 0)
+    left = limit
+    while left:
+        open_ = [r for r in groups if quota[r] < len(groups[r])]
+        share = max(1, left // len(open_))
+        for rule in open_:
+            take = min(share, len(groups[rule]) - quota[rule], left)
+            quota[rule] += take
+            left -= take
+            if not left:
+                break
+    chosen: list[int] = []
+    for rule, items in groups.items():
+        order = list(items)
+        random.Random(f"{seed}:{rule}").shuffle(order)  # one order per type: samples nest
+        chosen += order[: quota[rule]]
+    return [asked[i] for i in sorted(chosen)]
 
 
 def plan(
@@ -83,10 +121,12 @@ def plan(
     limit: int | None = None,
     max_depth: int = 3,
     knowledge: Knowledge | None = None,
+    seed: int = 0,
 ) -> list[Question]:
-    """The questions to ask: every rule's (or only ``rules``'), the first ``limit``
-    (``knowledge``: what :func:`~guardrail.probe.reasoning.derive` gave for ``base``, when
-    already at hand)."""
+    """The questions to ask: every rule's (or only ``rules``'); with ``limit``, a sample of
+    that many spread across rule types (:func:`sample`, seeded with ``seed``).
+    ``knowledge``: what :func:`~guardrail.probe.reasoning.derive` gave for ``base``, when
+    already at hand."""
     if rules is not None:
         unknown = sorted(set(rules) - set(RULES))
         if unknown:
@@ -97,7 +137,7 @@ def plan(
     asked = questions(base, knowledge or derive(base, max_depth=max_depth))
     if rules is not None:
         asked = [q for q in asked if q.rule in rules]
-    return asked[:limit] if limit is not None else asked
+    return sample(asked, limit, seed) if limit is not None else asked
 
 
 def _blank(question: Question) -> ProbeRecord:
@@ -153,11 +193,12 @@ class Prober:
 
     async def judge(self, question: Question, reply_text: str, record: ProbeRecord) -> ProbeRecord:
         """Read and classify one reply (Algorithm 3)."""
-        reply = parse_reply(reply_text)
+        reply = parse_reply(reply_text, question.text)
         update: dict[str, Any] = {
             "reply": reply_text,
             "verdict": reply.verdict,
             "knowledge": reply.knowledge,
+            "note": reply.note,
         }
         points: list[list[Key]] = []
         suspicious = reply.verdict not in (None, "refused", question.expected)

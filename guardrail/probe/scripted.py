@@ -1,8 +1,9 @@
 """A scripted chatbot for testing the probe itself: it answers from its own beliefs.
 
 :class:`BeliefChatbot` holds a fact base of *beliefs* (the truth, or the truth with some facts
-seeded wrong) and reasons over them perfectly with the same rules (clingo), under a closed
-world: a triple it cannot derive it takes as false. Given the probe's questions (their triple
+seeded wrong, or with wrong beliefs added) and reasons over them perfectly with the same rules
+(clingo, the full closure: declared rules included, no depth bound), under a closed world: a
+triple it cannot derive it takes as false. Given the probe's questions (their triple
 and form, never their expected answer) it answers each in the Table 2 format — verdict, a short
 reason, then its beliefs about the question's entities as numbered knowledge points. So every
 error it makes comes from a wrong belief, which is what the targets measure: each seeded wrong
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 
 from guardrail.probe.facts import FactBase
 from guardrail.probe.questions import Question, statement
-from guardrail.probe.reasoning import Key, derive
+from guardrail.probe.reasoning import Key, closure
 
 _QUESTION = re.compile(r"given the question: (?P<q>.+?), please provide", re.DOTALL)
 
@@ -40,8 +41,7 @@ class BeliefChatbot:
     _by_text: dict[str, Question] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
-        knowledge = derive(self.beliefs)
-        self._held = set(knowledge.facts) | {d.triple for d in knowledge.derived if d.holds}
+        self._held = closure(self.beliefs)
         self._by_text = {q.text: q for q in self.asked}
 
     def points(self, entities: Iterable[str]) -> list[str]:

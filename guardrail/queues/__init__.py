@@ -16,9 +16,9 @@ from guardrail.queues.review_queue import (
     CaseStateError,
     ReviewError,
     ReviewQueue,
+    SQLiteQueue,
     StoredCase,
 )
-from guardrail.queues.sqlite import SQLiteQueue
 from guardrail.queues.webhook import WebhookDeliveryError, WebhookSink, verify_signature
 
 __all__ = [

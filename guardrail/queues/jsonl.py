@@ -18,7 +18,7 @@ from typing import IO
 
 from pydantic import ValidationError
 
-from guardrail._fs import fsync_dir
+from guardrail._fs import ensure_private, fsync_dir
 from guardrail.exceptions import EscalationError
 from guardrail.models import EscalationCase
 
@@ -70,6 +70,7 @@ class JSONLSink:
         record = case.model_dump_json().encode("utf-8") + b"\n"
         try:
             created = not self.path.exists()
+            ensure_private(self.path)  # turn text: owner-only, not the umask's 0644
             with self._lock, open(self.path, "a+b") as fh:
                 if fcntl is not None:
                     fcntl.flock(fh.fileno(), fcntl.LOCK_EX)

@@ -3,7 +3,7 @@
 A case is written here *before* the first delivery attempt and marked delivered only after the
 receiver acknowledged it, so a crash, a timeout or a dead receiver leaves it ``pending`` —
 visible (``pending()``, ``guardrail review outbox``) and redeliverable, never dropped.
-It lives where the review queue lives (:mod:`guardrail.queues.db`): an SQLite file (it may be
+It lives where the review queue lives (:mod:`guardrail.storage`): an SQLite file (it may be
 the review queue's file: the table names differ) or a PostgreSQL database.
 """
 
@@ -16,8 +16,8 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from guardrail.models import EscalationCase
-from guardrail.queues.db import Target, describe_target, open_database
 from guardrail.queues.review_queue import utc_now
+from guardrail.storage import Target, describe_target, open_database
 
 __all__ = ["DatabaseOutbox", "Outbox", "OutboxEntry", "SQLiteOutbox"]
 

@@ -4,7 +4,7 @@ A case moves ``open -> claimed -> resolved``; a resolution records the outcome (
 edited, rejected), the reviewer, timestamps and the final answer chosen. Named queues are just
 ``case.queue``.
 
-One class, two backends (:mod:`guardrail.queues.db`): ``ReviewQueue(path)`` keeps the queue in
+One class, two backends (:mod:`guardrail.storage`): ``ReviewQueue(path)`` keeps the queue in
 an SQLite file (the embedded default), ``ReviewQueue("postgresql://...")`` in PostgreSQL, shared
 by every server and reviewer on every host. The state machine below runs unchanged on both;
 every check-then-update runs in one write transaction that first locks the case (SQLite: the
@@ -25,13 +25,14 @@ import asyncio
 import builtins
 from collections.abc import Callable
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from guardrail.exceptions import GuardrailError
 from guardrail.models import EscalationCase, ReviewOutcome
-from guardrail.queues.db import Connection, Target, describe_target, open_database
+from guardrail.storage import Connection, Target, describe_target, open_database
 
 __all__ = [
     "OUTCOMES",
@@ -43,6 +44,7 @@ __all__ = [
     "ReviewError",
     "ReviewOutcome",
     "ReviewQueue",
+    "SQLiteQueue",
     "StoredCase",
     "utc_now",
 ]
@@ -361,3 +363,16 @@ class ReviewQueue:
             if self.on_resolve is not None:
                 self.on_resolve(resolution)
             return resolution
+
+
+class SQLiteQueue(ReviewQueue):
+    """The review queue in the SQLite file ``path`` (created on first use): the default sink."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        on_resolve: Callable[[CaseResolution], None] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        super().__init__(self.path, on_resolve=on_resolve)

@@ -7,7 +7,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, runtime_checkable
 
 from guardrail._sync import run_sync
 from guardrail.exceptions import ConfigError
@@ -78,6 +78,9 @@ def flagged_spans(factoids: Sequence[Factoid], flagged: bool) -> list[Span]:
 
 @runtime_checkable
 class Scorer(Protocol):
+    """What the guard calls. A scorer that takes a per-call ``cascade`` keyword (the policy's
+    per-topic cascade) says so with a class attribute ``supports_cascade = True``."""
+
     method: str
 
     async def score(
@@ -95,6 +98,8 @@ class ScorerBase(ABC):
 
     method: str
     localizer: SpanLocalizer | None = None
+    #: Whether :meth:`score` takes ``cascade=`` (a topic's cascade choice).
+    supports_cascade: ClassVar[bool] = False
 
     def localized(
         self, report: ScoreReport, question: str, answer: str, contexts: Sequence[str]

@@ -1,5 +1,7 @@
 """One way to turn scorer settings into a scorer: the guard, ``check``, ``eval`` and
-``calibrate`` all call :func:`build_scorer`."""
+``calibrate`` all call :func:`build_scorer`, which builds the judges and hands them to the
+method's registered factory (:mod:`guardrail.scoring.registry`). The built-in methods'
+factories are below."""
 
 from __future__ import annotations
 
@@ -8,10 +10,12 @@ from typing import TYPE_CHECKING, Literal
 from guardrail.judges.base import Judge
 from guardrail.judges.cache import CachingJudge, ResponseCache
 from guardrail.judges.registry import make_judge
+from guardrail.scoring.registry import ScorerParts, scorer_entry
 from guardrail.scoring.settings import (
     DEFAULT_THRESHOLD,
     AnyScorerSettings,
     MetaRAGSettings,
+    RT4ChartSettings,
     model_verifier,
 )
 from guardrail.scoring.templates import PromptSet
@@ -19,6 +23,8 @@ from guardrail.scoring.templates import PromptSet
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
     from guardrail.scoring.base import ScorerBase
+    from guardrail.scoring.metarag import MetaRAG
+    from guardrail.scoring.rt4chart import RT4Chart
 
 
 def build_scorer(
@@ -38,6 +44,7 @@ def build_scorer(
     (``localize`` and ``localizer_model``). Model files are read here, so a bad path fails
     before anything is scored.
     """
+    entry = scorer_entry(settings.method)
     pool: dict[str, Judge] = judges if judges is not None else {}
     cache = ResponseCache(settings.response_cache) if settings.response_cache else None
     cached: dict[int, Judge] = {}  # one cache wrapper per judge object
@@ -64,26 +71,34 @@ def build_scorer(
         chosen = TokenLocalizer.load(settings.localizer_model)
     else:
         chosen = "packaged"
-    if isinstance(settings, MetaRAGSettings):
-        from guardrail.scoring.metarag import MetaRAG
+    return entry.build(settings, ScorerParts(judge=get, threshold=threshold, localizer=chosen))
 
-        return MetaRAG(
-            prompts=_prompts("metarag_v1", settings.prompts),
-            decomposer=get(settings.decomposer),
-            generator=get(settings.generator),
-            verifiers=[get(v) for v in settings.verifiers] or [get(settings.judge)],
-            config=settings.config(threshold),
-            retry=settings.retry,
-            localizer=chosen,
-        )
+
+def metarag_scorer(settings: MetaRAGSettings, parts: ScorerParts) -> MetaRAG:
+    """The ``metarag`` method's factory."""
+    from guardrail.scoring.metarag import MetaRAG
+
+    return MetaRAG(
+        prompts=_prompts("metarag_v1", settings.prompts),
+        decomposer=parts.judge(settings.decomposer),
+        generator=parts.judge(settings.generator),
+        verifiers=[parts.judge(v) for v in settings.verifiers] or [parts.judge(settings.judge)],
+        config=settings.config(parts.threshold),
+        retry=settings.retry,
+        localizer=parts.localizer,
+    )
+
+
+def rt4chart_scorer(settings: RT4ChartSettings, parts: ScorerParts) -> RT4Chart:
+    """The ``rt4chart`` method's factory."""
     from guardrail.scoring.rt4chart import RT4Chart
 
     return RT4Chart(
-        get(settings.judge),
-        settings.config(threshold),
+        parts.judge(settings.judge),
+        settings.config(parts.threshold),
         prompts=_prompts("rt4chart_v1", settings.prompts),
         retry=settings.retry,
-        localizer=chosen,
+        localizer=parts.localizer,
     )
 
 

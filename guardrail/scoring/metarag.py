@@ -156,6 +156,7 @@ class MetaRAG(ScorerBase):
     """
 
     method = "metarag"
+    supports_cascade = True
 
     def __init__(
         self,

@@ -8,23 +8,23 @@ Three layers, so each field exists in one class only::
                                        -> MetaRAGSettings / RT4ChartSettings: a policy's
                                           ``scorer:`` block, and what build_scorer builds from
 
-:data:`ScorerSettings` is the union of the two settings models, told apart by ``method``
-(default ``metarag``). The threshold is not a policy setting (each topic has its own); outside a
-policy (``guardrail check``/``eval``) it is a flag with the default :data:`DEFAULT_THRESHOLD`.
+:data:`ScorerSettings` is the union of the registered settings models, told apart by
+``method`` (default ``metarag``); the built-in methods are registered at the end of this module
+through :func:`~guardrail.scoring.registry.register_scorer`, like any plug-in. The threshold
+is not a policy setting (each topic has its own); outside a policy (``guardrail check``/``eval``)
+it is a flag with the default :data:`DEFAULT_THRESHOLD`.
 :func:`with_overrides` applies CLI flags onto settings and names the flag in any error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
     ConfigDict,
-    Discriminator,
     Field,
-    Tag,
     ValidationError,
     model_validator,
 )
@@ -32,12 +32,12 @@ from pydantic import (
 from guardrail.exceptions import ConfigError
 from guardrail.judges.registry import parse_spec
 from guardrail.judges.runner import RetryPolicy
+from guardrail.scoring.registry import SETTINGS_MODELS, MethodNames, register_scorer, settings_union
 from guardrail.validation import Settings, error_line
 
 DEFAULT_THRESHOLD = 0.5
 EnsembleRule = Literal["majority", "mean_penalty"]
 Localize = Literal["words", "factoids"]
-Method = Literal["metarag", "rt4chart"]
 Protocol = Literal["paper", "factoid", "answer"]
 StructuredOutput = Literal["auto", "off"]
 
@@ -79,6 +79,7 @@ class MetaRAGParams(Settings):
     max_tokens: int = Field(
         default=2048,
         ge=16,
+        le=1_000_000,
         description="upper bound on one judge call's completion tokens; each stage asks for "
         "what its reply needs, up to this (decompose: twice the answer's tokens; a mutation: "
         "48 a variant; a verdict: 40 a statement)",
@@ -112,8 +113,12 @@ class MetaRAGParams(Settings):
 
 
 class RT4ChartParams(Settings):
-    window: int = Field(default=25, ge=1, description="context chunk size, in sentences")
-    overlap: int = Field(default=10, ge=0, description="sentences shared by adjacent chunks")
+    window: int = Field(
+        default=25, ge=1, le=100_000, description="context chunk size, in sentences"
+    )
+    overlap: int = Field(
+        default=10, ge=0, le=100_000, description="sentences shared by adjacent chunks"
+    )
     baseless_score: float = Field(
         default=0.5, gt=0.0, lt=1.0, description="score of a claim the context does not cover"
     )
@@ -147,7 +152,13 @@ class RT4ChartConfig(RT4ChartParams, Threshold):
 
 
 class ScorerWiring(RetryPolicy):
-    """What every scorer needs around its method: judges, span localization, retries."""
+    """What every scorer needs around its method: judges, span localization, retries.
+
+    A scorer's settings model subclasses this and adds ``method: Literal["<name>"]``.
+    """
+
+    if TYPE_CHECKING:  # each subclass declares its own Literal method field
+        method: str
 
     judge: JudgeSpecText = Field(
         default="local",
@@ -240,27 +251,18 @@ class RT4ChartSettings(RT4ChartParams, ScorerWiring):
         return RT4ChartConfig(threshold=threshold, **_fields_of(self, RT4ChartParams))
 
 
-SETTINGS: dict[str, type[MetaRAGSettings] | type[RT4ChartSettings]] = {
-    "metarag": MetaRAGSettings,
-    "rt4chart": RT4ChartSettings,
-}
-METHODS = tuple(SETTINGS)
+register_scorer("metarag", MetaRAGSettings, "guardrail.scoring.factory:metarag_scorer")
+register_scorer("rt4chart", RT4ChartSettings, "guardrail.scoring.factory:rt4chart_scorer")
 
-
-def _method_of(value: Any) -> Any:
-    """The ``method`` of a scorer block (``metarag`` when the key is absent)."""
-    return value.get("method", "metarag") if isinstance(value, dict) else value.method
-
-
-ScorerSettings = Annotated[
-    Annotated[MetaRAGSettings, Tag("metarag")] | Annotated[RT4ChartSettings, Tag("rt4chart")],
-    Discriminator(
-        _method_of,
-        custom_error_type="unknown_method",
-        custom_error_message="unknown scorer method; expected metarag or rt4chart",
-    ),
-]
-AnyScorerSettings = MetaRAGSettings | RT4ChartSettings
+#: method -> settings model of every registered scorer (a live, read-only view).
+SETTINGS = SETTINGS_MODELS
+#: The registered methods (a live sequence: plug-ins registered later are in it too).
+METHODS = MethodNames()
+#: The scorer block of a policy: the built-in settings models, told apart by ``method``
+#: (:attr:`guardrail.policy.Policy.scorer` also takes the scorers registered later).
+ScorerSettings = settings_union(plugins=False)
+#: The type of any scorer's settings (the built-in ones and plug-ins').
+AnyScorerSettings = ScorerWiring
 
 
 def check_flag_threshold(value: float, flag: str = "--threshold") -> float:
@@ -289,7 +291,7 @@ def with_overrides(
     method = given.get("method", settings.method)
     if method not in SETTINGS:
         flag = flags.get("method", "method")
-        raise ConfigError(f"{flag}: unknown method {method!r}; expected one of {METHODS}")
+        raise ConfigError(f"{flag}: unknown method {method!r}; expected one of {tuple(METHODS)}")
     target = SETTINGS[method]
     data = settings.model_dump()
     if method != settings.method:

@@ -1,22 +1,48 @@
-"""The JSON API: ``POST /v1/check`` and ``GET /healthz``."""
+"""The JSON API: ``POST /v1/check``, ``GET /healthz`` and ``GET /metrics``.
+
+A check goes through, in order (each step refuses before the next costs anything):
+
+1. the API key and the body size (:class:`~guardrail.server.limits.GuardGate`, before the body);
+2. a count of the body's strings, values and containers (:func:`~guardrail.server.body.
+   precheck_json`), then JSON parsing (413/422);
+3. odd code points replaced before validation (:func:`guardrail.sanitize.clean_json`; the
+   reply's ``X-Guardrail-Replaced-Characters`` header says how many), then validation (422);
+4. the size limits and the estimated scoring work (413, naming the limit);
+5. the in-flight limit (503 with ``Retry-After``);
+6. scoring on the small or the large lane, under the request's deadline, stopped if the client
+   disconnects (:mod:`guardrail.server.scheduler`).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from prometheus_client import CONTENT_TYPE_LATEST
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from guardrail.exceptions import ConfigError, GuardrailError
 from guardrail.models import GuardResult
-from guardrail.server.auth import require_api_key
-from guardrail.server.limits import RequestLimits
+from guardrail.sanitize import clean_json
+from guardrail.server.body import BodyError, JsonShape, parse_json, precheck_json
+from guardrail.server.limits import API_KEY_HINT, RequestLimits, api_key_matches
+from guardrail.server.scheduler import Ticket, estimated_work
+from guardrail.server.state import StateDep
 
 __all__ = ["CheckRequest", "router"]
 
 router = APIRouter()
+
+#: Extra time past ``max_check_seconds`` before a check that ignores its deadline (a custom
+#: checker, or a judge call that does not return) is cancelled and answered with 503.
+DEADLINE_GRACE_S = 10.0
+REPLACED_HEADER = "X-Guardrail-Replaced-Characters"
 
 
 class CheckRequest(BaseModel):
@@ -31,16 +57,76 @@ class CheckRequest(BaseModel):
     def too_large(self, limits: RequestLimits) -> str | None:
         """What breaks a size limit, if anything (one line for the 413 reply)."""
         checks = [
-            (len(self.question), limits.max_question_chars, "question"),
-            (len(self.answer), limits.max_answer_chars, "answer"),
-            (len(self.contexts), limits.max_contexts, "number of contexts"),
-            (max(map(len, self.contexts), default=0), limits.max_context_chars, "a context"),
-            (sum(map(len, self.contexts)), limits.max_total_context_chars, "all contexts"),
+            (len(self.question), limits.max_question_chars, "question", "max-question-chars"),
+            (len(self.answer), limits.max_answer_chars, "answer", "max-answer-chars"),
+            (len(self.contexts), limits.max_contexts, "number of contexts", "max-contexts"),
+            (
+                max(map(len, self.contexts), default=0),
+                limits.max_context_chars,
+                "a context",
+                "max-context-chars",
+            ),
+            (
+                sum(map(len, self.contexts)),
+                limits.max_total_context_chars,
+                "all contexts",
+                "max-total-context-chars",
+            ),
         ]
-        for size, limit, what in checks:
+        for size, limit, what, flag in checks:
             if size > limit:
-                return f"{what}: {size} is over the limit of {limit}"
+                return f"{what}: {size} is over the limit of {limit} (--{flag})"
         return None
+
+
+def check_shape(limits: RequestLimits) -> JsonShape:
+    """The most a valid check body holds: three fields and ``max_contexts`` passages."""
+    return JsonShape(
+        max_strings=limits.max_contexts + 16,
+        max_values=limits.max_contexts + 8,
+        max_containers=4,
+        what=f"at most {limits.max_contexts} contexts (--max-contexts)",
+    )
+
+
+def require_api_key(request: Request, state: StateDep) -> None:
+    """FastAPI dependency: 401 unless the request carries the configured API key (the gate in
+    front of the app checks it first; this keeps the route safe if mounted without it)."""
+    if state.api_key is None:
+        return
+    if not api_key_matches(request.scope["headers"], state.api_key):
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED, API_KEY_HINT, headers={"WWW-Authenticate": "Bearer"}
+        )
+
+
+async def read_check(request: Request, limits: RequestLimits) -> tuple[CheckRequest, int]:
+    """Steps 2-4 of the module docstring: the validated, cleaned request and the number of
+    replaced characters, or an HTTP error."""
+    raw = await request.body()
+    try:
+        precheck_json(raw, check_shape(limits))
+        data, replaced = clean_json(parse_json(raw))
+    except BodyError as exc:
+        raise HTTPException(exc.status, exc.detail) from None
+    try:
+        body = CheckRequest.model_validate(data)
+    except ValidationError as exc:
+        errors = [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+        raise RequestValidationError(errors) from None
+    problem = body.too_large(limits)
+    if problem is not None:
+        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, problem)
+    return body, replaced
+
+
+async def _abandon_on_disconnect(request: Request, ticket: Ticket) -> None:
+    """Wait for the client to go away (its body has been read), then abandon the ticket."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            ticket.abandon()
+            return
 
 
 @router.post(
@@ -48,15 +134,32 @@ class CheckRequest(BaseModel):
     response_model=GuardResult,
     dependencies=[Depends(require_api_key)],
     summary="Score an answer against its contexts and apply the policy",
-    responses={401: {"description": "missing or invalid API key"}},
+    responses={
+        401: {"description": "missing or invalid API key"},
+        413: {"description": "a size or work limit is exceeded (the reply names it)"},
+        422: {"description": "malformed JSON or fields"},
+        503: {"description": "too many checks in progress, or the guard failed"},
+    },
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": CheckRequest.model_json_schema()}},
+        }
+    },
 )
-async def check(body: CheckRequest, request: Request) -> Response:
+async def check(request: Request, state: StateDep) -> Response:
     """Run the guard on one turn and return its :class:`~guardrail.models.GuardResult`."""
-    state = request.app.state.guardrail
-    problem = body.too_large(state.limits)
-    if problem is not None:
-        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, problem)
-    if state.in_flight >= state.limits.max_in_flight:
+    limits = state.limits
+    body, replaced = await read_check(request, limits)
+    work = estimated_work(body.answer, body.contexts)
+    if work > limits.max_work:
+        raise HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            f"estimated scoring work {work} (answer sentences x context characters) is over"
+            f" the limit of {limits.max_work} (--max-work): send fewer or shorter contexts,"
+            " or a shorter answer",
+        )
+    if state.in_flight >= limits.max_in_flight:
         raise HTTPException(
             status.HTTP_503_SERVICE_UNAVAILABLE,
             f"busy: {state.in_flight} checks in progress; retry shortly",
@@ -64,12 +167,23 @@ async def check(body: CheckRequest, request: Request) -> Response:
         )
     started = time.perf_counter()
     state.in_flight += 1
+    ticket = Ticket(limits.max_check_seconds)
+    watcher = asyncio.create_task(_abandon_on_disconnect(request, ticket))
     try:
-        # Scoring is CPU work (offline judge, classifier, localizer): it runs on the scoring
-        # thread's own event loop, so this loop keeps answering /healthz and small requests.
-        result: GuardResult = await state.scoring.submit(
-            state.checker.acheck(body.question, body.answer, list(body.contexts))
+        result: GuardResult = await asyncio.wait_for(
+            state.lanes.run(
+                state.checker.acheck(body.question, body.answer, list(body.contexts)),
+                ticket=ticket,
+                small=work <= limits.small_work,
+            ),
+            timeout=limits.max_check_seconds + DEADLINE_GRACE_S,
         )
+    except asyncio.TimeoutError:
+        state.metrics.stopped.labels("deadline").inc()
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            f"the check did not finish within {limits.max_check_seconds} s (--max-check-seconds)",
+        ) from None
     except ConfigError as exc:
         raise HTTPException(status.HTTP_400_BAD_REQUEST, str(exc)) from exc
     except GuardrailError as exc:
@@ -78,18 +192,33 @@ async def check(body: CheckRequest, request: Request) -> Response:
         ) from exc
     finally:
         state.in_flight -= 1
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+    stop = ticket.stop_reason()
+    if stop is not None and result.decision.error and stop in result.decision.error:
+        state.metrics.stopped.labels(stop.split(":", 1)[0]).inc()
     state.metrics.observe_result(result, time.perf_counter() - started)
     # Serialized once, here: returning the model would make FastAPI validate it again first.
-    return Response(result.model_dump_json(), media_type="application/json")
+    headers = {REPLACED_HEADER: str(replaced)} if replaced else None
+    return Response(result.model_dump_json(), media_type="application/json", headers=headers)
 
 
 @router.get("/healthz", summary="Liveness and review-queue reachability")
-async def healthz(request: Request) -> JSONResponse:
+async def healthz(state: StateDep) -> JSONResponse:
     """200 when the review database answers, 503 (with the reason) when it does not."""
-    state = request.app.state.guardrail
     try:
-        counts = await run_in_threadpool(state.queue.counts)
+        counts: dict[str, Any] = await run_in_threadpool(state.queue.counts)
     except GuardrailError as exc:
         return JSONResponse({"status": "error", "queue": str(exc)}, status_code=503)
     open_cases = sum(c.get("open", 0) for c in counts.values())
     return JSONResponse({"status": "ok", "open_cases": open_cases})
+
+
+@router.get("/metrics", include_in_schema=False)
+def metrics(request: Request, state: StateDep) -> Response:
+    """Prometheus text exposition of this app's registry (behind the API key unless the app
+    was built with ``metrics_public=True``)."""
+    if not state.metrics_public:
+        require_api_key(request, state)
+    return Response(state.metrics.render(), media_type=CONTENT_TYPE_LATEST)

@@ -12,10 +12,9 @@ import contextlib
 import gc
 import secrets
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -23,17 +22,28 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.routing import Match
 
-from guardrail._sync import LoopThread
 from guardrail.exceptions import ConfigError
-from guardrail.models import GuardResult
 from guardrail.queues.review_queue import ReviewQueue
-from guardrail.server import api, metrics, review
-from guardrail.server.auth import LoginThrottle, ReviewerTokens
-from guardrail.server.limits import GuardGate, RequestLimits
+from guardrail.server import api, review
+from guardrail.server.auth import ReviewerTokens, Throttle
+from guardrail.server.limits import (
+    ASGIApp,
+    GuardGate,
+    Message,
+    Receive,
+    RequestLimits,
+    Scope,
+    Send,
+    needs_api_key,
+)
 from guardrail.server.metrics import Metrics
 from guardrail.server.render import score_bucket
+from guardrail.server.scheduler import Lanes, bound_scoring
 from guardrail.server.sessions import SessionStore
+from guardrail.server.state import Checker, ServerState, server_state
+from guardrail.server.throttle import SharedLoginThrottle
 
 __all__ = ["Checker", "ServerState", "create_app"]
 
@@ -61,28 +71,6 @@ SESSION_COOKIE = "guardrail_review"
 SESSION_MAX_AGE_S = 8 * 3600
 
 
-class Checker(Protocol):
-    """What the service checks turns with — the Guard provides it."""
-
-    async def acheck(self, question: str, answer: str, contexts: list[str]) -> GuardResult: ...
-
-
-@dataclass
-class ServerState:
-    checker: Checker
-    queue: ReviewQueue
-    api_key: str | None
-    tokens: ReviewerTokens
-    throttle: LoginThrottle
-    metrics: Metrics
-    templates: Jinja2Templates
-    sessions: SessionStore
-    limits: RequestLimits = field(default_factory=RequestLimits)
-    #: The event loop (on its own thread) that checks are scored on.
-    scoring: LoopThread = field(default_factory=lambda: LoopThread("guardrail-scoring"))
-    in_flight: int = 0
-
-
 def create_app(
     *,
     checker: Checker,
@@ -93,8 +81,9 @@ def create_app(
     secure_cookies: bool = False,
     review_ui: bool = True,
     title: str = "guardrail",
-    login_throttle: LoginThrottle | None = None,
+    login_throttle: Throttle | None = None,
     limits: RequestLimits | None = None,
+    metrics_public: bool = False,
 ) -> FastAPI:
     """Build the HTTP service.
 
@@ -102,8 +91,14 @@ def create_app(
     signs session cookies; when omitted a random one is drawn, so sessions end on restart.
     ``secure_cookies`` marks the cookie HTTPS-only (set it behind TLS). With ``review_ui``
     False only the JSON API, health and metrics are served. ``login_throttle`` limits failed
-    reviewer logins per client address (default: 5 per 5 minutes). ``limits`` bounds what one
-    request may send (:class:`~guardrail.server.limits.RequestLimits`).
+    reviewer logins per client address (default: 5 per 5 minutes, counted in the review
+    database so every worker shares the limit). ``limits`` bounds what one
+    request may send and cost (:class:`~guardrail.server.limits.RequestLimits`). ``/metrics``
+    needs the API key when one is set, unless ``metrics_public`` is True.
+
+    A :class:`~guardrail.guard.Guard` passed as ``checker`` has its scorer wrapped once in a
+    :class:`~guardrail.server.scheduler.BoundedScorer`, so a request's deadline or its client
+    leaving ends scoring with the topic's ``on_error`` decision (audited).
     """
     if review_ui and not reviewer_tokens:
         raise ConfigError(
@@ -116,7 +111,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        await asyncio.to_thread(app.state.guardrail.scoring.stop)
+        await asyncio.to_thread(app.state.guardrail.lanes.stop)
 
     app = FastAPI(
         title=f"{title} service",
@@ -124,28 +119,31 @@ def create_app(
         version="1",
         lifespan=lifespan,
     )
+    secret = session_secret or secrets.token_urlsafe(32)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
     templates.env.globals["score_bucket"] = score_bucket
+    limits = limits or RequestLimits()
     app.state.guardrail = ServerState(
-        checker=checker,
+        checker=bound_scoring(checker),
         queue=queue,
         api_key=api_key,
-        tokens=ReviewerTokens.from_mapping(reviewer_tokens),
-        throttle=login_throttle or LoginThrottle(),
+        tokens=ReviewerTokens.from_mapping(reviewer_tokens, secret.encode("utf-8")),
+        throttle=login_throttle or SharedLoginThrottle(queue.target),
         metrics=Metrics(),
         templates=templates,
         sessions=SessionStore(queue.target, max_age_s=SESSION_MAX_AGE_S),
-        limits=limits or RequestLimits(),
+        limits=limits,
+        lanes=Lanes(small=1, large=limits.scoring_threads),
+        metrics_public=metrics_public,
     )
     state: ServerState = app.state.guardrail
     app.include_router(api.router)
-    app.include_router(metrics.router)
     if review_ui:
         app.include_router(review.router)
         app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
         app.add_middleware(
             SessionMiddleware,
-            secret_key=session_secret or secrets.token_urlsafe(32),
+            secret_key=secret,
             session_cookie=SESSION_COOKIE,
             max_age=SESSION_MAX_AGE_S,
             same_site="strict",
@@ -161,8 +159,9 @@ def create_app(
         GuardGate,
         api_key=lambda: state.api_key,
         max_body_bytes=lambda: state.limits.max_body_bytes,
+        protected=lambda path: needs_api_key(path, metrics_public=state.metrics_public),
     )
-    app.middleware("http")(_observe)
+    app.add_middleware(Observe)
     return app
 
 
@@ -183,21 +182,77 @@ async def _invalid_request(request: Request, exc: Exception) -> Response:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
-async def _observe(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    """Count requests by route *template* (bounded labels) and harden review pages."""
-    response = await call_next(request)
+def _leaf_routes(routes: Iterable[Any]) -> Iterator[Any]:
+    """Routes with a path template, included routers flattened (however FastAPI wraps them)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None) or getattr(route, "included_router", None)
+        if inner is not None:
+            yield from _leaf_routes(inner.routes)
+        elif isinstance(getattr(route, "path", None), str) and hasattr(route, "matches"):
+            yield route
+
+
+def _route_template(request: Request) -> str:
+    """The matched route's path template; for a request answered before routing (a 401 or 413
+    from the gate) the template of the route it was sent to, else ``unmatched``."""
     route = request.scope.get("route")
-    template = getattr(route, "path", None) or (
-        "/static" if request.url.path.startswith("/static/") else "unmatched"
-    )
-    state: ServerState = request.app.state.guardrail
-    state.metrics.requests.labels(request.method, template, str(response.status_code)).inc()
-    if request.url.path.startswith("/review"):
-        response.headers.setdefault("Content-Security-Policy", _REVIEW_CSP)
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Cache-Control", "no-store")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    return response
+    path = getattr(route, "path", None)
+    if isinstance(path, str):
+        return path
+    if request.url.path.startswith("/static/"):
+        return "/static"
+    for candidate in _leaf_routes(request.app.router.routes):
+        match, _ = candidate.matches(request.scope)
+        if match is not Match.NONE:
+            found: str = candidate.path
+            return found
+    return "unmatched"
+
+
+_REVIEW_HEADERS = (
+    (b"content-security-policy", _REVIEW_CSP.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+)
+
+
+class Observe:
+    """Count requests by route *template* (bounded labels) and harden review pages.
+
+    A pure ASGI middleware (no extra task or stream per request, unlike ``@app.middleware``):
+    it adds the security headers a response lacks as the response starts, and counts the
+    request once it is answered.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500
+        review = scope["path"].startswith("/review")
+
+        async def observed_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                extra = (*_REVIEW_HEADERS, *_ALL_HEADERS) if review else _ALL_HEADERS
+                headers += [(k, v) for k, v in extra if k not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observed_send)
+        finally:
+            request = Request(scope)
+            state = server_state(request)
+            template = _route_template(request)
+            state.metrics.requests.labels(scope["method"], template, str(status)).inc()
+
+
+_ALL_HEADERS = ((b"x-content-type-options", b"nosniff"),)

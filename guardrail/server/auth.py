@@ -2,15 +2,18 @@
 
 * API: ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``, compared in constant time.
 * Reviewers log in with a personal token; the signed, HttpOnly session cookie (Starlette's
-  ``SessionMiddleware``, itsdangerous) then holds their name, a fingerprint of the token and a
-  session id. Every request checks the fingerprint against the current token set (removing a
-  token ends its sessions) and the id against the server's session store (logging out ends the
-  session, even for a copy of the cookie taken before).
+  ``SessionMiddleware``, itsdangerous) then holds their name and a random session id — nothing
+  derived from the token. The server's session store keeps, per id, an HMAC of the token under
+  the session secret; every request checks it against the current token set (removing a token
+  ends its sessions) and that the session was not ended (logging out ends it, even for a copy
+  of the cookie taken before).
 * Every POST form carries a per-session CSRF token (synchronizer-token pattern), on top of the
   cookie's ``SameSite=strict``.
-* Failed logins are throttled per client address (:class:`LoginThrottle`): after five failures
-  within five minutes that address gets 429 with ``Retry-After`` until the oldest failure
-  ages out, so reviewer tokens cannot be guessed at network speed.
+* Failed logins are throttled per client address: after five failures within five minutes that
+  address gets 429 with ``Retry-After`` until the oldest failure ages out, so reviewer tokens
+  cannot be guessed at network speed. The service counts them in the review database
+  (:class:`~guardrail.server.throttle.SharedLoginThrottle`, one limit for every worker);
+  :class:`LoginThrottle` is the in-memory variant.
 """
 
 from __future__ import annotations
@@ -24,40 +27,42 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from fastapi import HTTPException, Request, status
 
 from guardrail.exceptions import ConfigError
 from guardrail.server.sessions import SessionStore
 
-__all__ = ["LoginThrottle", "ReviewerTokens", "check_csrf", "csrf_token", "require_api_key"]
+__all__ = ["LoginThrottle", "ReviewerTokens", "Throttle", "check_csrf", "csrf_token"]
 
 _SESSION_REVIEWER = "reviewer"
-_SESSION_FINGERPRINT = "token_fp"
 _SESSION_CSRF = "csrf"
 _SESSION_ID = "sid"
 
 
-def _fingerprint(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+def _fingerprint(key: bytes, token: str) -> str:
+    return hmac.new(key, token.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True)
 class ReviewerTokens:
-    """The configured ``token -> reviewer name`` map, kept only as fingerprints."""
+    """The configured ``token -> reviewer name`` map, kept only as HMAC fingerprints under
+    ``key`` (the session secret)."""
 
     by_fingerprint: Mapping[str, str]
+    key: bytes
 
     @classmethod
-    def from_mapping(cls, tokens: Mapping[str, str]) -> ReviewerTokens:
-        return cls({_fingerprint(t): name for t, name in tokens.items()})
+    def from_mapping(cls, tokens: Mapping[str, str], key: bytes) -> ReviewerTokens:
+        return cls({_fingerprint(key, t): name for t, name in tokens.items()}, key)
 
     def __bool__(self) -> bool:
         return bool(self.by_fingerprint)
 
     def match(self, token: str) -> tuple[str, str] | None:
         """``(reviewer, fingerprint)`` for a valid token, else None (constant-time compare)."""
-        fp = _fingerprint(token)
+        fp = _fingerprint(self.key, token)
         found: tuple[str, str] | None = None
         for known, name in self.by_fingerprint.items():
             if hmac.compare_digest(known, fp):
@@ -73,22 +78,30 @@ class ReviewerTokens:
             return None
         name, fp = hit
         request.session.clear()
-        request.session.update(
-            {_SESSION_REVIEWER: name, _SESSION_FINGERPRINT: fp, _SESSION_ID: sessions.start(name)}
-        )
+        request.session.update({_SESSION_REVIEWER: name, _SESSION_ID: sessions.start(name, fp)})
         csrf_token(request)  # a fresh CSRF token for the new session
         return name
 
     def current(self, request: Request, sessions: SessionStore) -> str | None:
         """The logged-in reviewer, if the token is still configured and the session not ended."""
         name = request.session.get(_SESSION_REVIEWER)
-        fp = request.session.get(_SESSION_FINGERPRINT)
         sid = request.session.get(_SESSION_ID)
-        if not isinstance(name, str) or not isinstance(fp, str) or not isinstance(sid, str):
+        if not isinstance(name, str) or not isinstance(sid, str):
             return None
-        if self.by_fingerprint.get(fp) != name or not sessions.active(sid, name):
+        fp = sessions.active(sid, name)
+        if fp is None or self.by_fingerprint.get(fp) != name:
             return None
         return name
+
+
+class Throttle(Protocol):
+    """What the login route needs of a throttle (in memory, or shared through a database)."""
+
+    def attempt(self, client: str) -> int | None: ...
+
+    def succeeded(self, client: str) -> None: ...
+
+    def retry_after(self, client: str) -> int | None: ...
 
 
 class LoginThrottle:
@@ -168,7 +181,8 @@ class LoginThrottle:
 
 
 def client_address(request: Request) -> str:
-    """The peer address the throttle keys on (forwarded headers are not trusted)."""
+    """The address the throttle keys on: the socket peer, as the server saw it (``guardrail
+    serve`` rewrites it from ``X-Forwarded-For`` only for proxies in ``--forwarded-allow-ips``)."""
     return request.client.host if request.client else "unknown"
 
 
@@ -198,20 +212,3 @@ def check_csrf(request: Request, submitted: str | None) -> None:
         or not hmac.compare_digest(expected, submitted)
     ):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "CSRF token missing or invalid")
-
-
-def require_api_key(request: Request) -> None:
-    """FastAPI dependency: 401 unless the request carries the configured API key."""
-    expected: str | None = request.app.state.guardrail.api_key
-    if expected is None:
-        return
-    given = request.headers.get("x-api-key")
-    if given is None:
-        scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
-        given = credentials.strip() if scheme.lower() == "bearer" else None
-    if not given or not hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
-        raise HTTPException(
-            status.HTTP_401_UNAUTHORIZED,
-            "missing or invalid API key (send 'Authorization: Bearer <key>' or 'X-API-Key')",
-            headers={"WWW-Authenticate": "Bearer"},
-        )

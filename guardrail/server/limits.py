@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hmac
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
 from pydantic import Field
@@ -30,55 +30,107 @@ API_KEY_HINT = "missing or invalid API key (send 'Authorization: Bearer <key>' o
 class RequestLimits(Settings):
     """Per-request limits of the HTTP service (sizes in bytes of the body, characters of text)."""
 
-    max_body_bytes: int = Field(default=4_000_000, ge=1_000, description="whole request body")
-    max_question_chars: int = Field(default=20_000, ge=1)
-    max_answer_chars: int = Field(default=100_000, ge=1)
-    max_contexts: int = Field(default=200, ge=0, description="retrieved passages per request")
-    max_context_chars: int = Field(default=100_000, ge=1, description="one passage")
+    max_body_bytes: int = Field(
+        default=4_000_000, ge=1_000, le=1_000_000_000, description="whole request body"
+    )
+    max_question_chars: int = Field(default=20_000, ge=1, le=100_000_000)
+    max_answer_chars: int = Field(default=100_000, ge=1, le=100_000_000)
+    max_contexts: int = Field(
+        default=200, ge=0, le=100_000, description="retrieved passages per request"
+    )
+    max_context_chars: int = Field(
+        default=100_000, ge=1, le=1_000_000_000, description="one passage"
+    )
     max_total_context_chars: int = Field(
-        default=1_000_000, ge=1, description="all passages of one request together"
+        default=1_000_000,
+        ge=1,
+        le=1_000_000_000,
+        description="all passages of one request together",
     )
     max_in_flight: int = Field(
-        default=64, ge=1, description="checks scored or waiting at once; more get 503"
+        default=64, ge=1, le=100_000, description="checks scored or waiting at once; more get 503"
+    )
+    max_work: int = Field(
+        default=1_000_000,
+        ge=1,
+        le=10**12,
+        description="estimated scoring work of one check: answer sentences x context characters",
+    )
+    small_work: int = Field(
+        default=100_000,
+        ge=0,
+        le=10**12,
+        description="checks up to this work are scored on their own lane, never behind large ones",
+    )
+    max_check_seconds: int = Field(
+        default=30,
+        ge=1,
+        le=3_600,
+        description="scoring deadline of one check; past it the topic's on_error rule decides",
+    )
+    scoring_threads: int = Field(
+        default=1, ge=1, le=64, description="threads scoring large checks (one more: small ones)"
     )
 
 
-def api_key_matches(headers: dict[str, str], expected: str) -> bool:
-    """``Authorization: Bearer <key>`` or ``X-API-Key: <key>``, compared in constant time."""
-    given = headers.get("x-api-key")
-    if given is None:
-        scheme, _, credentials = headers.get("authorization", "").partition(" ")
-        given = credentials.strip() if scheme.lower() == "bearer" else None
-    return bool(given) and hmac.compare_digest(
-        (given or "").encode("utf-8", "surrogatepass"), expected.encode("utf-8")
-    )
+def presented_key(raw_headers: Iterable[tuple[bytes, bytes]]) -> bytes | None:
+    """The key a request presents, as the bytes it sent: ``X-API-Key: <key>``, else
+    ``Authorization: Bearer <key>``."""
+    bearer: bytes | None = None
+    for name, value in raw_headers:
+        lower = name.lower()
+        if lower == b"x-api-key":
+            return value.strip()
+        if lower == b"authorization" and bearer is None:
+            scheme, _, credentials = value.strip().partition(b" ")
+            if scheme.lower() == b"bearer":
+                bearer = credentials.strip()
+    return bearer
+
+
+def api_key_matches(raw_headers: Iterable[tuple[bytes, bytes]], expected: str) -> bool:
+    """Whether the request carries ``expected``, compared in constant time as UTF-8 bytes (the
+    header's own bytes, so a key with non-ASCII characters matches when sent as UTF-8)."""
+    given = presented_key(raw_headers)
+    return bool(given) and hmac.compare_digest(given or b"", expected.encode("utf-8"))
+
+
+def needs_api_key(path: str, *, metrics_public: bool) -> bool:
+    """The paths behind the API key: ``/v1/*``, and ``/metrics`` unless it is made public."""
+    return path.startswith("/v1/") or (path == "/metrics" and not metrics_public)
 
 
 class GuardGate:
     """API key first, then a body-size cap; see the module docstring."""
 
     def __init__(
-        self, app: ASGIApp, *, api_key: Callable[[], str | None], max_body_bytes: Callable[[], int]
+        self,
+        app: ASGIApp,
+        *,
+        api_key: Callable[[], str | None],
+        max_body_bytes: Callable[[], int],
+        protected: Callable[[str], bool] = lambda path: path.startswith("/v1/"),
     ) -> None:
         self.app = app
         self._api_key = api_key
         self._max_body = max_body_bytes
+        self._protected = protected
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         expected = self._api_key()
         if (
             expected is not None
-            and scope["path"].startswith("/v1/")
-            and not api_key_matches(headers, expected)
+            and self._protected(scope["path"])
+            and not api_key_matches(scope["headers"], expected)
         ):
+            scope["guardrail.refused"] = 401
             await _reply(send, 401, API_KEY_HINT, {"www-authenticate": "Bearer"})
             return
         limit = self._max_body()
-        declared = headers.get("content-length")
+        declared = next((v for k, v in scope["headers"] if k.lower() == b"content-length"), None)
         if declared is not None and not declared.isdigit():
             await _reply(send, 400, "invalid Content-Length header")
             return

@@ -6,10 +6,7 @@ A per-app registry (not prometheus_client's global one) lets several apps live i
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import Response
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Histogram,
@@ -18,7 +15,7 @@ from prometheus_client import (
 
 from guardrail.models import GuardResult
 
-__all__ = ["Metrics", "router"]
+__all__ = ["Metrics"]
 
 _LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
@@ -66,6 +63,12 @@ class Metrics:
             ["stage"],
             registry=r,
         )
+        self.stopped = Counter(
+            "guardrail_checks_stopped",
+            "Checks whose scoring was stopped, by reason (deadline or abandoned).",
+            ["reason"],
+            registry=r,
+        )
         self.resolutions = Counter(
             "guardrail_review_resolutions",
             "Cases resolved in the review UI, by queue and outcome.",
@@ -91,13 +94,3 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
-
-
-router = APIRouter()
-
-
-@router.get("/metrics", include_in_schema=False)
-def metrics(request: Request) -> Response:
-    """Prometheus text exposition of this app's registry."""
-    m: Metrics = request.app.state.guardrail.metrics
-    return Response(m.render(), media_type=CONTENT_TYPE_LATEST)

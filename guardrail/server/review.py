@@ -17,6 +17,7 @@ from guardrail.models import ReviewOutcome
 from guardrail.queues.review_queue import CaseNotFoundError, ReviewError, StoredCase
 from guardrail.server import render
 from guardrail.server.auth import check_csrf, client_address, csrf_token, logout
+from guardrail.server.state import ServerState, StateDep
 
 __all__ = ["router"]
 
@@ -31,12 +32,9 @@ _OUTCOMES: dict[str, ReviewOutcome] = {
 _LEGEND = tuple((b, b / render.BUCKETS) for b in range(render.BUCKETS))
 
 
-def _state(request: Request) -> Any:
-    return request.app.state.guardrail
-
-
-def _page(request: Request, name: str, context: dict[str, Any], code: int = 200) -> Response:
-    state = _state(request)
+def _page(
+    request: Request, state: ServerState, name: str, context: dict[str, Any], code: int = 200
+) -> Response:
     base = {
         "reviewer": state.tokens.current(request, state.sessions),
         "csrf_token": csrf_token(request),
@@ -57,26 +55,26 @@ def _case_url(case_id: str) -> str:
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_form(request: Request) -> Response:
-    state = _state(request)
+def login_form(request: Request, state: StateDep) -> Response:
     if state.tokens.current(request, state.sessions):
         return _redirect("/review")
-    return _page(request, "login.html", {})
+    return _page(request, state, "login.html", {})
 
 
 @router.post("/login", response_class=HTMLResponse)
 def login(
     request: Request,
+    state: StateDep,
     token: Annotated[str, Form()] = "",
     csrf: Annotated[str, Form(alias="csrf_token")] = "",
 ) -> Response:
     check_csrf(request, csrf)
-    state = _state(request)
     client = client_address(request)
     wait = state.throttle.attempt(client)
     if wait is not None:
         response = _page(
             request,
+            state,
             "login.html",
             {"error": f"Too many failed logins from your address; try again in {wait} s."},
             status.HTTP_429_TOO_MANY_REQUESTS,
@@ -86,6 +84,7 @@ def login(
     if state.tokens.login(request, token, state.sessions) is None:
         return _page(
             request,
+            state,
             "login.html",
             {"error": "That reviewer token is not valid."},
             status.HTTP_401_UNAUTHORIZED,
@@ -95,15 +94,16 @@ def login(
 
 
 @router.post("/logout")
-def do_logout(request: Request, csrf: Annotated[str, Form(alias="csrf_token")] = "") -> Response:
+def do_logout(
+    request: Request, state: StateDep, csrf: Annotated[str, Form(alias="csrf_token")] = ""
+) -> Response:
     check_csrf(request, csrf)
-    logout(request, _state(request).sessions)
+    logout(request, state.sessions)
     return _redirect("/review/login")
 
 
 @router.get("", response_class=HTMLResponse)
-def queue_page(request: Request, queue: str | None = None) -> Response:
-    state = _state(request)
+def queue_page(request: Request, state: StateDep, queue: str | None = None) -> Response:
     reviewer = state.tokens.current(request, state.sessions)
     if reviewer is None:
         return _redirect("/review/login")
@@ -114,6 +114,7 @@ def queue_page(request: Request, queue: str | None = None) -> Response:
         by_queue.setdefault(c.queue, []).append(c)
     return _page(
         request,
+        state,
         "queue.html",
         {
             "by_queue": dict(sorted(by_queue.items())),
@@ -126,8 +127,7 @@ def queue_page(request: Request, queue: str | None = None) -> Response:
 
 
 @router.get("/cases/{case_id}", response_class=HTMLResponse)
-def case_page(request: Request, case_id: str) -> Response:
-    state = _state(request)
+def case_page(request: Request, state: StateDep, case_id: str) -> Response:
     if state.tokens.current(request, state.sessions) is None:
         return _redirect("/review/login")
     try:
@@ -137,6 +137,7 @@ def case_page(request: Request, case_id: str) -> Response:
     case = stored.case
     return _page(
         request,
+        state,
         "case.html",
         {
             "stored": stored,
@@ -150,20 +151,22 @@ def case_page(request: Request, case_id: str) -> Response:
     )
 
 
-def _act(request: Request, csrf: str) -> tuple[Any, str]:
+def _act(request: Request, state: ServerState, csrf: str) -> str:
     check_csrf(request, csrf)
-    state = _state(request)
     reviewer = state.tokens.current(request, state.sessions)
     if reviewer is None:
         raise HTTPException(status.HTTP_401_UNAUTHORIZED, "log in first")
-    return state, reviewer
+    return reviewer
 
 
 @router.post("/cases/{case_id}/claim")
 def claim(
-    request: Request, case_id: str, csrf: Annotated[str, Form(alias="csrf_token")] = ""
+    request: Request,
+    state: StateDep,
+    case_id: str,
+    csrf: Annotated[str, Form(alias="csrf_token")] = "",
 ) -> Response:
-    state, reviewer = _act(request, csrf)
+    reviewer = _act(request, state, csrf)
     try:
         state.queue.claim(case_id, reviewer)
     except CaseNotFoundError as exc:
@@ -176,13 +179,14 @@ def claim(
 @router.post("/cases/{case_id}/resolve")
 def resolve(
     request: Request,
+    state: StateDep,
     case_id: str,
     outcome: Annotated[str, Form()],
     final_answer: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "",
     csrf: Annotated[str, Form(alias="csrf_token")] = "",
 ) -> Response:
-    state, reviewer = _act(request, csrf)
+    reviewer = _act(request, state, csrf)
     chosen = _OUTCOMES.get(outcome)
     if chosen is None:
         raise HTTPException(422, f"unknown outcome {outcome!r}")

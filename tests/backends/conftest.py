@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from guardrail.queues.db import Target, close_pools
 from guardrail.queues.pgcluster import LocalCluster, missing_reason
+from guardrail.storage import Target, close_pools
 from tests.needs import unavailable
 
 _names = itertools.count(1)

@@ -173,7 +173,7 @@ def test_many_threads_resolving_at_once_all_reach_the_trail(store):
     import threading
 
     from guardrail.audit.review import record_resolutions
-    from guardrail.queues.db import PG_POOL_MAX
+    from guardrail.storage import PG_POOL_MAX
 
     n = PG_POOL_MAX + 4
     queue = ReviewQueue(store.db, on_resolve=record_resolutions(open_audit_log(store.audit)))

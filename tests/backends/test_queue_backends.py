@@ -176,9 +176,9 @@ def test_outbox_is_durable_and_idempotent(store):
 
 def test_review_sessions_start_check_and_end(store):
     sessions = SessionStore(store.db, max_age_s=60)
-    sid = sessions.start("alice")
-    other = sessions.start("alice")
-    assert sessions.active(sid, "alice") and not sessions.active(sid, "bob")
+    sid = sessions.start("alice", "fp-1")
+    other = sessions.start("alice", "fp-2")
+    assert sessions.active(sid, "alice") == "fp-1" and not sessions.active(sid, "bob")
     sessions.end(sid)
     assert not sessions.active(sid, "alice") and sessions.active(other, "alice")
     assert not SessionStore(store.db, max_age_s=0).active(other, "alice")

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from guardrail.exceptions import ScoringError
-from guardrail.judges.base import JudgeRequest
-from guardrail.models import Factoid, ScoreReport, Span, Usage
-from guardrail.testing import ScriptedJudge
+from guardrail.models import Factoid, Label, ScoreReport, Span, Usage
+from guardrail.testing import TestJudge
 
 
 @dataclass
@@ -63,33 +61,16 @@ class FakeScorer:
         )
 
 
-NEGATION = "It is not true that "
-
-
 def _norm(text: str) -> str:
     return re.sub(r"\W+", " ", text.lower()).strip()
 
 
-def substring_judge(latency_s: float = 0.0) -> ScriptedJudge:
+def found_in_context(statement: str, context: str) -> Label:
+    """YES when the statement's words occur, in order, in the context; else NOT SURE."""
+    return Label.YES if _norm(statement) in _norm(context) else Label.NOT_SURE
+
+
+def substring_judge(latency_s: float = 0.0) -> TestJudge:
     """Answers every RT4CHART and MetaRAG task: a claim is ENTAILED/YES iff its words (in
-    order) occur in the context; each answer sentence is one claim."""
-
-    def handler(req: JudgeRequest) -> str:
-        if req.task in ("claims", "decompose"):
-            return json.dumps([req.inputs["text"]])
-        if req.task == "synonym":
-            return "\n".join([req.inputs["factoid"]] * int(req.inputs["count"]))
-        if req.task == "antonym":
-            return "\n".join([NEGATION + req.inputs["factoid"]] * int(req.inputs["count"]))
-        claim = req.inputs.get("claim") or req.inputs.get("statement", "")
-        negated = claim.startswith(NEGATION)
-        found = _norm(claim.removeprefix(NEGATION)) in _norm(req.inputs["context"])
-        if req.task in ("local_verify", "global_verify"):
-            return "ENTAILED. found" if found else "BASELESS. not found"
-        if req.task == "verify":
-            if not found:
-                return "NOT SURE. not found"
-            return "NO. the context says otherwise" if negated else "YES. found"
-        raise AssertionError(f"unexpected task {req.task}")
-
-    return ScriptedJudge(handler, latency_s=latency_s)
+    order) occur in the context; each answer sentence (each text asked about) is one claim."""
+    return TestJudge(found_in_context, decompose=lambda text: [text], latency_s=latency_s)

@@ -13,7 +13,7 @@ from guardrail.audit import AuditLog
 from guardrail.cli import main
 from guardrail.guard import Guard
 from guardrail.policy import load_policy
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.queues import SQLiteQueue
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 POLICY = DATA / "policy_two_topics.yaml"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 from collections.abc import Iterator
@@ -125,17 +124,24 @@ def test_a_chunked_body_over_the_limit_gets_413(live, blocking):
     assert r.status_code == 413 and not blocking.started.is_set()
 
 
-def test_a_lone_surrogate_is_a_422_not_a_500(live, blocking):
-    body = b'{"question": "\\ud800", "answer": "x"}'
-    r = httpx.post(
-        f"{live}/v1/check",
-        content=body,
-        headers={**KEY, "Content-Type": "application/json"},
-        timeout=10,
+def test_odd_code_points_are_replaced_and_the_turn_is_checked(tmp_path):
+    """A lone surrogate (an emoji cut in half), NUL and a non-character reach the checker as
+    U+FFFD, so the turn is scored and audited; the reply says how many were replaced."""
+    checker = FakeChecker()
+    body = (
+        b'{"question": "\\ud800why?", "answer": "a\\u0000b\\uffff",'
+        b' "contexts": ["half an emoji \\ud83d"]}'
     )
-    assert r.status_code == 422
-    assert r.json()["detail"][0]["loc"] == ["body", "question"]
-    assert "unicode" in json.dumps(r.json()) and not blocking.started.is_set()
+    for url in live_app(tmp_path, checker):
+        r = httpx.post(
+            f"{url}/v1/check",
+            content=body,
+            headers={**KEY, "Content-Type": "application/json"},
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+        assert r.headers["X-Guardrail-Replaced-Characters"] == "4"
+    assert checker.seen == [("\ufffdwhy?", "a\ufffdb\ufffd", ["half an emoji \ufffd"])]
 
 
 def test_a_422_does_not_echo_the_input(tmp_path, blocking):

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from guardrail.exceptions import ConfigError
+from guardrail.judges import registry
 from guardrail.judges.anthropic import AnthropicJudge
 from guardrail.judges.base import JudgeRequest
 from guardrail.judges.openai import OpenAIJudge
-from guardrail.judges.registry import make_judge
+from guardrail.judges.registry import JudgeSpec, make_judge, parse_spec, register_judge, spec_help
+from guardrail.testing import TestJudge
 
 from .fakes import ANTHROPIC, OPENAI, FakeServer
 
@@ -75,3 +77,42 @@ def test_bad_specs_raise_config_error(spec: str, message: str):
     """A malformed spec is a ConfigError (CLI exit 2) that says what was expected."""
     with pytest.raises(ConfigError, match=message):
         make_judge(spec)
+
+
+def test_a_judge_instance_passes_through():
+    judge = TestJudge()
+    assert make_judge(judge) is judge
+    with pytest.raises(ConfigError, match="a judge instance takes none"):
+        make_judge(judge, api_key="x")
+    with pytest.raises(ConfigError, match="expected a judge spec or a Judge"):
+        make_judge(42)  # type: ignore[arg-type]
+
+
+def test_the_undocumented_offline_alias_is_gone():
+    with pytest.raises(ConfigError, match="unknown judge spec 'offline'"):
+        parse_spec("offline")
+
+
+def test_a_registered_prefix_builds_its_judge_and_checks_its_argument(monkeypatch):
+    """register_judge: factory(argument, **options); check() refuses bad arguments early;
+    the prefix is listed in the help text; registering it twice needs replace=True."""
+    monkeypatch.setattr(registry, "_JUDGES", dict(registry._JUDGES))
+
+    def check(argument: str) -> None:
+        if not argument.isdigit():
+            raise ConfigError("acme: the argument is a version number")
+
+    def factory(argument: str, **options: object) -> TestJudge:
+        return TestJudge(judge_name=f"acme-v{argument}", **options)  # type: ignore[arg-type]
+
+    register_judge("acme", factory, check=check, usage="acme:VERSION")
+    assert make_judge("acme:2", latency_s=0.0).name == "acme-v2"
+    assert parse_spec("ACME:2") == JudgeSpec("acme", "2")
+    assert "acme:VERSION" in spec_help()
+    with pytest.raises(ConfigError, match="version number"):
+        parse_spec("acme:x")
+    with pytest.raises(ConfigError, match="already registered"):
+        register_judge("acme", factory)
+    register_judge("acme", factory, replace=True)
+    with pytest.raises(ConfigError, match="one word without ':'"):
+        register_judge("a:b", factory)

@@ -173,9 +173,12 @@ def test_attempt_must_be_positive(engine: PolicyEngine):
 
 
 def test_action_strength_order():
-    """pass < highlight < cite < regenerate < abstain < escalate; empty is pass."""
-    assert ACTION_ORDER == ("pass", "highlight", "cite", "regenerate", "abstain", "escalate")
+    """pass < highlight < cite < custom < regenerate < abstain < escalate; empty is pass."""
+    assert ACTION_ORDER == (
+        "pass", "highlight", "cite", "custom", "regenerate", "abstain", "escalate"
+    )  # fmt: skip
     assert strongest(["cite", "highlight"]) == "cite"
+    assert strongest(["custom", "cite"]) == "custom"
     assert strongest(["escalate", "abstain"]) == "escalate"
     assert strongest([]) == "pass"
 

@@ -1,5 +1,6 @@
 """The worked example (examples/probe): enough questions, every expected answer entailed by
-the engine, and the example chatbot's wrong statements caught."""
+the engine (or, for closed-world questions, not entailed), and the example chatbot's wrong
+statements caught."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "probe" / "healthcare.yaml"
 
 
-def entailed(base, triple) -> bool:
+def entailed(base, triple, depth: int = 3) -> bool:
     """Ask clingo itself whether ``triple`` follows from the fact file and the rules."""
     s, r, o = (_quote(x) for x in triple)
     control = clingo.Control(["--warn=none"])
-    control.add("base", [], program(base, 3) + f"goal :- d(t({s},{r},{o}), _).\n:- not goal.\n")
+    goal = f"goal :- d(t({s},{r},{o}), _).\n:- not goal.\n"
+    control.add("base", [], program(base, depth) + goal)
     control.ground([("base", [])])
     return bool(control.solve().satisfiable)
 
@@ -33,15 +35,27 @@ def test_five_times_as_many_questions_as_triples_each_answer_entailed():
     assert 25 <= len(base.facts) <= 35
     assert len(asked) >= 5 * len(base.facts)
     assert {q.rule for q in asked} == {
-        "fact", "symmetric", "inverse", "transitive", "composite", "negation"
+        "fact", "symmetric", "inverse", "transitive", "declared", "composite", "negation",
+        "closed_world",
     }  # fmt: skip
     for question in asked:
-        # every question is about a triple the engine entails; it is asked as itself
-        # (template, synonym: yes) or with the opposite meaning (mutation, negation: no)
-        assert entailed(base, question.triple), question.text
+        # every question is about a triple the engine entails (closed world: one it does not
+        # entail, at any depth); it is asked as itself (template, synonym: yes, or no when the
+        # triple is false) or with the opposite meaning (mutation, negation)
+        holds = question.rule != "closed_world"
+        assert entailed(base, question.triple, 12) == holds, question.text
         positive = question.form in ("template", "synonym")
-        assert question.expected == ("yes" if positive else "no"), question.text
+        assert question.expected == ("yes" if positive == holds else "no"), question.text
     assert not entailed(base, ("ibuprofen", "belongs_to", "the opioid class"))
+    # the declared rule chains two relations: ketoprofen's contraindication comes from its class
+    declared = {q.triple for q in asked if q.rule == "declared"}
+    assert ("ketoprofen", "contraindicated_in", "the third trimester of pregnancy") in declared
+    # the complete relation: every other group/benefit pairing of eligible_for is asked as false
+    eligible = [f for f in base.facts if f.relation == "eligible_for"]
+    groups = {f.subject for f in eligible}
+    benefits = {f.object for f in eligible}
+    false = {q.triple for q in asked if q.rule == "closed_world"}
+    assert len(false) == len(groups) * len(benefits) - len(eligible)
 
 
 def test_the_example_chatbot_is_caught_on_each_of_its_wrong_statements():

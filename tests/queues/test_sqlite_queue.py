@@ -261,7 +261,7 @@ def test_threads_opening_a_fresh_file_together_all_get_a_connection(tmp_path):
     another connection is doing the same; ``connect`` retries it. Without the retry, 300 such
     rounds lost 10 to 17 connections (measured three times); that was the rare failure of
     ``test_concurrent_senders_from_threads``."""
-    from guardrail.queues.sqlite import connect
+    from guardrail.storage import connect
 
     errors: list[BaseException] = []
     for round_ in range(150):

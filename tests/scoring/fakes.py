@@ -1,13 +1,12 @@
-"""A rule-based scripted judge for scorer tests: facts in ``TRUE`` are supported, facts in
+"""A rule-based test judge for scorer tests: facts in ``TRUE`` are supported, facts in
 ``FALSE`` contradicted, everything else unknown."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
-from guardrail.judges.base import JudgeRequest
-from guardrail.testing import ScriptedJudge
+from guardrail.models import Label
+from guardrail.testing import TestJudge
 
 
 def fact_judge(
@@ -17,30 +16,14 @@ def fact_judge(
     *,
     latency_s: float = 0.0,
     name: str = "scripted",
-) -> ScriptedJudge:
-    """Decomposes into ``factoids``; synonym of X is "X (restated)."; antonym "NOT X."."""
+) -> TestJudge:
+    """Decomposes every answer into ``factoids``; a verifier that finds the facts in ``true``
+    stated by the passages and those in ``false`` contradicted (the test judge's protocol)."""
     true_set, false_set = set(true), set(false)
 
-    def handler(req: JudgeRequest) -> str:
-        if req.task == "decompose":
-            return json.dumps(factoids)
-        if req.task == "synonym":
-            return "\n".join(
-                f"{req.inputs['factoid']} (restated {i})." for i in range(req.inputs["count"])
-            )
-        if req.task == "antonym":
-            return "\n".join(
-                f"NOT {req.inputs['factoid']} ({i})." for i in range(req.inputs["count"])
-            )
-        if req.task == "verify":
-            statement: str = req.inputs["statement"]
-            negated = statement.startswith("NOT ")
-            base = next((f for f in factoids if f in statement), None)
-            if base in true_set:
-                return "NO. Contradicts the passage." if negated else "YES. Stated in the passage."
-            if base in false_set:
-                return "YES. The passage says the opposite." if negated else "NO. Contradicted."
-            return "NOT SURE. The passage does not say."
-        raise AssertionError(f"unexpected task {req.task}")
+    def verdict(statement: str, context: str) -> Label:
+        if statement in true_set:
+            return Label.YES
+        return Label.NO if statement in false_set else Label.NOT_SURE
 
-    return ScriptedJudge(handler, latency_s=latency_s, judge_name=name)
+    return TestJudge(verdict, decompose=lambda text: factoids, latency_s=latency_s, judge_name=name)

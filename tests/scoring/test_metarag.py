@@ -87,7 +87,7 @@ async def test_stage_calls_run_concurrently():
         peak[req.task] = max(peak.get(req.task, 0), in_flight["now"])
         await asyncio.sleep(0.01)
         in_flight["now"] -= 1
-        return inner.handler(req)  # type: ignore[return-value]
+        return await inner.handler(req)
 
     answer = " ".join(facts)
     report = await MetaRAG(ScriptedJudge(handler)).score("q", answer, ["ctx"])
@@ -107,7 +107,7 @@ async def test_concurrency_limit_is_respected():
         state["peak"] = max(state["peak"], state["now"])
         await asyncio.sleep(0.005)
         state["now"] -= 1
-        return inner.handler(req)  # type: ignore[return-value]
+        return await inner.handler(req)
 
     scorer = MetaRAG(ScriptedJudge(handler), retry=RetryPolicy(max_concurrency=3))
     await scorer.score("q", " ".join(facts), ["ctx"])

@@ -11,6 +11,7 @@ import pytest
 from guardrail.server import create_app
 from guardrail.server.samples import sample_case
 from guardrail.server.testing import serve_in_thread
+from tests.server.conftest import API_KEY
 
 
 def csrf(html: str) -> str:
@@ -88,7 +89,7 @@ def test_claim_and_resolve_with_edit(client, tokens, queue, resolutions, live):
         ("case-1", "edited", "fixed dose")
     ]
     assert "Case case-1 edited." in client.get("/review").text  # flash message
-    metrics = httpx.get(f"{live}/metrics").text
+    metrics = httpx.get(f"{live}/metrics", headers={"X-API-Key": API_KEY}).text
     assert 'guardrail_review_resolutions_total{outcome="edited",queue="medical"} 1.0' in metrics
 
 

@@ -9,7 +9,7 @@ import httpx
 
 from guardrail.audit import verify_log
 from guardrail.cli.serve import build_checker
-from guardrail.queues.sqlite import SQLiteQueue
+from guardrail.queues import SQLiteQueue
 from guardrail.server import create_app
 from guardrail.server.testing import serve_in_thread
 

@@ -76,7 +76,7 @@ def test_oversized_input_is_413(live, checker, bearer):
     body = {"question": "q", "answer": "x", "contexts": ["c"] * 201}
     r = httpx.post(f"{live}/v1/check", json=body, headers=bearer)
     assert r.status_code == 413 and checker.seen == []
-    assert r.json()["detail"] == "number of contexts: 201 is over the limit of 200"
+    assert r.json()["detail"] == "number of contexts: 201 is over the limit of 200 (--max-contexts)"
 
 
 @pytest.mark.parametrize(
@@ -99,7 +99,7 @@ def test_metrics_count_decisions_latency_and_tokens(live, bearer):
     """After two checks /metrics shows decisions by action/topic, judge latencies and tokens."""
     for _ in range(2):
         assert httpx.post(f"{live}/v1/check", json=BODY, headers=bearer).status_code == 200
-    r = httpx.get(f"{live}/metrics")
+    r = httpx.get(f"{live}/metrics", headers=bearer)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     m = samples(r.text)
     report = sample_report()

@@ -1,8 +1,9 @@
-"""Where the review queue, the outbox and the review sessions live: an SQLite file or PostgreSQL.
+"""Storage for the review queue, the webhook outbox, the review sessions and the PostgreSQL audit
+trail: an SQLite file or PostgreSQL.
 
 A *target* names the store: a path (the embedded default, one SQLite file) or a URL
 ``postgresql://...`` (shared by every process on every host that can reach the server).
-:func:`open_database` picks the backend; the stores above run the same SQL on both, written
+:func:`open_database` picks the backend; the stores run the same SQL on both, written
 with ``?`` placeholders (turned into ``%s`` for psycopg) and with ``INSERT ... ON CONFLICT DO
 NOTHING``, which both engines understand. What differs is kept here, in a few attributes:
 
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from guardrail._fs import ensure_private
 from guardrail.exceptions import ConfigError, EscalationError
 
 __all__ = [
@@ -119,6 +121,7 @@ def connect(path: Path) -> sqlite3.Connection:
     Transactions are explicit (``BEGIN IMMEDIATE``) so writers take the lock up front and a
     read-then-write never fails half-way with ``SQLITE_BUSY``.
     """
+    ensure_private(path)  # turn text: owner-only, not the umask's 0644
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
     conn.row_factory = sqlite3.Row
     try:

@@ -1,0 +1,101 @@
+"""Failed reviewer logins counted in the review database, so every process shares one limit.
+
+:class:`~guardrail.server.auth.LoginThrottle` counts in memory: with ``guardrail serve
+--workers 4`` each process would allow its own five failures, and replicas behind a load
+balancer their own again. :class:`SharedLoginThrottle` keeps the same sliding window in a
+table of the review database (the SQLite file or the PostgreSQL database every worker and
+replica already shares), with the same interface. Only failures are stored (address and time),
+never the token tried.
+
+The address is the socket peer (``request.client.host``). ``guardrail serve`` trusts
+``X-Forwarded-For`` only from the proxies named by ``--forwarded-allow-ips``; without that
+option a client cannot choose the address it is throttled under.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from guardrail.exceptions import ConfigError
+from guardrail.storage import Connection, Target, open_database
+
+__all__ = ["SharedLoginThrottle"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS login_failures (
+    client TEXT NOT NULL,
+    at     {real} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS login_failures_client ON login_failures (client, at);
+"""
+
+
+class SharedLoginThrottle:
+    """At most ``max_failures`` failed logins per address within ``window_s``, shared through
+    the review database at ``target``. At most ``max_clients`` x ``max_failures`` rows are
+    kept (the oldest go first), so a flood of addresses cannot grow the table without bound."""
+
+    def __init__(
+        self,
+        target: Target,
+        max_failures: int = 5,
+        window_s: float = 300.0,
+        *,
+        max_clients: int = 10_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if max_failures < 1 or window_s <= 0 or max_clients < 1:
+            raise ConfigError("max_failures, window_s and max_clients must be positive")
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self.max_clients = max_clients
+        self._clock = clock
+        self._db = open_database(
+            target,
+            sqlite=_SCHEMA.format(real="REAL"),
+            postgres=_SCHEMA.format(real="DOUBLE PRECISION"),
+            what="login throttle",
+        )
+
+    def _wait(self, conn: Connection, client: str, now: float) -> int | None:
+        row = conn.execute(
+            "SELECT COUNT(*) AS n, MIN(at) AS first FROM login_failures"
+            " WHERE client = ? AND at > ?",
+            (client, now - self.window_s),
+        ).fetchone()
+        if row is None or row["n"] < self.max_failures:
+            return None
+        return max(1, math.ceil(float(row["first"]) + self.window_s - now))
+
+    def retry_after(self, client: str) -> int | None:
+        """Seconds ``client`` must wait before trying again, or None when it may try now."""
+        with self._db.read() as conn:
+            return self._wait(conn, client, self._clock())
+
+    def attempt(self, client: str) -> int | None:
+        """Start a login attempt: the seconds to wait if refused, else None (the attempt counts
+        as a failure until :meth:`succeeded`). Checked and counted in one write transaction."""
+        now = self._clock()
+        with self._db.write() as conn:
+            if self._db.backend == "postgresql":  # serialize attempts of one address across hosts
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (client,))
+            conn.execute("DELETE FROM login_failures WHERE at <= ?", (now - self.window_s,))
+            wait = self._wait(conn, client, now)
+            if wait is not None:
+                return wait
+            conn.execute("INSERT INTO login_failures (client, at) VALUES (?, ?)", (client, now))
+            keep = self.max_clients * self.max_failures
+            total = conn.execute("SELECT COUNT(*) AS n FROM login_failures").fetchone()["n"]
+            if total > keep:
+                cutoff = conn.execute(
+                    "SELECT at FROM login_failures ORDER BY at DESC LIMIT 1 OFFSET ?", (keep,)
+                ).fetchone()
+                if cutoff is not None:
+                    conn.execute("DELETE FROM login_failures WHERE at <= ?", (cutoff["at"],))
+        return None
+
+    def succeeded(self, client: str) -> None:
+        with self._db.write() as conn:
+            conn.execute("DELETE FROM login_failures WHERE client = ?", (client,))

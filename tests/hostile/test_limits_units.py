@@ -1,0 +1,116 @@
+"""Units of the hardening: the shared login throttle, the body pre-check, the YAML limits."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from guardrail.exceptions import ConfigError
+from guardrail.safe_load import YamlLimitError, load_yaml_document, loads_json
+from guardrail.sanitize import clean_json, require_clean
+from guardrail.server.body import BodyError, JsonShape, parse_json, precheck_json
+from guardrail.server.scheduler import estimated_work
+from guardrail.server.throttle import SharedLoginThrottle
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_shared_throttle_counts_across_instances_and_ages_out(tmp_path):
+    clock = Clock()
+    a = SharedLoginThrottle(tmp_path / "r.sqlite3", 2, 60.0, clock=clock)
+    b = SharedLoginThrottle(tmp_path / "r.sqlite3", 2, 60.0, clock=clock)  # another worker
+    assert a.attempt("10.0.0.1") is None and b.attempt("10.0.0.1") is None
+    assert a.attempt("10.0.0.1") == 60 and b.retry_after("10.0.0.1") == 60
+    assert b.attempt("10.0.0.2") is None  # another address has its own count
+    clock.now += 61
+    assert a.attempt("10.0.0.1") is None
+    a.succeeded("10.0.0.1")
+    assert b.retry_after("10.0.0.1") is None
+
+
+def test_shared_throttle_keeps_a_bounded_table(tmp_path):
+    throttle = SharedLoginThrottle(tmp_path / "r.sqlite3", 1, 60.0, max_clients=3, clock=Clock())
+    for n in range(10):
+        throttle.attempt(f"10.0.0.{n}")
+    with throttle._db.read() as conn:
+        assert conn.execute("SELECT COUNT(*) AS n FROM login_failures").fetchone()["n"] <= 3
+
+
+SHAPE = JsonShape(max_strings=10, max_values=6, max_containers=2, what="test")
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        (b'{"a": [' + b",".join([b"1"] * 10) + b"]}", 413),
+        (b'{"a": [' + b",".join([b'"x"'] * 20) + b"]}", 413),
+        (b'{"a": [[[]]]}', 422),
+    ],
+)
+def test_precheck_refuses_more_parts_than_the_shape(body, status):
+    with pytest.raises(BodyError) as info:
+        precheck_json(body, SHAPE)
+    assert info.value.status == status
+
+
+def test_precheck_ignores_commas_and_brackets_inside_strings():
+    text = 'a, b, [c], {d}, "e, f" \\ ' * 1000
+    body = json.dumps({"question": text, "answer": text, "contexts": [text]}).encode()
+    precheck_json(body, SHAPE)
+    assert parse_json(body)["contexts"] == [text]
+
+
+@pytest.mark.parametrize("body", [b"[" * 10_000 + b"]" * 10_000, b"9" * 10_000, b"\xff{}"])
+def test_parse_json_failures_are_one_body_error(body):
+    with pytest.raises(BodyError) as info:
+        parse_json(body)
+    assert info.value.status == 422 and "\n" not in info.value.detail
+
+
+def test_clean_json_replaces_in_keys_and_values_and_counts():
+    data, n = clean_json({"k\ud800": ["a\x00", {"b": "\uffff"}], "n": 1})
+    assert data == {"k\ufffd": ["a\ufffd", {"b": "\ufffd"}], "n": 1} and n == 3
+
+
+def test_require_clean_names_the_position():
+    with pytest.raises(ConfigError, match="undecodable byte at character 3"):
+        require_clean("caf\udce9", "--answer")
+    assert require_clean("café", "--answer") == "café"
+
+
+def test_estimated_work_is_sentences_times_context_characters():
+    assert estimated_work("One. Two. Three.", ["x" * 100, "y" * 50]) == 450
+    assert estimated_work("", []) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("a: " + "[" * 200 + "]" * 200, "nested deeper than 100 levels"),
+        ("a:\n" + "".join("  " * i + "- \n" for i in range(1, 150)), "nested deeper"),
+        ("a: &a [*a]", "recursive alias"),
+    ],
+)
+def test_yaml_limits(text, problem):
+    with pytest.raises(yaml.YAMLError) as info:
+        load_yaml_document(text)
+    assert isinstance(info.value, YamlLimitError) or problem == "recursive alias"
+    assert problem in str(getattr(info.value, "problem", info.value))
+
+
+def test_yaml_within_limits_loads_with_its_nodes():
+    node, data = load_yaml_document("a: &x [1, 2]\nb: *x\n")
+    assert data == {"a": [1, 2], "b": [1, 2]} and node is not None
+
+
+def test_loads_json_reports_deep_nesting_as_a_decode_error():
+    with pytest.raises(json.JSONDecodeError, match="nested too deeply"):
+        loads_json("[" * 100_000 + "]" * 100_000)
