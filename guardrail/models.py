@@ -172,7 +172,9 @@ class Usage(_Value):
         )
 
 
-ReportStatus = Literal["ok", "empty_answer", "no_factoids", "empty_context"]
+#: ``judge_unusable``: the judge's replies carried no signal (every verdict unparsable), so
+#: the score means nothing; the policy treats it like a scoring failure (``on_error``).
+ReportStatus = Literal["ok", "empty_answer", "no_factoids", "empty_context", "judge_unusable"]
 
 
 class ScoreReport(_Value):
@@ -195,6 +197,9 @@ class ScoreReport(_Value):
     usage: Usage = Field(default_factory=Usage)
     calls: list[JudgeCall] = Field(default_factory=list)
     settings: dict[str, object] = Field(default_factory=dict)
+    problem: str | None = Field(
+        default=None, description="why the status is judge_unusable: which replies, and why"
+    )
 
     def flagged_text(self, answer: str) -> list[str]:
         """The answer's text under each flagged span."""

@@ -16,7 +16,8 @@ from typing import Any
 from rich.console import Console
 
 from guardrail.cli.commands import COMMANDS
-from guardrail.cli.eval import add_scoring_args, load_and_score
+from guardrail.cli.dataset_scoring import load_and_score
+from guardrail.cli.options import add_dataset_flags, add_scorer_flags
 from guardrail.evaluation.calibrate import ALL_TOPICS, write_policy_threshold
 from guardrail.evaluation.datasets import split_by_group
 from guardrail.evaluation.metrics import METRICS
@@ -36,26 +37,26 @@ def run(args: argparse.Namespace) -> int:
     block = tuned_block(tune, report, result.outcomes, args.metric)
     if block is None:
         raise ConfigError("no row was scored; nothing to calibrate on")
-    threshold = float(block["threshold"])
-    same = bool(block["tuned_on_same_rows"])
-    where = "these same rows" if same else f"{block['n']} held-out rows"
+    threshold = block.threshold
+    same = block.tuned_on_same_rows
+    where = "these same rows" if same else f"{block.n} held-out rows"
     note = (
         f"threshold {threshold:g} set by `guardrail calibrate` ({settings.method}, judge "
-        f"{judge_name}) to maximize {args.metric} on {block['tuned_rows']} rows of "
-        f"{args.dataset.name}.\n{args.metric} {block['answer'][args.metric]:.3f} measured on "
+        f"{judge_name}) to maximize {args.metric} on {block.tuned_rows} rows of "
+        f"{args.dataset.name}.\n{args.metric} {block.answer[args.metric]:.3f} measured on "
         f"{where}" + (" (tuned on the same rows: optimistic)." if same else ".")
     )
     topics = write_policy_threshold(args.policy, args.out, threshold, topic=args.topic, note=note)
     failed = sum(1 for r in rows if r.id in result.outcomes and not result.outcomes[r.id].ok)
     console.print(
-        f"threshold {threshold:g} maximizes {args.metric} on {block['tuned_rows']} rows "
+        f"threshold {threshold:g} maximizes {args.metric} on {block.tuned_rows} rows "
         f"(tuned on these rows); written for topic(s) {', '.join(topics)} to {args.out}"
     )
-    a = block["answer"]
+    a = block.answer
     label = "[bold]tuned on these same rows: optimistic[/bold]" if same else "held-out rows"
     console.print(
         f"at {threshold:g}: P {a['precision']:.3f} R {a['recall']:.3f} F1 {a['f1']:.3f} "
-        f"on {block['n']} rows ({label}); failed rows: {failed}"
+        f"on {block.n} rows ({label}; unscored rows counted as flagged); failed rows: {failed}"
     )
     if args.json_out is not None:
         out: dict[str, Any] = {
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             "policy_out": str(args.out),
             "topics": topics,
             "failed": failed,
-            **block,
+            **block.model_dump(mode="json"),
         }
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("calibrate", help=COMMANDS["calibrate"].summary)
-    add_scoring_args(p)
+    add_dataset_flags(p)
+    add_scorer_flags(p)
     p.add_argument("--metric", choices=METRICS[:3], default="f1")
     p.add_argument(
         "--policy",

@@ -14,9 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.cli.commands import COMMANDS
-from guardrail.cli.cost_flags import add_cost_flags
+from guardrail.cli.options import (
+    add_cost_flags,
+    add_judge_flags,
+    add_response_cache_flag,
+    judge_overrides,
+)
 from guardrail.exceptions import ConfigError
-from guardrail.judges.registry import SPEC_HELP, make_judge, parse_spec
+from guardrail.judges.registry import make_judge, parse_spec
 from guardrail.models import ScoreReport
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB, fallback_beside
 from guardrail.sanitize import require_clean
@@ -60,19 +65,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=[],
         help="a retrieved passage (or @FILE); repeat for several",
     )
-    p.add_argument(
-        "--judge",
-        default=None,
-        help=f"judge spec: {SPEC_HELP} (default: the policy's judge, else local)",
-    )
+    add_judge_flags(p, judge_default="the policy's judge, else local")
     p.add_argument("--k", type=int, default=None, help="variants per relation (default 2)")
     add_cost_flags(p, default_note="default: paper")
-    p.add_argument(
-        "--response-cache",
-        default=None,
-        metavar="PATH",
-        help="answer repeated temperature-0 judge calls from this SQLite file (opt-in)",
-    )
+    add_response_cache_flag(p)
     p.add_argument("--threshold", type=float, default=None, help="flag when score >= this")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument(
@@ -101,13 +97,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _build_scorer(args: argparse.Namespace) -> ScorerBase:
-    """MetaRAG with the default settings, overridden by ``--judge`` and ``--k``."""
+    """MetaRAG with the default settings, overridden by the flags."""
+    cache = None if args.response_cache is None else str(args.response_cache)
     settings = with_overrides(
         MetaRAGSettings(),
         {
-            "judge": ("--judge", args.judge),
+            **judge_overrides(args),
             "k": ("--k", args.k),
-            "response_cache": ("--response-cache", args.response_cache),
+            "response_cache": ("--response-cache", cache),
             "protocol": ("--protocol", args.protocol),
             "cascade": ("--cascade", args.cascade),
         },
@@ -162,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: list[str]) -> int:
     from guardrail.guard import Guard
+    from guardrail.policy import load_policy
 
     given = (args.k, args.threshold, args.response_cache, args.protocol, args.cascade)
     if any(value is not None for value in given):
@@ -169,8 +167,13 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
             "--k, --threshold, --protocol, --cascade and --response-cache come from the policy "
             "when --policy is given"
         )
+    policy = load_policy(args.policy)
+    deadlines = {k: v for k, v in judge_overrides(args).items() if k != "judge"}
+    scorer = with_overrides(policy.scorer, deadlines)
+    if scorer != policy.scorer:
+        policy = policy.model_copy(update={"scorer": scorer})
     guard = Guard.from_yaml(
-        args.policy,
+        policy,
         judge=make_judge(args.judge) if args.judge else None,
         audit_log=args.audit_log or DEFAULT_AUDIT_LOG,
         review_db=args.review_db,

@@ -22,7 +22,13 @@ from rich.table import Table
 
 from guardrail._fs import check_outputs
 from guardrail.cli.commands import COMMANDS
-from guardrail.cli.eval import add_ray_args, ray_options
+from guardrail.cli.options import (
+    add_deadline_flags,
+    add_progress_flag,
+    add_ray_flags,
+    judge_overrides,
+    ray_options,
+)
 from guardrail.evaluation.distributed import ray_executor
 from guardrail.evaluation.rescore import (
     RescoreSpec,
@@ -35,6 +41,7 @@ from guardrail.evaluation.runner import LineProgress, ProgressHeader, local_exec
 from guardrail.evaluation.turns import Turn, load_turns
 from guardrail.exceptions import ConfigError
 from guardrail.policy import load_policy
+from guardrail.scoring.settings import with_overrides
 
 
 def _turn_id(turn: Turn) -> str:
@@ -75,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--out must not be the log being re-scored")
     check_outputs({"--out": args.out})
     policy = load_policy(args.policy)
+    scorer = with_overrides(policy.scorer, judge_overrides(args))
+    if scorer != policy.scorer:
+        policy = policy.model_copy(update={"scorer": scorer})
     options = ray_options(args)
     kind, turns, _others = load_turns(args.log, args.contexts)
     todo = [t for t in turns if t.rescorable]
@@ -142,8 +152,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "removed after a complete run)",
     )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="turns scored at once")
-    add_ray_args(p)
-    p.add_argument(
-        "--no-progress", action="store_true", help="no progress bar (default: on a terminal)"
-    )
+    add_deadline_flags(p)
+    add_ray_flags(p)
+    add_progress_flag(p)
     p.set_defaults(func=run)

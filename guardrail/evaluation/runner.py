@@ -4,7 +4,7 @@ Each finished row is appended to a JSON Lines *progress file* as soon as it comp
 and a summary of its report, enough to recompute every metric and any threshold). A rerun
 with the same file skips rows already scored, so an interrupted run loses at most the rows in
 flight. Rows whose scoring raised are recorded too (``ok: false`` and the error) and counted
-as failed; a rerun tries them again.
+as failed, with the judge calls, tokens and time they cost; a rerun tries them again.
 
 The first line of the file is a header naming the method and judge; resuming with a different
 method or judge is refused, because mixing reports from two scorers gives a meaningless figure.
@@ -26,9 +26,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from guardrail._fs import ensure_private
 from guardrail.evaluation.datasets import EvalRow
-from guardrail.exceptions import ConfigError
+from guardrail.exceptions import ConfigError, ScoringError
 from guardrail.logs import get_logger
-from guardrail.models import ScoreReport, Span, merge_spans
+from guardrail.models import JudgeCall, ScoreReport, Span, Usage, merge_spans
 from guardrail.safe_load import loads_json
 from guardrail.scoring.base import Scorer
 
@@ -117,6 +117,32 @@ class RowOutcome(ProgressLine):
             round_trips=sum(1 for stage in report.usage.stages if stage.calls),
             seconds=report.usage.wall_seconds or seconds,
         )
+
+    @classmethod
+    def from_failure(
+        cls, row_id: str, error: str, calls: Sequence[JudgeCall], seconds: float
+    ) -> RowOutcome:
+        """A row whose scoring failed: its error, and what its judge calls cost all the same."""
+        usage = Usage.from_calls(list(calls), [], seconds)
+        return cls(
+            id=row_id,
+            ok=False,
+            error=error,
+            judge_calls=usage.judge_calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            parse_failures=usage.parse_failures,
+            failed_calls=usage.failed_calls,
+            cached_calls=usage.cached_calls,
+            cached_prompt_tokens=usage.cached_prompt_tokens,
+            seconds=seconds,
+        )
+
+    @property
+    def unscored(self) -> bool:
+        """Scoring failed, or the judge gave no signal (``judge_unusable``): the row's score
+        means nothing, and a guard would apply its policy's on-error rule."""
+        return not self.ok or self.status == "judge_unusable"
 
     def flagged_at(self, threshold: float) -> bool:
         return self.ok and self.score is not None and self.score >= threshold
@@ -269,6 +295,9 @@ async def _score_row(
                 row.question, row.answer, row.contexts, row.target, claims=claims
             )
             outcome = outcome.model_copy(update={"reference": summary})
+    except ScoringError as exc:  # the judge failed: counted, with the calls it cost
+        seconds = time.perf_counter() - started
+        return RowOutcome.from_failure(row.id, _error_text(exc), exc.calls, seconds)
     except Exception as exc:  # one bad row must not stop the benchmark; it is counted
         _log.warning("row failed", row=row.id, error=_error_text(exc))
         return RowOutcome(

@@ -9,6 +9,10 @@ The turn's shared block (the instructions and the retrieved context, which every
 of a turn repeats) is sent as its own text block with ``cache_control``; usage reports what
 was read from the cache (``cache_read_input_tokens``).
 
+Structured output: a request that carries a reply schema (:attr:`JudgeRequest.schema`) is
+sent with one tool whose ``input_schema`` is that schema and ``tool_choice`` forcing it (unless
+``structured_output="off"``); the tool call's input, serialised as JSON, is the reply text.
+
 As in :mod:`guardrail.judges.openai`, the SDK client is built on the first call (it resolves
 credentials from the environment and the Anthropic config directory) with ``max_retries=0``,
 leaving retries and timeouts to :class:`~guardrail.judges.runner.JudgeRunner`.
@@ -16,12 +20,13 @@ leaving retries and timeouts to :class:`~guardrail.judges.runner.JudgeRunner`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from typing import TYPE_CHECKING, Any, Literal
 
 import anthropic
-from anthropic.types import Message, MessageParam, TextBlock, TextBlockParam
+from anthropic.types import Message, MessageParam, TextBlock, TextBlockParam, ToolUseBlock
 
-from guardrail.exceptions import JudgeRequestError
+from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges import _sdk
 from guardrail.judges.base import JudgeRequest, JudgeResponse
 
@@ -31,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["AnthropicJudge"]
 
 _KEY_ENV = "ANTHROPIC_API_KEY"
+_TOOL = "reply"
 
 
 class AnthropicJudge(_sdk.SDKJudge[anthropic.AsyncAnthropic]):
@@ -53,7 +59,11 @@ class AnthropicJudge(_sdk.SDKJudge[anthropic.AsyncAnthropic]):
         max_tokens: int = 512,
         name: str | None = None,
         http_client: httpx2.AsyncClient | None = None,
+        structured_output: Literal["auto", "off"] = "auto",
     ) -> None:
+        if structured_output not in ("auto", "off"):
+            raise ConfigError(f"AnthropicJudge: unknown structured_output {structured_output!r}")
+        self.structured_output = structured_output
         super().__init__(
             model,
             client=client,
@@ -83,6 +93,18 @@ class AnthropicJudge(_sdk.SDKJudge[anthropic.AsyncAnthropic]):
         """Send one message; translate SDK failures into guardrail errors."""
         client = self._client.get()
         messages: list[MessageParam] = [{"role": "user", "content": _content(request)}]
+        tools: dict[str, Any] = {}
+        if request.schema is not None and self.structured_output == "auto":
+            tools = {
+                "tools": [
+                    {
+                        "name": _TOOL,
+                        "description": "Give your reply in the required shape.",
+                        "input_schema": dict(request.schema),
+                    }
+                ],
+                "tool_choice": {"type": "tool", "name": _TOOL},
+            }
         with _sdk.translate_errors(anthropic, self.name, key_env=_KEY_ENV):
             message = await client.messages.create(
                 model=self.model,
@@ -90,14 +112,22 @@ class AnthropicJudge(_sdk.SDKJudge[anthropic.AsyncAnthropic]):
                 messages=messages,
                 system=request.system if request.system else anthropic.omit,
                 stop_sequences=list(request.stop) if request.stop else anthropic.omit,
+                **tools,
             )
         return self._parse(message, str(client.base_url))
 
     def _parse(self, message: object, base_url: str) -> JudgeResponse:
         if not isinstance(message, Message) or message.content is None:
             raise _sdk.wrong_shape_error(self.name, "a message", base_url)
-        # Thinking, tool-use and other non-text blocks are not part of the answer.
-        text = "".join(block.text for block in message.content if isinstance(block, TextBlock))
+        # The forced tool's input is the structured reply; otherwise the text blocks are the
+        # answer (thinking and other blocks are not).
+        tool = next(
+            (b for b in message.content if isinstance(b, ToolUseBlock) and b.name == _TOOL), None
+        )
+        if tool is not None:
+            text = json.dumps(tool.input, ensure_ascii=False)
+        else:
+            text = "".join(b.text for b in message.content if isinstance(b, TextBlock))
         usage = message.usage
         prompt_tokens = 0
         if usage is not None:

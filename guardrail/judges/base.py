@@ -67,6 +67,11 @@ class JudgeRequest:
     #: How many leading characters of ``prompt`` are byte-identical across the turn's calls of
     #: this stage (instructions and context): the block a backend may mark for prompt caching.
     shared_prefix: int = 0
+    #: A JSON Schema (an object) the reply should follow, for judges that can constrain their
+    #: output (OpenAI ``response_format``, vLLM guided JSON, llama.cpp grammars, Anthropic
+    #: tool input). ``None``: plain text as the prompt asks. Judges that cannot constrain
+    #: output ignore it; the scorers' parsers read both shapes.
+    schema: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@
 Re-scoring the same answers — an evaluation run again after a code change, a calibration after
 an ``eval`` — asks an LLM judge the same questions again. :class:`CachingJudge` wraps any judge:
 a temperature-0 request it has answered before (same judge name, task, system message, prompt
-and ``max_tokens``) is answered from the cache, marked ``cached`` (0 tokens), and reported as
-such in ``Usage.cached_calls``. Requests at a temperature above 0 (mutation generation with
-``temperature > 0``) always go to the judge. The cache is a SQLite file, safe to share between
-processes; failed calls are never stored.
+up to its random data-fence marker, ``max_tokens``, stops and reply schema) is answered from
+the cache, marked ``cached`` (0 tokens), and reported as such in ``Usage.cached_calls``.
+Requests at a temperature above 0 (mutation generation with ``temperature > 0``) always go to
+the judge. The cache is a SQLite file, safe to share between processes; failed calls are never
+stored.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -35,16 +37,23 @@ CREATE TABLE IF NOT EXISTS replies (
 """
 
 
+#: The per-answer random marker of a fenced prompt (``[BEGIN DATA 0a1b2c3d: name]``): the same
+#: question asked in two runs differs only there.
+_FENCE_MARKER = re.compile(r"\[(BEGIN|END) DATA [0-9a-f]{8}:")
+
+
 def cache_key(judge: str, request: JudgeRequest) -> str:
     """What makes two requests the same question to the same judge."""
     parts = [
         judge,
         request.task,
         request.system,
-        request.prompt,
+        _FENCE_MARKER.sub(r"[\1 DATA:", request.prompt),
         request.max_tokens,
         list(request.stop),
     ]
+    if request.schema is not None:
+        parts.append(json.dumps(request.schema, sort_keys=True))
     raw = json.dumps(parts, ensure_ascii=False).encode("utf-8", "surrogatepass")
     return hashlib.sha256(raw).hexdigest()
 

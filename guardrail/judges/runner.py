@@ -2,7 +2,11 @@
 
 Backends stay one-method simple; everything about *how* a call is made lives here, once:
 
-* per-call timeout (``asyncio.wait_for``) -> :class:`~guardrail.exceptions.JudgeTimeout`;
+* per-call timeout (``asyncio.wait_for``) -> :class:`~guardrail.exceptions.JudgeTimeout`; the
+  expired call's task is cancelled and awaited before anything else happens, so its HTTP
+  request is closed (a server that watches its connection stops generating) before any retry;
+* a per-turn deadline (:func:`turn_deadline`, opened by the scorers for each answer): a call
+  never waits past it, and no retry starts once it has passed;
 * retries of retryable errors (timeouts, 429, 5xx) with exponential backoff and full jitter:
   before try ``n`` (n >= 2) sleep ``uniform(0, min(max_backoff, base * 2 ** (n - 2)))``;
 * a semaphore bounding calls in flight, so one stage's calls run concurrently up to the limit;
@@ -12,10 +16,13 @@ Backends stay one-method simple; everything about *how* a call is made lives her
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import random
 import time
 import weakref
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
 from pydantic import Field
@@ -47,11 +54,47 @@ class RetryPolicy(Settings):
         default=8.0, ge=0.0, le=3_600.0, description="longest wait between tries"
     )
     max_concurrency: int = Field(default=64, ge=1, le=10_000, description="judge calls in flight")
+    turn_timeout_s: float | None = Field(
+        default=None,
+        gt=0.0,
+        le=86_400.0,
+        description="deadline for all judge calls of one answer, in seconds (null: none); "
+        "when it passes, calls in flight are cancelled and the answer gets the policy's "
+        "on-error decision",
+    )
 
     @property
     def retry(self) -> RetryPolicy:
         """Just the retry fields, as a plain :class:`RetryPolicy`."""
         return RetryPolicy(**{name: getattr(self, name) for name in RetryPolicy.model_fields})
+
+
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "guardrail_turn_deadline", default=None
+)
+
+
+@contextlib.contextmanager
+def turn_deadline(seconds: float | None) -> Iterator[float | None]:
+    """Bound every :meth:`JudgeRunner.call` inside the block (and the tasks it starts) by a
+    deadline ``seconds`` from now (``None``: no new deadline). An enclosing, earlier deadline
+    is kept. Yields the deadline (``time.monotonic()`` clock) in force."""
+    current = _DEADLINE.get()
+    if seconds is None:
+        yield current
+        return
+    mine = time.monotonic() + seconds
+    token = _DEADLINE.set(mine if current is None else min(current, mine))
+    try:
+        yield _DEADLINE.get()
+    finally:
+        _DEADLINE.reset(token)
+
+
+def remaining() -> float | None:
+    """Seconds left before the current turn deadline (``None`` when there is none)."""
+    deadline = _DEADLINE.get()
+    return None if deadline is None else deadline - time.monotonic()
 
 
 class JudgeCallError(JudgeError):
@@ -88,6 +131,25 @@ class JudgeRunner:
             self._semaphores[loop] = sem
         return sem
 
+    @contextlib.asynccontextmanager
+    async def _slot(self) -> AsyncIterator[None]:
+        """A place under the concurrency limit, waited for no longer than the turn's deadline
+        (when it passes first, the block runs with no time left and makes no try)."""
+        semaphore = self._semaphore()
+        left = remaining()
+        try:
+            if left is None:
+                await semaphore.acquire()
+            else:
+                await asyncio.wait_for(semaphore.acquire(), max(left, 0.0))
+        except asyncio.TimeoutError:
+            yield  # remaining() is now <= 0: the caller records the deadline, makes no call
+            return
+        try:
+            yield
+        finally:
+            semaphore.release()
+
     def backoff(self, attempt: int) -> float:
         """Seconds to wait before try number ``attempt`` (2, 3, ...)."""
         cap = min(self.policy.backoff_max_s, self.policy.backoff_base_s * 2 ** (attempt - 2))
@@ -98,17 +160,30 @@ class JudgeRunner:
         started = time.perf_counter()
         last: JudgeError | None = None
         attempt = 0
-        async with self._semaphore():
+        async with self._slot():
             for attempt in range(1, self.policy.max_attempts + 1):
+                left = remaining()
+                if left is not None and left <= 0:
+                    attempt -= 1
+                    break  # the turn's deadline passed while waiting for a place
                 if attempt > 1:
-                    await self._sleep(self.backoff(attempt))
+                    pause = self.backoff(attempt)
+                    left = remaining()
+                    if left is not None and left <= pause:
+                        attempt -= 1
+                        break  # no time left for another try before the turn's deadline
+                    await self._sleep(pause)
+                timeout, cause = self.policy.timeout_s, "the call's timeout"
+                left = remaining()
+                if left is not None and left < timeout:
+                    timeout, cause = max(left, 0.0), "the turn's deadline"
                 try:
-                    response = await asyncio.wait_for(
-                        self.judge.complete(request), timeout=self.policy.timeout_s
-                    )
+                    # wait_for cancels the call on expiry and waits for the cancellation to
+                    # finish: the HTTP request is closed before the next try is sent.
+                    response = await asyncio.wait_for(self.judge.complete(request), timeout)
                 except asyncio.TimeoutError:
                     last = JudgeTimeout(
-                        f"{self.judge.name}: no answer within {self.policy.timeout_s:g}s"
+                        f"{self.judge.name}: no answer within {timeout:g}s ({cause})"
                     )
                 except JudgeError as exc:
                     last = exc
@@ -138,7 +213,8 @@ class JudgeRunner:
                 )
                 if not last.retryable:
                     break
-        assert last is not None
+        if last is None:
+            last = JudgeTimeout(f"{self.judge.name}: the turn's deadline passed before a try")
         record = JudgeCall(
             stage=stage,
             judge=self.judge.name,

@@ -17,8 +17,10 @@ Rules, in the order they apply:
    regenerate, and the guard scores the new answer and asks again with ``attempt + 1``. Only
    when regeneration is exhausted (or not configured) do abstain and escalate join the plan —
    "if hallucinations persist above threshold, escalate".
-4. **Scoring failed** (``report is None``): the rule's ``on_error`` decides — pass, abstain,
-   or escalate to ``on_flag.escalate.queue``. Sensitive topics default to failing closed.
+4. **Scoring failed** (``report is None``) or **the judge was unusable** (``report.status`` is
+   ``judge_unusable``: no parsable verdict, so the score carries no signal): the rule's
+   ``on_error`` decides — pass, abstain, or escalate to ``on_flag.escalate.queue``. Sensitive
+   topics default to failing closed.
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ class PolicyEngine:
         rule = self.rule_for(topics)
         if report is None:
             return self._on_error(rule, error or "scoring failed")
+        if report.status == "judge_unusable":
+            return self._on_error(rule, f"judge unusable: {report.problem or 'no signal'}")
 
         flagged = report.score >= rule.threshold
         comparison = ">=" if flagged else "<"

@@ -14,16 +14,25 @@ trips whatever its number of factoids):
 Rules for the edges (each documented, none crashes, none yields NaN):
 
 * empty answer -> score 0.0, status ``empty_answer``, no calls;
-* the decomposer finds no factual statement -> score 0.0, status ``no_factoids``;
+* the decomposer lists no factoid (an empty JSON array) -> the offline decomposer's factoids,
+  with the failure recorded (a weak judge lists none for plainly factual answers, and an
+  empty list must not let them pass unverified); when it finds none either (a greeting),
+  score 0.0 and status ``no_factoids``;
 * empty context -> nothing can be verified: every variant is labelled NOT SURE without a call
   (penalty 0.5), status ``empty_context``;
-* unparseable decomposition -> the answer's sentences become the factoids;
+* unparseable decomposition (an empty reply, no usable item, only placeholders or echoes of
+  the prompt's own instructions and examples) -> the answer's sentences become the factoids;
+* an empty reply to a request with stop sequences is asked once more without them (a model
+  that opens its reply with a stop string would otherwise always answer nothing);
 * fewer than ``k`` usable variants -> the gap is filled mechanically (synonym: the factoid
   itself; antonym: "It is not true that ..."), the variant marked ``generated=False``;
-* unparseable verdict -> NOT SURE;
+* unparseable verdict -> NOT SURE; when *every* verdict of the answer is NOT SURE for lack of a
+  parsable reply the judge gave no signal: status ``judge_unusable`` (with ``problem`` naming
+  the replies), which the policy treats as a scoring failure (its ``on_error`` rule);
 * every fallback is recorded as ``parse_failure`` on its :class:`~guardrail.models.JudgeCall`;
-* a judge call that fails after the runner's retries -> :class:`~guardrail.exceptions.
-  ScoringError` carrying every call made, so the caller's policy decides (fail open/closed).
+* a judge call that fails after the runner's retries, or the answer's deadline
+  (``turn_timeout_s``) passing -> :class:`~guardrail.exceptions.ScoringError` carrying every
+  call made, so the caller's policy decides (fail open/closed).
 
 Verifier ensemble (the paper's "multi"): with several verifiers, each variant gets one verdict
 per verifier, combined by ``ensemble_rule``:
@@ -36,10 +45,11 @@ per verifier, combined by ``ensemble_rule``:
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from guardrail.exceptions import ConfigError
@@ -53,7 +63,7 @@ from guardrail.judges.base import (
     Judge,
     JudgeRequest,
 )
-from guardrail.judges.runner import JudgeRunner, RetryPolicy
+from guardrail.judges.runner import JudgeRunner, RetryPolicy, turn_deadline
 from guardrail.models import (
     Factoid,
     JudgeCall,
@@ -75,10 +85,17 @@ from guardrail.scoring.parsing import (
     parse_statements,
     parse_verdict,
 )
+from guardrail.scoring.schemas import schema_for
 from guardrail.scoring.settings import EnsembleRule, MetaRAGConfig
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
-from guardrail.scoring.templates import PromptSet
+from guardrail.scoring.templates import (
+    PromptSet,
+    has_marker,
+    instruction_text,
+    marker_scope,
+    strip_echoed_fence,
+)
 from guardrail.text.sentences import split_sentences
 
 if TYPE_CHECKING:
@@ -166,6 +183,7 @@ class MetaRAG(ScorerBase):
         self.localizer = resolve_localizer(localizer)
         self._screener: Screen | None = None
         policy = retry or RetryPolicy()
+        self.turn_timeout_s = policy.turn_timeout_s
         self._runners: dict[int, JudgeRunner] = {}
         for j in (self.decomposer, self.generator, *self.verifiers):
             self._runners.setdefault(id(j), JudgeRunner(j, policy))
@@ -180,6 +198,7 @@ class MetaRAG(ScorerBase):
             "temperature": self.config.temperature,
             "ensemble_rule": self.config.ensemble_rule,
             "protocol": self.config.protocol,
+            "structured_output": self.config.structured_output,
             "cascade": self.config.cascade,
             "prompts": self.prompts.label,
             "decomposer": self.decomposer.name,
@@ -209,6 +228,17 @@ class MetaRAG(ScorerBase):
         if isinstance(contexts, str):
             contexts = [contexts]
         passages = [c for c in contexts if c and c.strip()]
+        with marker_scope(), turn_deadline(self.turn_timeout_s):
+            return await self._score(question, answer, passages, threshold, cutoff)
+
+    async def _score(
+        self,
+        question: str,
+        answer: str,
+        passages: list[str],
+        threshold: float,
+        cutoff: float | None,
+    ) -> ScoreReport:
         started = time.perf_counter()
         log = CallLog()
 
@@ -275,7 +305,12 @@ class MetaRAG(ScorerBase):
                 )
             )
         settings = {**self.settings(), "cascade_cutoff": cutoff}
+        problem = unusable(factoids, log) if status == "ok" else None
+        if problem is not None:
+            status = "judge_unusable"
         report = self.build_report(status, factoids, threshold, log, started, settings)
+        if problem is not None:
+            return report.model_copy(update={"problem": problem})
         return self.localized(report, question, answer, passages)
 
     def _screen(self, factoids: list[str], passages: list[str], log: CallLog) -> list[float | None]:
@@ -348,9 +383,20 @@ class MetaRAG(ScorerBase):
         )
         reply = await self._request(log, self.decomposer, DECOMPOSE, request)
         items, failure = parse_statements(reply.text)
-        if failure and not items:
+        items, failure = drop_echoes(items, failure, request.prompt)
+        if not items and failure:
             items = [answer[s:e] for s, e in split_sentences(answer, rules="plain")]
             failure = f"{failure}; used the answer's sentences as factoids"
+        elif not items:
+            # An empty list is no signal on its own: a weak judge lists nothing for a plainly
+            # factual answer. The offline decomposer gives a second opinion; when it finds
+            # factual statements, those are checked instead of the answer passing unverified.
+            items = offline_factoids(answer)
+            if items:
+                failure = (
+                    f"the decomposer listed no factoid; the offline decomposer found "
+                    f"{len(items)}, used as factoids"
+                )
         log.record(reply.call, failure)
         seen: set[str] = set()
         unique = []
@@ -376,6 +422,7 @@ class MetaRAG(ScorerBase):
         )
         reply = await self._request(log, self.generator, task, request)
         items, failure = parse_statements(reply.text)
+        items, failure = drop_echoes(items, failure, request.prompt)
         variants, failure = self._usable(items, failure, factoid, relation)
         log.record(reply.call, failure)
         return variants
@@ -420,6 +467,9 @@ class MetaRAG(ScorerBase):
         notes = [failure] if failure else []
         out = []
         for factoid, (synonyms, antonyms) in zip(factoids, parsed, strict=True):
+            synonyms, syn_echo = drop_echoes(synonyms, None, request.prompt)
+            antonyms, ant_echo = drop_echoes(antonyms, None, request.prompt)
+            notes += [n for n in (syn_echo, ant_echo) if n]
             syn, syn_note = self._usable(synonyms, None, factoid, Relation.SYNONYM)
             ant, ant_note = self._usable(antonyms, None, factoid, Relation.ANTONYM)
             notes += [n for n in (syn_note, ant_note) if n]
@@ -446,6 +496,9 @@ class MetaRAG(ScorerBase):
         )
 
         def parse(verifier: Judge, text: str) -> tuple[list[Verdict], str | None]:
+            if copies_instructions(text, request.prompt):
+                unsure = Verdict(judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False)
+                return [unsure] * len(statements), _COPIED
             items, failure = parse_numbered_verdicts(text, len(statements))
             verdicts = [
                 Verdict(judge=verifier.name, label=label, reason=reason, parsed=parsed)
@@ -474,6 +527,9 @@ class MetaRAG(ScorerBase):
         )
 
         def parse(verifier: Judge, text: str) -> tuple[Verdict, str | None]:
+            if copies_instructions(text, request.prompt):
+                unsure = Verdict(judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False)
+                return unsure, _COPIED
             label, reason, failure = parse_verdict(text)
             verdict = Verdict(
                 judge=verifier.name, label=label, reason=reason, parsed=failure is None
@@ -530,13 +586,87 @@ class MetaRAG(ScorerBase):
             temperature=temperature,
             max_tokens=budget.tokens(items, self.config.max_tokens),
             stop=budget.stop,
+            schema=schema_for(task) if self.config.structured_output == "auto" else None,
         )
 
     async def _request(
         self, log: CallLog, judge: Judge, stage: str, request: JudgeRequest
     ) -> _Reply:
+        """One call; an empty reply to a request with stops is asked once more without them
+        (the empty call is recorded with its reason)."""
         response, call = await stage_request(log, self._runner(judge), stage, request)
+        if response.text.strip() or not request.stop:
+            return _Reply(response.text, call)
+        log.record(call, "empty reply; asked again without stop sequences")
+        retry = replace(request, stop=())
+        response, call = await stage_request(log, self._runner(judge), stage, retry)
         return _Reply(response.text, call)
+
+
+@functools.cache
+def _offline_decomposer() -> Callable[[str], list[str]]:
+    from guardrail.judges.local.decompose import Decomposer
+    from guardrail.judges.local.lexicon import Lexicon
+
+    return Decomposer(Lexicon.load()).decompose
+
+
+def offline_factoids(answer: str) -> list[str]:
+    """The factual statements the offline (rule-based) decomposer finds in ``answer``."""
+    return _offline_decomposer()(answer)
+
+
+_COPIED = "reply copies the prompt's instructions or examples; treated as NOT SURE"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def copies_instructions(reply: str, prompt: str) -> bool:
+    """True when the reply's first line (20 characters or more) is copied from the prompt's
+    own instructions or examples (outside its data fences): a parrot, not a verdict."""
+    body, _echoed = strip_echoed_fence(reply)
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    norm = _norm(first).rstrip(".")
+    return len(norm) >= 20 and norm in _norm(instruction_text(prompt))
+
+
+def drop_echoes(items: list[str], failure: str | None, prompt: str) -> tuple[list[str], str | None]:
+    """``items`` without those that copy the prompt's own instructions or examples (text
+    outside its data fences) or its data-fence markers, with a note added to ``failure`` when
+    any were dropped."""
+    if not items:
+        return items, failure
+    own = _norm(instruction_text(prompt))
+    kept = []
+    for item in items:
+        norm = _norm(item).rstrip(".")
+        if (len(norm) >= 12 and norm in own) or has_marker(item):
+            continue
+        kept.append(item)
+    if len(kept) == len(items):
+        return items, failure
+    note = f"{len(items) - len(kept)} item(s) copied from the prompt's instructions; dropped"
+    return kept, f"{failure}; {note}" if failure else note
+
+
+def unusable(factoids: Sequence[Factoid], log: CallLog) -> str | None:
+    """Why the judge gave no signal for this answer, or ``None`` when it gave some.
+
+    No signal: the answer has verified variants and every verdict is NOT SURE because its
+    reply could not be parsed. The reason names the calls' parse failures.
+    """
+    verdicts = [v for f in factoids for variant in f.variants for v in variant.verdicts]
+    if not verdicts or any(v.parsed or v.label is not Label.NOT_SURE for v in verdicts):
+        return None
+    failures = [c for c in log.calls if c.parse_failure]
+    reasons = Counter(f"{c.stage}: {c.parse_failure}" for c in failures)
+    listed = "; ".join(f"{reason} (x{n})" if n > 1 else reason for reason, n in reasons.items())
+    return (
+        f"no parsable verdict in {len(verdicts)} verdict(s); {len(failures)} of "
+        f"{len(log.calls)} judge replies unparsable: {listed}"
+    )[:2000]
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,19 @@
 Each returns the parsed value and, when the text did not follow the requested format, a short
 ``failure`` string naming the fallback rule that was applied (recorded in ``JudgeCall``):
 
-* :func:`parse_statements` (factoids, variants): a JSON array of strings, possibly inside a
-  code fence or surrounded by prose; a truncated array (e.g. cut by ``max_tokens``) keeps its
-  complete strings; otherwise one item per line with bullets, numbers and ``Label:`` prefixes
-  stripped. Empty or non-string items are dropped.
-* :func:`parse_verdict`: the first of ``NOT SURE`` / ``YES`` / ``NO`` as a word at the start
-  (after an optional ``Answer:``), else anywhere; the rest of the first line is the reason.
-  No label found -> ``NOT SURE`` with failure ``"no label; treated as NOT SURE"``.
+* :func:`parse_statements` (factoids, variants): a JSON array of strings (or an object holding
+  one, as structured output returns it), possibly inside a code fence or surrounded by prose;
+  a truncated array (e.g. cut by ``max_tokens``) keeps its complete strings; otherwise one item
+  per line with bullets, numbers and ``Label:`` prefixes stripped.
+* :func:`parse_verdict`: a JSON ``{"verdict": ..., "reason": ...}`` object, else the first of
+  ``NOT SURE`` / ``YES`` / ``NO`` as a word at the start (after an optional ``Answer:``), else
+  anywhere; the rest of the first line is the reason. No label found -> ``NOT SURE`` with
+  failure ``"no label; treated as NOT SURE"``.
+
+A reply that carries no signal is a failure, never an empty success: an empty reply, JSON items
+that are not strings, the prompt's own placeholders (``"..."``, ``"<statement>"``, ``YES|NO|NOT
+SURE``) and a leading echo of the prompt's data fence are all recorded, so the scorer can fall
+back (the answer's sentences as factoids) or declare the judge unusable.
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ import json
 import re
 
 from guardrail.models import Label
+from guardrail.scoring.templates import strip_echoed_fence
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _ARRAY = re.compile(r"\[.*\]", re.DOTALL)
+_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 _FENCE_LINE = re.compile(r"^\s*```\w*\s*$")
 _QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _BULLET = re.compile(r"^\s*(?:[-*•·]+|\(?\d{1,3}[.):]|\(?[a-zA-Z][.)])\s+")
@@ -34,6 +42,22 @@ _LABEL_AT_START = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _LABEL_ANYWHERE = re.compile(r"\b(NOT\s+SURE|YES|NO)\b")
+
+
+_PLACEHOLDER = re.compile(
+    r"^[\s<\[{(\"'`]*(?:\.\.\.|…|_+|"
+    r"(?:(?:a|an|the|first|second|third|another|good|your)\s+)*"
+    r"(?:statement|factoid|fact|sentence|synonym|antonym|variant|paraphrase|negation|text|"
+    r"string|item|claim|reason|explanation|answer)s?(?:\s*[#\d]+)?(?:\s*(?:\.\.\.|…))?)"
+    r"[\s>\]})\"'`.:,]*$",
+    re.IGNORECASE,
+)
+
+
+def is_placeholder(item: str) -> bool:
+    """True for template placeholders a model copies instead of answering (``"..."``,
+    ``<statement>``, ``synonym 1``, ``[factoid]``) and for items with no letter or digit."""
+    return not any(c.isalnum() for c in item) or bool(_PLACEHOLDER.match(item))
 
 
 def _unquote(body: str) -> str:
@@ -50,46 +74,137 @@ def _clean_item(item: str) -> str:
     return item.strip().strip('"').strip()
 
 
-def _try_json(text: str) -> list[str] | None:
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    for cand in candidates:
-        for blob in (cand.strip(), *(m.group(0) for m in _ARRAY.finditer(cand))):
-            try:
-                value = json.loads(blob)
-            except (json.JSONDecodeError, ValueError):
-                continue
-            if isinstance(value, list):
-                return [str(v).strip() for v in value if isinstance(v, (str, int, float))]
+def _json_list(value: object) -> list[object] | None:
+    """``value`` if it is a list; the first list in an object (``{"factoids": [...]}``, as a
+    structured-output reply holds it); else ``None``."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        for inner in value.values():
+            if isinstance(inner, list):
+                return inner
     return None
 
 
+def _try_json(text: str) -> tuple[list[str], str | None] | None:
+    """The strings of the first JSON list found, and a note when some items were not strings."""
+    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    for cand in candidates:
+        blobs = (
+            cand.strip(),
+            *(m.group(0) for m in _OBJECT.finditer(cand)),
+            *(m.group(0) for m in _ARRAY.finditer(cand)),
+        )
+        for blob in blobs:
+            try:
+                value = _json_list(json.loads(blob))
+            except (json.JSONDecodeError, ValueError, RecursionError):
+                continue
+            if value is None:
+                continue
+            items = [str(v).strip() for v in value if isinstance(v, (str, int, float))]
+            odd = sum(1 for v in value if not isinstance(v, (str, int, float)))
+            note = f"{odd} JSON item(s) not strings; dropped" if odd else None
+            return items, note
+    return None
+
+
+def _drop_placeholders(items: list[str], failure: str | None) -> tuple[list[str], str | None]:
+    kept = [s for s in items if s and not is_placeholder(s)]
+    dropped = sum(1 for s in items if s) - len(kept)
+    if dropped:
+        note = f"{dropped} placeholder item(s) dropped"
+        failure = f"{failure}; {note}" if failure else note
+    return kept, failure
+
+
 def parse_statements(text: str) -> tuple[list[str], str | None]:
-    """Parse a list of sentences. Returns ``(items, failure)``."""
+    """Parse a list of sentences. Returns ``(items, failure)``.
+
+    ``[]`` is a valid answer (nothing to list); an empty reply is not (``"empty reply"``).
+    """
     if not text or not text.strip():
-        return [], None
+        return [], "empty reply"
+    text, echoed = strip_echoed_fence(text)
+    echo_note = "reply began with an echo of the prompt's data fence" if echoed else None
+    if not text.strip():
+        return [], f"{echo_note}; nothing after it"
     as_json = _try_json(text)
     if as_json is not None:
-        items = [_clean_item(s) for s in as_json]
-        return [s for s in items if s], None
+        raw, note = as_json
+        items = [_clean_item(s) for s in raw]
+        failure = "; ".join(n for n in (echo_note, note) if n) or None
+        items, failure = _drop_placeholders(items, failure)
+        if not items and note:
+            failure = f"{failure}; no usable item"
+        return items, failure
     stripped = _FENCE.sub(r"\1", text)
     stripped = "\n".join(x for x in stripped.splitlines() if not _FENCE_LINE.match(x)).strip()
     if stripped.startswith("["):
         # A truncated or malformed array (e.g. cut by max_tokens): keep the complete strings.
         recovered = [_clean_item(_unquote(m)) for m in _QUOTED.findall(stripped)]
         items = [s for s in recovered if s]
-        return items, f"malformed JSON array; recovered {len(items)} complete item(s)"
+        note = f"malformed JSON array; recovered {len(items)} complete item(s)"
+        return _drop_placeholders(items, f"{echo_note}; {note}" if echo_note else note)
     lines = [_clean_item(line) for line in stripped.splitlines()]
-    items = [
-        line
-        for line in lines
-        if line and line not in {"[", "]", "```"} and any(c.isalnum() for c in line)
-    ]
-    return items, None
+    items = [line for line in lines if line and line not in {"[", "]", "```"}]
+    items, failure = _drop_placeholders(items, echo_note)
+    if not items:
+        failure = f"{failure}; no usable item" if failure else "no usable item"
+    return items, failure
+
+
+_ALL_LABELS = re.compile(r"YES\W+NO\W+(?:OR\W+)?NOT\s+SURE", re.IGNORECASE)
+_LABEL_WORDS = {"YES": Label.YES, "NO": Label.NO, "NOT SURE": Label.NOT_SURE}
+
+
+def _json_verdict(body: str) -> tuple[Label, str] | None:
+    """``{"verdict": "YES", "reason": "..."}`` (any key holding a label), as structured
+    output returns it; ``None`` when ``body`` holds no such object."""
+    match = _OBJECT.search(body)
+    if match is None:
+        return None
+    try:
+        value = json.loads(match.group(0))
+    except (json.JSONDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    for key in ("verdict", "label", "answer"):
+        raw = value.get(key)
+        if isinstance(raw, str):
+            label = _LABEL_WORDS.get(re.sub(r"[\s_]+", " ", raw.strip().upper()))
+            if label is not None:
+                reason = value.get("reason")
+                return label, (reason.strip()[:300] if isinstance(reason, str) else "")
+    return None
 
 
 def parse_verdict(text: str) -> tuple[Label, str, str | None]:
     """Parse ``YES|NO|NOT SURE`` and a one-line reason. Returns ``(label, reason, failure)``."""
     body = (text or "").strip()
+    if not body:
+        return Label.NOT_SURE, "", "empty reply; treated as NOT SURE"
+    body, echoed = strip_echoed_fence(body)
+    body = body.strip()
+    if body.startswith("{"):
+        as_json = _json_verdict(body)
+        if as_json is not None:
+            return as_json[0], as_json[1], None
+    first = body.splitlines()[0] if body else ""
+    if _ALL_LABELS.search(first):
+        return (
+            Label.NOT_SURE,
+            first[:300],
+            "reply repeats the answer format (YES, NO, NOT SURE); treated as NOT SURE",
+        )
+    label, reason, failure = _text_verdict(body)
+    if echoed and failure is None:
+        failure = "reply began with an echo of the prompt's data fence"
+    return label, reason, failure
+
+
+def _text_verdict(body: str) -> tuple[Label, str, str | None]:
     match = _LABEL_AT_START.match(body)
     failure: str | None = None
     if match:
@@ -113,14 +228,16 @@ def parse_verdict(text: str) -> tuple[Label, str, str | None]:
 
 # --- the cheaper protocols' batch replies --------------------------------------------------------
 
-_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 _NUMBERED = re.compile(r"^\s*[\[(]?(\d{1,4})[\])]?\s*[.):\-]?\s+(.*\S)\s*$")
 
 
-def _strings(value: object) -> list[str]:
+def _strings(value: object) -> tuple[list[str], int]:
+    """The usable strings of a JSON list, and how many placeholders were dropped."""
     if not isinstance(value, list):
-        return []
-    return [_clean_item(v) for v in value if isinstance(v, str) and v.strip()]
+        return [], 0
+    items = [_clean_item(v) for v in value if isinstance(v, str) and v.strip()]
+    kept = [s for s in items if s and not is_placeholder(s)]
+    return kept, len(items) - len(kept)
 
 
 def parse_mutations(text: str, n: int) -> tuple[list[tuple[list[str], list[str]]], str | None]:
@@ -130,7 +247,7 @@ def parse_mutations(text: str, n: int) -> tuple[list[tuple[list[str], list[str]]
     nothing usable for it) and a failure note naming the factoids that were missing, or
     ``None``. Never raises.
     """
-    body = (text or "").strip()
+    body, _echoed = strip_echoed_fence((text or "").strip())
     fenced = _FENCE.search(body)
     if fenced:
         body = fenced.group(1).strip()
@@ -139,21 +256,32 @@ def parse_mutations(text: str, n: int) -> tuple[list[tuple[list[str], list[str]]
     if match:
         try:
             data = json.loads(match.group(0))
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
+    if isinstance(data, dict) and isinstance(data.get("factoids"), list):
+        # The structured-output shape: {"factoids": [{"synonyms": [...], ...}, ...]}.
+        data = {str(i): entry for i, entry in enumerate(data["factoids"], start=1)}
     if not isinstance(data, dict):
         return [([], []) for _ in range(n)], "no JSON object of mutations; all filled"
     out: list[tuple[list[str], list[str]]] = []
     missing: list[int] = []
+    placeholders = 0
     for i in range(1, n + 1):
         entry = data.get(str(i))
         if not isinstance(entry, dict):
             missing.append(i)
             out.append(([], []))
             continue
-        out.append((_strings(entry.get("synonyms")), _strings(entry.get("antonyms"))))
-    failure = f"no mutations for factoid(s) {', '.join(map(str, missing))}" if missing else None
-    return out, failure
+        synonyms, syn_dropped = _strings(entry.get("synonyms"))
+        antonyms, ant_dropped = _strings(entry.get("antonyms"))
+        placeholders += syn_dropped + ant_dropped
+        out.append((synonyms, antonyms))
+    notes = []
+    if missing:
+        notes.append(f"no mutations for factoid(s) {', '.join(map(str, missing))}")
+    if placeholders:
+        notes.append(f"{placeholders} placeholder variant(s) dropped")
+    return out, "; ".join(notes) or None
 
 
 def parse_numbered_verdicts(text: str, n: int) -> tuple[list[tuple[Label, str, bool]], str | None]:
@@ -164,7 +292,12 @@ def parse_numbered_verdicts(text: str, n: int) -> tuple[list[tuple[Label, str, b
     item and a failure note naming the items that needed a fallback, or ``None``.
     """
     found: dict[int, str] = {}
-    for line in (text or "").splitlines():
+    body, _echoed = strip_echoed_fence(text or "")
+    structured = _json_verdict_list(body)
+    if structured is not None:
+        for number, verdict in enumerate(structured[:n], start=1):
+            found[number] = verdict
+    for line in body.splitlines() if structured is None else []:
         match = _NUMBERED.match(line)
         if match:
             number = int(match.group(1))
@@ -172,6 +305,8 @@ def parse_numbered_verdicts(text: str, n: int) -> tuple[list[tuple[Label, str, b
                 found[number] = match.group(2)
     items: list[tuple[Label, str, bool]] = []
     fallbacks: list[int] = []
+    if not (text or "").strip():
+        return [(Label.NOT_SURE, "", False)] * n, "empty reply; every item NOT SURE"
     for i in range(1, n + 1):
         if i not in found:
             items.append((Label.NOT_SURE, "", False))
@@ -184,3 +319,19 @@ def parse_numbered_verdicts(text: str, n: int) -> tuple[list[tuple[Label, str, b
     if not fallbacks:
         return items, None
     return items, f"item(s) {', '.join(map(str, fallbacks))} unparsed or missing; NOT SURE"
+
+
+def _json_verdict_list(body: str) -> list[str] | None:
+    """The verdicts of a structured ``{"verdicts": [{"verdict": ..., "reason": ...}]}``
+    reply, each re-serialised for :func:`parse_verdict`; ``None`` for any other text."""
+    stripped = body.strip()
+    if not stripped.startswith("{"):
+        return None
+    try:
+        value = json.loads(stripped)
+    except (json.JSONDecodeError, ValueError, RecursionError):
+        return None
+    items = _json_list(value)
+    if items is None:
+        return None
+    return [json.dumps(v) if isinstance(v, dict) else str(v) for v in items]

@@ -390,6 +390,11 @@ class RT4Chart(ScorerBase):
         claims: list[_Claim] = []
         for i, (text, call) in enumerate(replies):
             items, failure = parse_statements(text)
+            if not items and failure:
+                # no signal is not "no claim": the sentence itself is checked
+                s, e = sents[i]
+                items = [answer[s:e]]
+                failure = f"{failure}; used the sentence as its claim"
             calls.record(call, failure)
             for item in items:
                 claims.append(_Claim(index=len(claims), text=item, sentence=i))

@@ -39,6 +39,7 @@ DEFAULT_THRESHOLD = 0.5
 EnsembleRule = Literal["majority", "mean_penalty"]
 Localize = Literal["words", "factoids"]
 Protocol = Literal["paper", "factoid", "answer"]
+StructuredOutput = Literal["auto", "off"]
 
 
 def check_judge_spec(spec: str) -> str:
@@ -101,6 +102,13 @@ class MetaRAGParams(Settings):
         description="judge calls per answer: 'paper' (one call per mutation relation and per "
         "variant), 'factoid' (all mutations in one call, one verify call per factoid) or "
         "'answer' (all mutations in one call, one verify call for the whole answer)",
+    )
+    structured_output: StructuredOutput = Field(
+        default="auto",
+        description="'auto': every judge request carries the JSON Schema of its reply, and "
+        "judges that can constrain output use it (OpenAI response_format, vLLM guided JSON, "
+        "llama.cpp grammars, Anthropic tool input); others read the prompt's text format. "
+        "'off': plain text only",
     )
 
 

@@ -32,7 +32,7 @@ def scripted(monkeypatch):
 def fake(monkeypatch, scripted):
     """Replace the scorer with the fixed-output fake; returns it so tests can count calls."""
     scorer = FakeScorer(OUTPUTS)
-    monkeypatch.setattr("guardrail.cli.eval.build_scorer", lambda settings, **kw: scorer)
+    monkeypatch.setattr("guardrail.cli.dataset_scoring.build_scorer", lambda settings, **kw: scorer)
     return scorer
 
 
@@ -324,7 +324,7 @@ def test_eval_says_the_encoder_was_trained_on_these_rows(tmp_path):
     if importlib.util.find_spec("onnxruntime") is None:
         unavailable("encoder", "onnxruntime is not installed (the encoder extra)")
 
-    from guardrail.cli.eval import provenance_notes
+    from guardrail.cli.dataset_scoring import provenance_notes
     from guardrail.judges.local import LocalJudge
 
     judge = LocalJudge(verifier="encoder")

@@ -46,6 +46,7 @@ def figures(path: Path) -> dict:
     data = json.loads(path.read_text())
     data.pop("run")
     data["cost"].pop("seconds_per_answer")
+    data["cost"].pop("seconds_per_scored_answer")
     return data
 
 

@@ -37,19 +37,20 @@ async def test_summary_figures_hand_computed():
     """At 0.5: TP 2, FP 1, FN 1, TN 2; spans TP 7, FP 35+44, FN 19+6; qa perfect."""
     result = await run_rows(ROWS, FakeScorer(OUTPUTS))
     s = summarize(ROWS, result.outcomes, threshold=0.5, threshold_source="test")
-    a = s["answer"]
+    a = s.answer
     assert (a["tp"], a["fp"], a["fn"], a["tn"]) == (2, 1, 1, 2)
     assert a["precision"] == pytest.approx(2 / 3) and a["accuracy"] == pytest.approx(4 / 6)
-    sp = s["span"]
+    sp = s.span
     assert (sp["tp"], sp["fp"], sp["fn"]) == (7, 79, 25)
-    assert s["tasks"]["qa"]["answer"]["f1"] == 1.0
-    assert s["tasks"]["summary"]["answer"]["tp"] == 0
-    assert s["n"] == 6 and s["failed"] == 0 and s["tuned_on_same_rows"] is False
-    assert s["cost"]["judge_calls_per_answer"] == 3
-    assert s["best_on_same_rows"]["tuned_on_same_rows"] is True
+    assert s.tasks["qa"].answer["f1"] == 1.0
+    assert s.tasks["summary"].answer["tp"] == 0
+    assert s.n == 6 and s.failed == 0 and s.tuned_on_same_rows is False
+    assert s.cost is not None and s.cost.judge_calls_per_answer == 3
+    assert s.best_on_same_rows is not None and s.best_on_same_rows.tuned_on_same_rows
     high = summarize(ROWS, result.outcomes, threshold=0.75, threshold_source="test")
-    assert (high["answer"]["tp"], high["answer"]["fp"]) == (1, 0)
-    assert (high["span"]["tp"], high["span"]["fp"], high["span"]["fn"]) == (7, 0, 25)
+    assert (high.answer["tp"], high.answer["fp"]) == (1, 0)
+    assert high.span is not None
+    assert (high.span["tp"], high.span["fp"], high.span["fn"]) == (7, 0, 25)
 
 
 async def test_span_block_skips_positive_rows_without_span_labels():
@@ -57,8 +58,8 @@ async def test_span_block_skips_positive_rows_without_span_labels():
     rows = [r if r.id != "doc2-model-a" else type(r)(**{**r.__dict__, "spans": ()}) for r in ROWS]
     result = await run_rows(rows, FakeScorer(OUTPUTS))
     s = summarize(rows, result.outcomes, threshold=0.5, threshold_source="test")
-    assert s["span"]["excluded"] == 1 and s["span"]["rows"] == 5
-    assert (s["span"]["tp"], s["span"]["fp"], s["span"]["fn"]) == (7, 44, 6)
+    assert s.span is not None and s.span["excluded"] == 1 and s.span["rows"] == 5
+    assert (s.span["tp"], s.span["fp"], s.span["fn"]) == (7, 44, 6)
 
 
 async def test_rows_run_concurrently_with_jobs():
@@ -71,14 +72,17 @@ async def test_rows_run_concurrently_with_jobs():
 
 
 async def test_failed_rows_are_counted_recorded_and_retried(tmp_path):
-    """A scorer error marks the row failed (kept out of metrics); a rerun scores it again."""
+    """A scorer error marks the row failed (counted by the on-error rule); a rerun scores it
+    again."""
     bad = BY_ID["doc2-model-a"].answer
     progress = ProgressFile(tmp_path / "p.jsonl", header())
     result = await run_rows(ROWS, FakeScorer(OUTPUTS, fail={bad}), progress_file=progress)
     assert (result.scored, result.failed) == (5, 1)
     s = summarize(ROWS, result.outcomes, threshold=0.5, threshold_source="test")
-    assert s["failed"] == 1 and s["n"] == 5
-    assert s["failed_rows"] == [{"id": "doc2-model-a", "error": "ScoringError: judge unavailable"}]
+    assert s.failed == 1 and s.n == 5
+    assert [r.model_dump() for r in s.failed_rows] == [
+        {"id": "doc2-model-a", "error": "ScoringError: judge unavailable"}
+    ]
     lines = [json.loads(x) for x in (tmp_path / "p.jsonl").read_text().splitlines()]
     assert lines[0]["kind"] == "header" and sum(1 for x in lines if x.get("ok") is False) == 1
 
@@ -164,4 +168,4 @@ async def test_reference_metric_runs_for_rows_with_a_target():
     result = await run_rows([row, ROWS[1]], FakeScorer(OUTPUTS), reference=Ref())
     assert seen == [("14 days", [row.answer])]
     s = summarize([row, ROWS[1]], result.outcomes, threshold=0.5, threshold_source="t")
-    assert s["reference"]["rows"] == 1 and s["reference"]["hallucination"] == 0.25
+    assert s.reference["rows"] == 1 and s.reference["hallucination"] == 0.25

@@ -36,7 +36,7 @@ async def test_rt4chart_eval_on_five_ragtruth_rows(shared_data):
     result = await run_rows(rows, RT4Chart(judge), jobs=2)
     assert result.failed == 0 and result.scored == 5
     summary = summarize(rows, result.outcomes, threshold=0.5, threshold_source="test")
-    assert summary["n"] == 5 and summary["answer"]["n"] == 5
-    assert summary["cost"]["judge_calls_per_answer"] >= 3
+    assert summary.n == 5 and summary.answer["n"] == 5
+    assert summary.cost is not None and summary.cost.judge_calls_per_answer >= 3
     tasks = {r.task for r in judge.requests}
     assert tasks == {"claims", "local_verify", "global_verify"}

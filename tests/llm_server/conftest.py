@@ -1,4 +1,5 @@
-"""A real llama.cpp server (Gemma 3 270M) on 127.0.0.1 for the tests marked ``llm_server``.
+"""Real llama.cpp servers (Gemma 3 270M, SmolLM2-135M-Instruct) on 127.0.0.1 for the tests
+marked ``llm_server``.
 
 Skips with the reason when the ``llm-server`` extra is not installed, except under CI=true,
 where the project's set-up (``scripts/ci_setup.sh``) installs it and a skip would hide a gap.
@@ -16,15 +17,21 @@ import httpx2
 import pytest
 
 from guardrail.judges.openai import OpenAIJudge
-from guardrail.local_server import MODEL_NAME, RunningServer, llama_server, missing_parts
+from guardrail.local_server import (
+    MODEL_NAME,
+    SMOLLM2_NAME,
+    RunningServer,
+    llama_server,
+    missing_parts,
+)
 from tests.needs import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def require_llm_server() -> None:
+def require_llm_server(model: str = MODEL_NAME) -> None:
     """Skip (fail under CI=true) when the local model server cannot run here."""
-    missing = missing_parts()
+    missing = missing_parts(model)
     if not missing:
         return
     unavailable("real-server", f"needs the llm-server extra: pip install {' '.join(missing)}")
@@ -36,6 +43,15 @@ def llama(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     require_llm_server()
     log = tmp_path_factory.mktemp("llama") / "server.log"
     with llama_server(threads=2, ctx=4096, log_path=log) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def smollm2(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """SmolLM2-135M-Instruct on llama.cpp, one server for the session."""
+    require_llm_server(SMOLLM2_NAME)
+    log = tmp_path_factory.mktemp("smollm2") / "server.log"
+    with llama_server(SMOLLM2_NAME, threads=2, ctx=4096, log_path=log) as server:
         yield server
 
 

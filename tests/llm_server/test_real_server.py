@@ -1,4 +1,4 @@
-"""MetaRAG against a real model server: llama.cpp + Gemma 3 270M on 127.0.0.1 (issue 14).
+"""MetaRAG against a real model server: llama.cpp + Gemma 3 270M on 127.0.0.1.
 
 Gemma 3 270M is a base model: it echoes prompts and rarely answers in format. These tests
 check the protocol around it — every protocol runs end to end, the usage recorded is what the
@@ -102,7 +102,14 @@ def test_guard_check_usage_is_what_the_server_reported(
 
     result = asyncio.run(turn())
     report = result.report
-    assert report is not None and result.decision.error is None
+    assert report is not None
+    # Gemma is a base model: a turn without one parsable verdict is judge_unusable, and the
+    # policy's on-error rule decides it; otherwise the score does
+    if report.status == "judge_unusable":
+        assert (result.decision.error or "").startswith("judge unusable")
+        assert result.decision.action != "pass"
+    else:
+        assert result.decision.error is None
     assert result.decision.topic == "pregnancy" and result.decision.threshold == 0.3
     # one recorded call per HTTP response, and the token counts the server put in them; on a
     # loaded machine an attempt can time out and be retried: every request is an attempt

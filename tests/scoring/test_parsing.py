@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guardrail.models import Label
-from guardrail.scoring.parsing import parse_statements, parse_verdict
+from guardrail.scoring.parsing import is_placeholder, parse_statements, parse_verdict
 
 
 @pytest.mark.parametrize(
@@ -25,9 +25,9 @@ from guardrail.scoring.parsing import parse_statements, parse_verdict
             False,
         ),
         ("Synonym 1: A is B.\nGood Antonym: A is not B.", ["A is B.", "A is not B."], False),
-        ("", [], False),
+        ("", [], True),
         ("[]", [], False),
-        ('[1, "x", null, {"a": 1}]', ["1", "x"], False),
+        ('[1, "x", null, {"a": 1}]', ["1", "x"], True),
     ],
 )
 def test_parse_statements_formats(text, items, failed):
@@ -73,9 +73,17 @@ def test_parse_statements_never_raises(text):
     assert failure is None or isinstance(failure, str)
 
 
-@given(st.lists(st.from_regex(r"[A-Za-z](?:[A-Za-z0-9 ,']{0,40}[A-Za-z0-9])?", fullmatch=True)))
+@settings(suppress_health_check=[HealthCheck.too_slow])  # regex generation on a busy machine
+@given(
+    st.lists(
+        st.from_regex(r"[A-Za-z](?:[A-Za-z0-9 ,']{0,40}[A-Za-z0-9])?", fullmatch=True).filter(
+            lambda s: not is_placeholder(s)
+        )
+    )
+)
 def test_json_arrays_round_trip(items):
-    """Every JSON array of plain sentences is recovered item for item, without a failure."""
+    """Every JSON array of plain sentences (not template placeholders such as "statement 1")
+    is recovered item for item, without a failure."""
     got, failure = parse_statements(json.dumps(items))
     assert failure is None
     assert got == [i.strip() for i in items]
