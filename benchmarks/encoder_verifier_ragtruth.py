@@ -25,7 +25,7 @@ Protocol (no figure comes from rows a fitted part saw):
   cache; peak RSS is the child's VmHWM.
 
     python scripts/train_encoder.py                  # once: the folds and the packaged model
-    python benchmarks/encoder_verifier_ragtruth.py [--folds-dir DIR] [--folds 5] [--limit N]
+    python -m benchmarks.encoder_verifier_ragtruth [--folds-dir DIR] [--folds 5] [--limit N]
         [--json-out benchmarks/results/encoder_verifier_ragtruth.json]
         [--skip-speed | --speed-only]   # speed apart, e.g. cross-fit while the CPU is busy
 """
@@ -43,13 +43,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from rich.console import Console
+from rich.table import Table
 
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
-from trained_verifier_ragtruth import (  # noqa: E402
+from benchmarks.trained_verifier_ragtruth import (
     DATA,
     METHODS,
     fmt,
@@ -58,22 +55,23 @@ from trained_verifier_ragtruth import (  # noqa: E402
     scorer_for,
     without_focus,
 )
-
-from guardrail.evaluation.datasets import EvalRow, fold_of, load_rows  # noqa: E402
-from guardrail.evaluation.metrics import answer_counts  # noqa: E402
-from guardrail.evaluation.results import summarize  # noqa: E402
-from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
-from guardrail.judges.local import LocalJudge  # noqa: E402
-from guardrail.judges.local.encoder import EncoderModel  # noqa: E402
-from guardrail.judges.local.trained import VerifierModel  # noqa: E402
-from guardrail.judges.local.verifiers import EncoderVerifier, TrainedVerifier  # noqa: E402
-from guardrail.localize.model import TokenLocalizer  # noqa: E402
-from guardrail.training.encoder_stack import (  # noqa: E402
+from guardrail.evaluation.datasets import EvalRow, fold_of, load_rows
+from guardrail.evaluation.metrics import answer_counts
+from guardrail.evaluation.results import summarize
+from guardrail.evaluation.runner import RowOutcome, run_rows
+from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.encoder import EncoderModel
+from guardrail.judges.local.trained import VerifierModel
+from guardrail.judges.local.verifiers import EncoderVerifier, TrainedVerifier
+from guardrail.localize.model import TokenLocalizer
+from guardrail.training.encoder_stack import (
     encoder_fold,
     load_probs,
     stacked,
     train_stack,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 RECALL_TARGET = 0.85
 

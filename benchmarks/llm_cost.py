@@ -45,6 +45,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks._common import data_root
 from guardrail.evaluation.datasets import load_rows
 from guardrail.judges.base import DECOMPOSE, MUTATE_ALL, VERIFY_BATCH, JudgeRequest
 from guardrail.judges.scripted import ScriptedJudge
@@ -52,9 +53,7 @@ from guardrail.local_server import llama_server
 from guardrail.scoring import MetaRAG, MetaRAGConfig
 from guardrail.text.sentences import split_sentences
 
-DATA = Path(
-    os.environ.get("GUARDRAIL_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
-)
+DATA = data_root()
 RESULTS = Path("benchmarks/results")
 CONFIGS: dict[str, list[str]] = {
     "paper": ["--protocol", "paper"],

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import time
 from pathlib import Path
@@ -19,14 +18,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks._common import data_root
 from guardrail.evaluation.datasets import load_rows
 from guardrail.evaluation.metrics import answer_counts
 from guardrail.judges.local import LocalJudge
 from guardrail.scoring import MetaRAG, MetaRAGConfig
 
-DATA = Path(
-    os.environ.get("GUARDRAIL_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
-)
+DATA = data_root()
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ Protocol (no figure comes from rows a model or threshold was fitted on):
 Speed and memory are measured in a child process pinned to one core that loads only the
 packaged model and scores ``--speed-rows`` answers sequentially with MetaRAG.
 
-    python benchmarks/trained_verifier_ragtruth.py [--folds 5] [--kind logistic]
+    python -m benchmarks.trained_verifier_ragtruth [--folds 5] [--kind logistic]
         [--json-out benchmarks/results/trained_verifier_ragtruth.json]
 """
 
@@ -40,29 +40,25 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks._common import data_root
+from guardrail.evaluation.datasets import EvalRow, load_rows
+from guardrail.evaluation.results import summarize
+from guardrail.evaluation.runner import RowOutcome, run_rows
+from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.trained import VERIFIER_FILE, VerifierModel
+from guardrail.judges.local.verifiers import TrainedVerifier
+from guardrail.localize.model import TokenLocalizer
+from guardrail.scoring.base import ScorerBase
+from guardrail.scoring.metarag import MetaRAG
+from guardrail.scoring.rt4chart import RT4Chart
+from guardrail.training.verifier import MAX_FLAGGED
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
-
-from guardrail.evaluation.datasets import EvalRow, load_rows  # noqa: E402
-from guardrail.evaluation.results import summarize  # noqa: E402
-from guardrail.evaluation.runner import RowOutcome, run_rows  # noqa: E402
-from guardrail.judges.local import LocalJudge  # noqa: E402
-from guardrail.judges.local.trained import VERIFIER_FILE, VerifierModel  # noqa: E402
-from guardrail.judges.local.verifiers import TrainedVerifier  # noqa: E402
-from guardrail.localize.model import TokenLocalizer  # noqa: E402
-from guardrail.scoring.base import ScorerBase  # noqa: E402
-from guardrail.scoring.metarag import MetaRAG  # noqa: E402
-from guardrail.scoring.rt4chart import RT4Chart  # noqa: E402
-from guardrail.training.verifier import MAX_FLAGGED  # noqa: E402
-
-DATA = (
-    Path(os.environ.get("GUARDRAIL_SHARED_DATA", ROOT.parent / "shared" / "data"))
-    / "ragtruth"
-    / "dev.jsonl"
-)
+DATA = data_root() / "ragtruth" / "dev.jsonl"
 METHODS = ("metarag", "rt4chart")
 
 

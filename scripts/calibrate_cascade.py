@@ -13,24 +13,29 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from guardrail.evaluation.datasets import load_rows  # noqa: E402
-from guardrail.judges.local.trained import VerifierModel  # noqa: E402
-from guardrail.scoring.cascade import CASCADE_FORMAT  # noqa: E402
-from guardrail.training.cascade import (  # noqa: E402
+from guardrail.evaluation.datasets import load_rows
+from guardrail.judges.local.trained import VerifierModel
+from guardrail.scoring.cascade import CASCADE_FORMAT
+from guardrail.training.cascade import (
     choose_cutoff,
     cross_validate,
     screened_factoids,
 )
-from guardrail.training.verifier import collect, out_of_fold  # noqa: E402
+from guardrail.training.verifier import collect, out_of_fold
 
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "ragtruth" / "dev.jsonl"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The labelled-data folder: ``$GUARDRAIL_SHARED_DATA``, else ``../shared/data``.
+DEFAULT_DATA = (
+    Path(os.environ.get("GUARDRAIL_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    / "ragtruth"
+    / "dev.jsonl"
+)
 DEFAULT_OUT = ROOT / "guardrail" / "scoring" / "cascade.json"
 VERIFIER = ROOT / "guardrail" / "judges" / "local" / "verifier.json"
 

@@ -16,16 +16,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+
+from guardrail.models import Decision, GuardResult
+from guardrail.queues import SQLiteQueue
+from guardrail.server import create_app
+from guardrail.server.samples import sample_case
+from guardrail.server.testing import serve_in_thread
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from guardrail.models import Decision, GuardResult  # noqa: E402
-from guardrail.queues import SQLiteQueue  # noqa: E402
-from guardrail.server import create_app  # noqa: E402
-from guardrail.server.samples import sample_case  # noqa: E402
-from guardrail.server.testing import serve_in_thread  # noqa: E402
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

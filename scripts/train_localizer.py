@@ -17,21 +17,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import os
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from guardrail.evaluation.provenance import (  # noqa: E402
+from guardrail.evaluation.provenance import (
     add_split_args,
     data_name,
     rows_for_training,
 )
-from guardrail.training.localizer import train  # noqa: E402
+from guardrail.training.localizer import train
 
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "ragtruth" / "dev.jsonl"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The labelled-data folder: ``$GUARDRAIL_SHARED_DATA``, else ``../shared/data``.
+DEFAULT_DATA = (
+    Path(os.environ.get("GUARDRAIL_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    / "ragtruth"
+    / "dev.jsonl"
+)
 DEFAULT_OUT = ROOT / "guardrail" / "localize" / "token_model.json"
 
 
