@@ -30,7 +30,7 @@ from rich.table import Table
 from benchmarks._common import repo_root, write_results
 
 ROOT = repo_root()
-#: Issue 12's limits, in milliseconds: (scenario, column, limit).
+#: The start-up budgets, in milliseconds: (scenario, column, limit).
 TARGETS = (("import guardrail", "import", 400.0), ("guardrail --help", "process", 600.0))
 
 

@@ -1,8 +1,8 @@
 """Load on one ``serve`` process over 127.0.0.1: throughput, latency, and /healthz under load.
 
 The server runs in a child process (this file with ``--serve``) and the load comes from
-``--clients`` other processes (this file with ``--client``), so no interpreter is shared; on
-this 2-core machine they still share the cores. Three scenarios, each bounded by a request
+``--clients`` other processes (this file with ``--client``), so no interpreter is shared; on a
+small machine they still share the cores. Three scenarios, each bounded by a request
 count and a time limit:
 
 * ``offline``: the default policy with the offline judge (CPU-bound scoring);

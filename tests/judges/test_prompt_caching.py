@@ -1,4 +1,4 @@
-"""Prefix caching and stop sequences on the wire, through the official SDKs (issue 14).
+"""Prefix caching and stop sequences on the wire, through the official SDKs.
 
 The scorer keeps each stage's shared block (instructions, then the context) first and
 byte-identical across a turn's calls; the Anthropic backend marks it with ``cache_control``;
