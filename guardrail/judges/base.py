@@ -87,6 +87,9 @@ class JudgeResponse:
     #: (OpenAI ``prompt_tokens_details.cached_tokens``, Anthropic ``cache_read_input_tokens``);
     #: ``None`` when the API does not say.
     cached_prompt_tokens: int | None = None
+    #: HTTP requests this answer took: more than one when the server rejected a structured-
+    #: output form and the same call was sent again in another form. Each counts as an attempt.
+    requests: int = 1
 
 
 @runtime_checkable

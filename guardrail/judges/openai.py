@@ -33,6 +33,7 @@ would multiply the attempts and hide them from the audit record.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -161,7 +162,7 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
                 continue
             if forms is self._forms and index:
                 self._forms = forms[index:]  # remember what this server accepts
-            return response
+            return dataclasses.replace(response, requests=index + 1) if index else response
         raise AssertionError("unreachable: the last form's failure is raised")
 
     async def _create(self, request: JudgeRequest, form: str | None) -> JudgeResponse:

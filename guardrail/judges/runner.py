@@ -197,7 +197,7 @@ class JudgeRunner:
                         prompt_tokens=response.prompt_tokens,
                         completion_tokens=response.completion_tokens,
                         latency_s=time.perf_counter() - started,
-                        attempts=attempt,
+                        attempts=attempt + response.requests - 1,
                         cached=response.cached,
                         cached_prompt_tokens=response.cached_prompt_tokens,
                     )

@@ -67,10 +67,12 @@ async def test_auto_falls_back_form_by_form_and_remembers() -> None:
     judge = OpenAIJudge(
         "m", base_url="http://127.0.0.1:9/v1", api_key="k", http_client=server.http_client()
     )
-    await judge.complete(REQUEST)
-    await judge.complete(REQUEST)
+    first = await judge.complete(REQUEST)
+    second = await judge.complete(REQUEST)
     forms = [seen.body.get("response_format", {}).get("type") for seen in server.seen]
     assert forms == ["json_schema", "json_object", "json_object"]
+    # the rejected request is one of the first call's requests (an attempt in its record)
+    assert (first.requests, second.requests) == (2, 1)
     assert server.seen[1].body["response_format"]["schema"] == schema_for("verify")
 
 
