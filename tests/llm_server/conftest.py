@@ -77,7 +77,9 @@ class Wire:
             self.usages.append(json.loads(response.content)["usage"])
 
 
-def wired_judge(url: str, wire: Wire, **hooks: Any) -> OpenAIJudge:
+def wired_judge(
+    url: str, wire: Wire, *, structured_output: str = "auto", **hooks: Any
+) -> OpenAIJudge:
     """An OpenAIJudge on ``url`` whose HTTP client records every response's usage."""
     client = httpx2.AsyncClient(
         timeout=120,
@@ -86,4 +88,10 @@ def wired_judge(url: str, wire: Wire, **hooks: Any) -> OpenAIJudge:
             "response": [wire.on_response],
         },
     )
-    return OpenAIJudge(MODEL_NAME, base_url=url, api_key="unused", http_client=client)
+    return OpenAIJudge(
+        MODEL_NAME,
+        base_url=url,
+        api_key="unused",
+        http_client=client,
+        structured_output=structured_output,  # type: ignore[arg-type]
+    )

@@ -129,7 +129,10 @@ def test_echoed_or_garbage_replies_are_recorded_parse_failures_and_not_sure(
     llama: RunningServer,
 ):
     wire = Wire()
-    scorer = MetaRAG(wired_judge(llama.url, wire), config=MetaRAGConfig(k=1), localizer=None)
+    # plain text: a base model's free replies are what the parsers must survive (with a
+    # structured-output constraint the server makes every reply parse)
+    judge = wired_judge(llama.url, wire, structured_output="off")
+    scorer = MetaRAG(judge, config=MetaRAGConfig(k=1), localizer=None)
 
     async def score():
         try:
@@ -153,7 +156,7 @@ def test_server_killed_mid_turn_fails_closed_with_a_complete_audit_record(tmp_pa
         wire = Wire()
 
         async def kill_on_second_request(request: httpx2.Request) -> None:
-            if wire.requests == 2 and server.process.poll() is None:  # decompose answered
+            if wire.usages and server.process.poll() is None:  # decompose answered
                 server.process.kill()
                 server.process.wait()
 
