@@ -49,7 +49,7 @@ def test_each_example_prints_what_the_page_shows(name: str):
 def test_the_routed_judge_sends_only_verdicts_to_the_named_judge():
     out = run_python(EXAMPLES / "routed_judge.py")
     assert "verify     answered by test" in out
-    assert "decompose  answered by local-rules-v1" in out
+    assert "decompose  answered by local-trained-v1" in out
 
 
 def test_a_registered_scorer_is_a_policy_method_a_cli_choice_and_in_the_schema():
@@ -57,7 +57,7 @@ def test_a_registered_scorer_is_a_policy_method_a_cli_choice_and_in_the_schema()
         "import runpy, json\n"
         "runpy.run_path('examples/extending/overlap_scorer.py')\n"
         "from guardrail.policy.schema import Policy\n"
-        "from guardrail.cli.eval import METHODS\n"
+        "from guardrail.cli.options import METHODS\n"
         "from guardrail.exceptions import PolicyError\n"
         "from guardrail.policy import parse_policy\n"
         "schema = json.dumps(Policy.json_schema())\n"

@@ -297,6 +297,7 @@ async def _score_row(
             outcome = outcome.model_copy(update={"reference": summary})
     except ScoringError as exc:  # the judge failed: counted, with the calls it cost
         seconds = time.perf_counter() - started
+        _log.warning("row failed", row=row.id, error=_error_text(exc))
         return RowOutcome.from_failure(row.id, _error_text(exc), exc.calls, seconds)
     except Exception as exc:  # one bad row must not stop the benchmark; it is counted
         _log.warning("row failed", row=row.id, error=_error_text(exc))

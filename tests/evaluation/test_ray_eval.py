@@ -88,7 +88,10 @@ def test_resume_after_a_torn_progress_file_on_ray(ray_cluster, dataset, tmp_path
     run = json.loads((tmp_path / "second.json").read_text())["run"]
     assert (run["resumed"], run["scored_this_run"]) == (11, 19)
     assert json.dumps(resumed, sort_keys=True) == json.dumps(local, sort_keys=True)
-    assert len(ProgressFile(progress, ProgressHeader(method="metarag", judge="local")).load()) == 30
+    assert (
+        len(ProgressFile(progress, ProgressHeader(method="metarag", judge="local-trained")).load())
+        == 30
+    )
 
 
 async def test_interrupted_ray_run_keeps_finished_rows_and_resumes(ray_cluster, dataset, tmp_path):
@@ -187,7 +190,9 @@ def test_ctrl_c_during_a_ray_run_then_resume(ray_cluster, tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err.decode()[-2000:]
-    kept = len(ProgressFile(progress, ProgressHeader(method="metarag", judge="local")).load())
+    kept = len(
+        ProgressFile(progress, ProgressHeader(method="metarag", judge="local-trained")).load()
+    )
     assert 0 < kept < 600
     local = eval_json(dataset, tmp_path / "local.json")
     resumed = eval_json(dataset, tmp_path / "ray.json", *args[2:], "--ray", "auto")

@@ -79,18 +79,21 @@ def test_same_policy_reproduces_every_logged_decision(tmp_path):
     assert not (tmp_path / "new.jsonl.progress").exists()  # complete: nothing to resume
 
 
-def test_a_laxer_policy_passes_the_flagged_turns(tmp_path):
+def test_a_laxer_policy_passes_the_flagged_turns_it_scores_below_its_threshold(tmp_path):
     log, contexts = guarded_log(tmp_path)
     turns, summary = rescore(
         log, laxer_policy(tmp_path), tmp_path / "new.jsonl", "--contexts", str(contexts)
     )
     flagged = [t for t in turns if t["old"]["action"] != "pass"]
     assert flagged, "the 0.3/0.5 policy flagged some of the tiny set's answers"
-    assert all(t["new"]["score"] < 0.9 for t in flagged)
-    assert all(t["new"]["action"] == "pass" and t["changed"] for t in flagged)
-    assert summary["decisions_changed"] == len(flagged) == sum(1 for t in turns if t["changed"])
-    assert summary["changes"] == {"highlight -> pass": len(flagged)}
-    assert summary["flagged_now"] == 0
+    passed = [t for t in flagged if t["new"]["score"] < 0.9]
+    kept = [t for t in flagged if t["new"]["score"] >= 0.9]  # clear contradictions score 1.0
+    assert passed, "some flagged answers score below the laxer threshold"
+    assert all(t["new"]["action"] == "pass" and t["changed"] for t in passed)
+    assert all(t["new"]["action"] != "pass" for t in kept)
+    assert summary["decisions_changed"] == len(passed) == sum(1 for t in turns if t["changed"])
+    assert summary["changes"] == {"highlight -> pass": len(passed)}
+    assert summary["flagged_now"] == len(kept)
 
 
 def test_audit_log_without_contexts_reports_why_nothing_was_rescored(tmp_path):
