@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +31,43 @@ class Relation(str, Enum):
     ANTONYM = "antonym"
 
 
+#: Why a judge reply needed a fallback (``JudgeCall.parse_causes``), one word each:
+#:
+#: ======================= ===================================================================
+#: ``empty``               no text (or nothing after an echo of the prompt's data fence)
+#: ``unparsable``          text without the requested format: no label, no JSON, no item
+#: ``placeholder``         the prompt's placeholders or answer format copied (``"..."``,
+#:                         ``<statement>``, ``YES|NO|NOT SURE``) instead of content
+#: ``echoed_instructions`` the prompt's own instructions or examples copied back
+#: ``echoed_fence``        began with an echo of the prompt's data fence (stripped; the rest
+#:                         was read)
+#: ``non_string_items``    JSON items that are not strings (dropped)
+#: ``truncated``           a cut-off JSON array (its complete strings were kept)
+#: ``label_not_at_start``  the verdict label was found later in the reply
+#: ``nonstandard_label``   a label outside the requested words, read as the closest one
+#: ``missing_items``       a batch reply lacks (or garbles) some of its items
+#: ``too_few_items``       fewer usable variants than asked for (filled mechanically)
+#: ``no_items``            a well-formed but empty list where one was needed (a fallback
+#:                         supplied the items)
+#: ``other``               a plug-in scorer's own note
+#: ======================= ===================================================================
+ParseCause = Literal[
+    "empty",
+    "unparsable",
+    "placeholder",
+    "echoed_instructions",
+    "echoed_fence",
+    "non_string_items",
+    "truncated",
+    "label_not_at_start",
+    "nonstandard_label",
+    "missing_items",
+    "too_few_items",
+    "no_items",
+    "other",
+]
+
+
 class _Value(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
@@ -48,6 +85,15 @@ class JudgeCall(_Value):
     ok: bool = True
     parse_failure: str | None = Field(
         default=None, description="why the output could not be parsed; the fallback rule applied"
+    )
+    parse_causes: list[ParseCause] = Field(
+        default_factory=list,
+        description="the parse failure's causes, from a fixed vocabulary (empty, unparsable, "
+        "placeholder, echoed_instructions, ...)",
+    )
+    reply_unusable: bool = Field(
+        default=False,
+        description="nothing in the reply could be used: a fallback stood in for all of it",
     )
     error: str | None = None
     cached: bool = Field(
@@ -140,7 +186,19 @@ class Usage(_Value):
     judge_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    parse_failures: int = 0
+    parse_failures: int = Field(
+        default=0, description="calls whose reply needed a fallback rule (for all or part of it)"
+    )
+    unusable_replies: int = Field(
+        default=0, description="calls whose reply could not be used at all"
+    )
+    parse_causes: dict[str, int] = Field(
+        default_factory=dict,
+        description="calls by parse-failure cause (a call with several causes counts in each)",
+    )
+    unusable_causes: dict[str, int] = Field(
+        default_factory=dict, description="the unusable replies by cause"
+    )
     failed_calls: int = 0
     cached_calls: int = Field(default=0, description="calls answered from the response cache")
     cached_prompt_tokens: int | None = Field(
@@ -160,6 +218,9 @@ class Usage(_Value):
             prompt_tokens=sum(c.prompt_tokens for c in calls),
             completion_tokens=sum(c.completion_tokens for c in calls),
             parse_failures=sum(1 for c in calls if c.parse_failure),
+            unusable_replies=sum(1 for c in calls if c.reply_unusable),
+            parse_causes=count_causes(calls),
+            unusable_causes=count_causes([c for c in calls if c.reply_unusable]),
             failed_calls=sum(1 for c in calls if not c.ok),
             cached_calls=sum(1 for c in calls if c.cached),
             cached_prompt_tokens=(
@@ -170,6 +231,15 @@ class Usage(_Value):
             stages=stages,
             wall_seconds=wall_seconds,
         )
+
+
+def count_causes(calls: list[JudgeCall]) -> dict[str, int]:
+    """How many of ``calls`` have each parse-failure cause, in the vocabulary's order."""
+    counts = {cause: sum(1 for c in calls if cause in c.parse_causes) for cause in _CAUSES}
+    return {cause: n for cause, n in counts.items() if n}
+
+
+_CAUSES: tuple[str, ...] = get_args(ParseCause)
 
 
 #: ``judge_unusable``: the judge's replies carried no signal (every verdict unparsable), so

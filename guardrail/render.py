@@ -115,7 +115,9 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
     u = report.usage
     console.print(
         f"[dim]{u.judge_calls} judge calls, {u.prompt_tokens}+{u.completion_tokens} tokens, "
-        f"{u.parse_failures} parse failures, {u.wall_seconds:.2f}s[/dim]"
+        f"{u.parse_failures} parse failures"
+        f"{f' ({u.unusable_replies} replies unusable)' if u.parse_failures else ''}, "
+        f"{u.wall_seconds:.2f}s[/dim]"
     )
 
 

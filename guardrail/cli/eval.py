@@ -84,8 +84,9 @@ def print_summary(console: Console, summary: EvalSummary, title: str) -> None:
         console.print(
             f"per answer (all {cost.rows} rows): {cost.judge_calls_per_answer:.1f} judge calls, "
             f"{cost.prompt_tokens_per_answer + cost.completion_tokens_per_answer:.0f} "
-            f"tokens, {cost.seconds_per_answer:.2f} s; {cost.parse_failures} parse failures"
+            f"tokens, {cost.seconds_per_answer:.2f} s"
         )
+        console.print(cost.parse_summary())
     cascade = summary.cascade
     if cascade.get("settled"):
         error = cascade.get("settled_error_rate")

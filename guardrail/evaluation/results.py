@@ -22,7 +22,8 @@ Rules the numbers follow:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from statistics import mean
 from typing import Any, Literal
 
@@ -55,6 +56,7 @@ class CostBlock(_Block):
     """Per-answer means over every row (failed rows included), and run totals."""
 
     rows: int
+    judge_calls: int = Field(description="judge calls of the run, failed rows' included")
     judge_calls_per_answer: float
     cached_calls_per_answer: float
     round_trips_per_answer: float
@@ -67,9 +69,43 @@ class CostBlock(_Block):
     seconds_per_scored_answer: float | None = Field(
         description="mean wall time over the scored rows only"
     )
-    parse_failures: int
+    unusable_replies: int = Field(
+        description="judge calls whose reply could not be used at all (a fallback stood in "
+        "for all of it): the replies that carried no signal"
+    )
+    parse_failures: int = Field(
+        description="judge calls whose reply needed any fallback rule: the unusable ones and "
+        "those whose slip was recovered (a label found late, a placeholder dropped)"
+    )
+    parse_causes: dict[str, int] = Field(
+        description="judge calls by parse-failure cause (a call with several causes counts in each)"
+    )
+    unusable_causes: dict[str, int] = Field(
+        description="the unusable replies by cause (a call with several causes counts in each)"
+    )
     failed_judge_calls: int
     judge_calls_of_failed_rows: int
+
+    def parse_summary(self) -> str:
+        """One line: the calls whose reply could not be used (by cause), then those whose
+        format slip was recovered."""
+        recovered = self.parse_failures - self.unusable_replies
+        line = (
+            f"judge replies that could not be used: {self.unusable_replies} of "
+            f"{self.judge_calls} calls{_counts(self.unusable_causes)}"
+        )
+        if recovered:
+            slips = {
+                cause: n - self.unusable_causes.get(cause, 0)
+                for cause, n in self.parse_causes.items()
+                if n > self.unusable_causes.get(cause, 0)
+            }
+            line += f"; {recovered} more read after a format slip{_counts(slips)}"
+        return line
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return f" ({', '.join(f'{cause} {n}' for cause, n in counts.items())})" if counts else ""
 
 
 class ScoredBlock(_Block):
@@ -175,6 +211,7 @@ def cost_block(outcomes: Sequence[RowOutcome]) -> CostBlock | None:
     scored = [o.seconds for o in outcomes if not o.unscored]
     return CostBlock(
         rows=len(outcomes),
+        judge_calls=sum(o.judge_calls for o in outcomes),
         judge_calls_per_answer=mean(o.judge_calls for o in outcomes),
         cached_calls_per_answer=mean(o.cached_calls for o in outcomes),
         round_trips_per_answer=mean(o.round_trips for o in outcomes),
@@ -183,10 +220,20 @@ def cost_block(outcomes: Sequence[RowOutcome]) -> CostBlock | None:
         cached_prompt_tokens_per_answer=mean(reported) if reported else None,
         seconds_per_answer=mean(o.seconds for o in outcomes),
         seconds_per_scored_answer=mean(scored) if scored else None,
+        unusable_replies=sum(o.unusable_replies for o in outcomes),
         parse_failures=sum(o.parse_failures for o in outcomes),
+        parse_causes=_sum_counts(o.parse_causes for o in outcomes),
+        unusable_causes=_sum_counts(o.unusable_causes for o in outcomes),
         failed_judge_calls=sum(o.failed_calls for o in outcomes),
         judge_calls_of_failed_rows=sum(o.judge_calls for o in outcomes if not o.ok),
     )
+
+
+def _sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    total: Counter[str] = Counter()
+    for one in counts:
+        total.update(one)
+    return dict(total.most_common())
 
 
 def cascade_block(rows: Sequence[EvalRow], outcomes: dict[str, RowOutcome]) -> dict[str, Any]:

@@ -86,6 +86,9 @@ class RowOutcome(ProgressLine):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     parse_failures: int = 0
+    unusable_replies: int = 0
+    parse_causes: dict[str, int] = Field(default_factory=dict)
+    unusable_causes: dict[str, int] = Field(default_factory=dict)
     failed_calls: int = 0
     cached_calls: int = 0
     cached_prompt_tokens: int | None = None
@@ -111,6 +114,9 @@ class RowOutcome(ProgressLine):
             prompt_tokens=report.usage.prompt_tokens,
             completion_tokens=report.usage.completion_tokens,
             parse_failures=report.usage.parse_failures,
+            unusable_replies=report.usage.unusable_replies,
+            parse_causes=dict(report.usage.parse_causes),
+            unusable_causes=dict(report.usage.unusable_causes),
             failed_calls=report.usage.failed_calls,
             cached_calls=report.usage.cached_calls,
             cached_prompt_tokens=report.usage.cached_prompt_tokens,
@@ -132,6 +138,9 @@ class RowOutcome(ProgressLine):
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
             parse_failures=usage.parse_failures,
+            unusable_replies=usage.unusable_replies,
+            parse_causes=dict(usage.parse_causes),
+            unusable_causes=dict(usage.unusable_causes),
             failed_calls=usage.failed_calls,
             cached_calls=usage.cached_calls,
             cached_prompt_tokens=usage.cached_prompt_tokens,

@@ -21,6 +21,7 @@ from guardrail.models import (
     Usage,
     merge_spans,
 )
+from guardrail.scoring.failures import ParseFailure, as_failure
 
 if TYPE_CHECKING:
     from guardrail.localize.model import SpanLocalizer
@@ -48,9 +49,19 @@ def check_threshold(threshold: float) -> float:
     return threshold
 
 
-def with_parse_failure(call: JudgeCall, failure: str | None) -> JudgeCall:
-    """``call`` with ``parse_failure`` set when the reply needed a fallback rule."""
-    return call.model_copy(update={"parse_failure": failure}) if failure else call
+def with_parse_failure(call: JudgeCall, failure: ParseFailure | str | None) -> JudgeCall:
+    """``call`` with ``parse_failure``, ``parse_causes`` and ``reply_unusable`` set when the
+    reply needed a fallback rule (a plain string note has cause ``"other"``)."""
+    found = as_failure(failure)
+    if found is None:
+        return call
+    return call.model_copy(
+        update={
+            "parse_failure": found.note,
+            "parse_causes": list(found.causes),
+            "reply_unusable": found.unusable,
+        }
+    )
 
 
 @dataclass
@@ -60,7 +71,7 @@ class CallLog:
     calls: list[JudgeCall] = field(default_factory=list)
     stages: list[StageTiming] = field(default_factory=list)
 
-    def record(self, call: JudgeCall, failure: str | None = None) -> None:
+    def record(self, call: JudgeCall, failure: ParseFailure | str | None = None) -> None:
         self.calls.append(with_parse_failure(call, failure))
 
     def usage(self, started: float) -> Usage:

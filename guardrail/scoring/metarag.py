@@ -29,7 +29,9 @@ Rules for the edges (each documented, none crashes, none yields NaN):
 * unparseable verdict -> NOT SURE; when *every* verdict of the answer is NOT SURE for lack of a
   parsable reply the judge gave no signal: status ``judge_unusable`` (with ``problem`` naming
   the replies), which the policy treats as a scoring failure (its ``on_error`` rule);
-* every fallback is recorded as ``parse_failure`` on its :class:`~guardrail.models.JudgeCall`;
+* every fallback is recorded on its :class:`~guardrail.models.JudgeCall`: ``parse_failure``
+  (the note), ``parse_causes`` (``empty``, ``unparsable``, ``placeholder``, ...) and
+  ``reply_unusable`` (nothing in the reply could be used);
 * a judge call that fails after the runner's retries, or the answer's deadline
   (``turn_timeout_s``) passing -> :class:`~guardrail.exceptions.ScoringError` carrying every
   call made, so the caller's policy decides (fail open/closed).
@@ -79,6 +81,7 @@ from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.budgets import BUDGETS, estimated_tokens
 from guardrail.scoring.cascade import CascadeChoice, Screen, resolve_cutoff
+from guardrail.scoring.failures import ParseFailure, failure, join
 from guardrail.scoring.parsing import (
     parse_mutations,
     parse_numbered_verdicts,
@@ -382,22 +385,23 @@ class MetaRAG(ScorerBase):
             inputs={"text": answer, "question": question},
         )
         reply = await self._request(log, self.decomposer, DECOMPOSE, request)
-        items, failure = parse_statements(reply.text)
-        items, failure = drop_echoes(items, failure, request.prompt)
-        if not items and failure:
+        items, found = parse_statements(reply.text)
+        items, found = drop_echoes(items, found, request.prompt)
+        if not items and found:
             items = [answer[s:e] for s, e in split_sentences(answer, rules="plain")]
-            failure = f"{failure}; used the answer's sentences as factoids"
+            found = found.as_unusable("used the answer's sentences as factoids")
         elif not items:
             # An empty list is no signal on its own: a weak judge lists nothing for a plainly
             # factual answer. The offline decomposer gives a second opinion; when it finds
             # factual statements, those are checked instead of the answer passing unverified.
             items = offline_factoids(answer)
             if items:
-                failure = (
+                found = failure(
+                    "no_items",
                     f"the decomposer listed no factoid; the offline decomposer found "
-                    f"{len(items)}, used as factoids"
+                    f"{len(items)}, used as factoids",
                 )
-        log.record(reply.call, failure)
+        log.record(reply.call, found)
         seen: set[str] = set()
         unique = []
         for item in items:
@@ -421,15 +425,15 @@ class MetaRAG(ScorerBase):
             temperature=self.config.temperature,
         )
         reply = await self._request(log, self.generator, task, request)
-        items, failure = parse_statements(reply.text)
-        items, failure = drop_echoes(items, failure, request.prompt)
-        variants, failure = self._usable(items, failure, factoid, relation)
-        log.record(reply.call, failure)
+        items, found = parse_statements(reply.text)
+        items, found = drop_echoes(items, found, request.prompt)
+        variants, found = self._usable(items, found, factoid, relation)
+        log.record(reply.call, found)
         return variants
 
     def _usable(
-        self, items: list[str], failure: str | None, factoid: str, relation: Relation
-    ) -> tuple[list[tuple[str, bool]], str | None]:
+        self, items: list[str], found: ParseFailure | None, factoid: str, relation: Relation
+    ) -> tuple[list[tuple[str, bool]], ParseFailure | None]:
         """The first ``k`` distinct usable variants, filled mechanically when short."""
         task = SYNONYM if relation is Relation.SYNONYM else ANTONYM
         k = self.config.k
@@ -445,9 +449,9 @@ class MetaRAG(ScorerBase):
         if len(variants) < k:
             filler = factoid if relation is Relation.SYNONYM else _negate(factoid)
             note = f"{len(variants)} of {k} {task} variants usable; filled with mechanical {task}"
-            failure = f"{failure}; {note}" if failure else note
+            found = join(found, failure("too_few_items", note, unusable=not variants))
             variants += [(filler, False)] * (k - len(variants))
-        return variants, failure
+        return variants, found
 
     async def _mutate_all(
         self, question: str, factoids: list[str], log: CallLog
@@ -463,18 +467,20 @@ class MetaRAG(ScorerBase):
             temperature=self.config.temperature,
         )
         reply = await self._request(log, self.generator, MUTATE_ALL, request)
-        parsed, failure = parse_mutations(reply.text, len(factoids))
-        notes = [failure] if failure else []
+        parsed, found = parse_mutations(reply.text, len(factoids))
+        notes: list[ParseFailure | None] = [found]
         out = []
         for factoid, (synonyms, antonyms) in zip(factoids, parsed, strict=True):
             synonyms, syn_echo = drop_echoes(synonyms, None, request.prompt)
             antonyms, ant_echo = drop_echoes(antonyms, None, request.prompt)
-            notes += [n for n in (syn_echo, ant_echo) if n]
             syn, syn_note = self._usable(synonyms, None, factoid, Relation.SYNONYM)
             ant, ant_note = self._usable(antonyms, None, factoid, Relation.ANTONYM)
-            notes += [n for n in (syn_note, ant_note) if n]
+            notes += [syn_echo, ant_echo, syn_note, ant_note]
             out.append((syn, ant))
-        log.record(reply.call, "; ".join(dict.fromkeys(notes)) or None)
+        # the call is unusable only when no factoid got a single generated variant from it
+        usable = any(generated for syn, ant in out for _, generated in syn + ant)
+        found = _join_unique(notes, unusable=not usable)
+        log.record(reply.call, found)
         return out
 
     async def _verify_batch(
@@ -495,16 +501,16 @@ class MetaRAG(ScorerBase):
             },
         )
 
-        def parse(verifier: Judge, text: str) -> tuple[list[Verdict], str | None]:
+        def parse(verifier: Judge, text: str) -> tuple[list[Verdict], ParseFailure | None]:
             if copies_instructions(text, request.prompt):
                 unsure = Verdict(judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False)
                 return [unsure] * len(statements), _COPIED
-            items, failure = parse_numbered_verdicts(text, len(statements))
+            items, found = parse_numbered_verdicts(text, len(statements))
             verdicts = [
                 Verdict(judge=verifier.name, label=label, reason=reason, parsed=parsed)
                 for label, reason, parsed in items
             ]
-            return verdicts, failure
+            return verdicts, found
 
         per_verifier = await self._ask_verifiers(log, VERIFY_BATCH, request, parse)
         return [list(verdicts) for verdicts in zip(*per_verifier, strict=True)]
@@ -526,15 +532,13 @@ class MetaRAG(ScorerBase):
             },
         )
 
-        def parse(verifier: Judge, text: str) -> tuple[Verdict, str | None]:
+        def parse(verifier: Judge, text: str) -> tuple[Verdict, ParseFailure | None]:
             if copies_instructions(text, request.prompt):
                 unsure = Verdict(judge=verifier.name, label=Label.NOT_SURE, reason="", parsed=False)
                 return unsure, _COPIED
-            label, reason, failure = parse_verdict(text)
-            verdict = Verdict(
-                judge=verifier.name, label=label, reason=reason, parsed=failure is None
-            )
-            return verdict, failure
+            label, reason, found = parse_verdict(text)
+            verdict = Verdict(judge=verifier.name, label=label, reason=reason, parsed=found is None)
+            return verdict, found
 
         return await self._ask_verifiers(log, VERIFY, request, parse)
 
@@ -543,7 +547,7 @@ class MetaRAG(ScorerBase):
         log: CallLog,
         stage: str,
         request: JudgeRequest,
-        parse: Callable[[Judge, str], tuple[_T, str | None]],
+        parse: Callable[[Judge, str], tuple[_T, ParseFailure | None]],
     ) -> list[_T]:
         """Every verifier's parsed reply to ``request``, in verifier order. Each good call is
         recorded (with its parse failure) before the first failed call's error is raised."""
@@ -555,8 +559,8 @@ class MetaRAG(ScorerBase):
         for verifier, reply in zip(self.verifiers, replies, strict=True):
             if isinstance(reply, BaseException):
                 continue  # raised below, once every good verifier's call is recorded
-            value, failure = parse(verifier, reply.text)
-            log.record(reply.call, failure)
+            value, found = parse(verifier, reply.text)
+            log.record(reply.call, found)
             parsed.append(value)
         for reply in replies:
             if isinstance(reply, BaseException):
@@ -597,7 +601,7 @@ class MetaRAG(ScorerBase):
         response, call = await stage_request(log, self._runner(judge), stage, request)
         if response.text.strip() or not request.stop:
             return _Reply(response.text, call)
-        log.record(call, "empty reply; asked again without stop sequences")
+        log.record(call, _EMPTY_RETRIED)
         retry = replace(request, stop=())
         response, call = await stage_request(log, self._runner(judge), stage, retry)
         return _Reply(response.text, call)
@@ -616,7 +620,24 @@ def offline_factoids(answer: str) -> list[str]:
     return _offline_decomposer()(answer)
 
 
-_COPIED = "reply copies the prompt's instructions or examples; treated as NOT SURE"
+_COPIED = failure(
+    "echoed_instructions",
+    "reply copies the prompt's instructions or examples; treated as NOT SURE",
+    unusable=True,
+)
+_EMPTY_RETRIED = failure("empty", "empty reply; asked again without stop sequences", unusable=True)
+
+
+def _join_unique(parts: list[ParseFailure | None], *, unusable: bool) -> ParseFailure | None:
+    """``parts`` joined, each note once (factoids often share one), marked ``unusable``."""
+    seen: dict[str, ParseFailure] = {}
+    for part in parts:
+        if part is not None:
+            seen.setdefault(part.note, part)
+    found = join(*seen.values())
+    if found is None:
+        return None
+    return ParseFailure(found.note, found.causes, unusable)
 
 
 def _norm(text: str) -> str:
@@ -632,12 +653,14 @@ def copies_instructions(reply: str, prompt: str) -> bool:
     return len(norm) >= 20 and norm in _norm(instruction_text(prompt))
 
 
-def drop_echoes(items: list[str], failure: str | None, prompt: str) -> tuple[list[str], str | None]:
+def drop_echoes(
+    items: list[str], found: ParseFailure | None, prompt: str
+) -> tuple[list[str], ParseFailure | None]:
     """``items`` without those that copy the prompt's own instructions or examples (text
-    outside its data fences) or its data-fence markers, with a note added to ``failure`` when
-    any were dropped."""
+    outside its data fences) or its data-fence markers, with a failure added to ``found`` when
+    any were dropped (unusable when none is left)."""
     if not items:
-        return items, failure
+        return items, found
     own = _norm(instruction_text(prompt))
     kept = []
     for item in items:
@@ -646,9 +669,9 @@ def drop_echoes(items: list[str], failure: str | None, prompt: str) -> tuple[lis
             continue
         kept.append(item)
     if len(kept) == len(items):
-        return items, failure
+        return items, found
     note = f"{len(items) - len(kept)} item(s) copied from the prompt's instructions; dropped"
-    return kept, f"{failure}; {note}" if failure else note
+    return kept, join(found, failure("echoed_instructions", note, unusable=not kept))
 
 
 def unusable(factoids: Sequence[Factoid], log: CallLog) -> str | None:

@@ -1,7 +1,9 @@
 """Defensive parsers for judge output. They never raise and never return NaN.
 
-Each returns the parsed value and, when the text did not follow the requested format, a short
-``failure`` string naming the fallback rule that was applied (recorded in ``JudgeCall``):
+Each returns the parsed value and, when the text did not follow the requested format, a
+:class:`~guardrail.scoring.failures.ParseFailure`: a short note naming the fallback rule that
+was applied, its causes (``empty``, ``unparsable``, ``placeholder``, ...) and whether nothing
+in the reply could be used (all recorded in ``JudgeCall``):
 
 * :func:`parse_statements` (factoids, variants): a JSON array of strings (or an object holding
   one, as structured output returns it), possibly inside a code fence or surrounded by prose;
@@ -23,7 +25,8 @@ from __future__ import annotations
 import json
 import re
 
-from guardrail.models import Label
+from guardrail.models import Label, ParseCause
+from guardrail.scoring.failures import ParseFailure, failure, join
 from guardrail.scoring.templates import strip_echoed_fence
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
@@ -86,7 +89,7 @@ def _json_list(value: object) -> list[object] | None:
     return None
 
 
-def _try_json(text: str) -> tuple[list[str], str | None] | None:
+def _try_json(text: str) -> tuple[list[str], ParseFailure | None] | None:
     """The strings of the first JSON list found, and a note when some items were not strings."""
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     for cand in candidates:
@@ -104,40 +107,45 @@ def _try_json(text: str) -> tuple[list[str], str | None] | None:
                 continue
             items = [str(v).strip() for v in value if isinstance(v, (str, int, float))]
             odd = sum(1 for v in value if not isinstance(v, (str, int, float)))
-            note = f"{odd} JSON item(s) not strings; dropped" if odd else None
-            return items, note
+            note = f"{odd} JSON item(s) not strings; dropped"
+            return items, failure("non_string_items", note) if odd else None
     return None
 
 
-def _drop_placeholders(items: list[str], failure: str | None) -> tuple[list[str], str | None]:
+def _drop_placeholders(
+    items: list[str], found: ParseFailure | None
+) -> tuple[list[str], ParseFailure | None]:
+    """``items`` without template placeholders; the reply is unusable when only they were
+    there."""
     kept = [s for s in items if s and not is_placeholder(s)]
     dropped = sum(1 for s in items if s) - len(kept)
     if dropped:
         note = f"{dropped} placeholder item(s) dropped"
-        failure = f"{failure}; {note}" if failure else note
-    return kept, failure
+        found = join(found, failure("placeholder", note, unusable=not kept))
+    return kept, found
 
 
-def parse_statements(text: str) -> tuple[list[str], str | None]:
+_ECHOED_FENCE = "reply began with an echo of the prompt's data fence"
+
+
+def parse_statements(text: str) -> tuple[list[str], ParseFailure | None]:
     """Parse a list of sentences. Returns ``(items, failure)``.
 
-    ``[]`` is a valid answer (nothing to list); an empty reply is not (``"empty reply"``).
+    ``[]`` is a valid answer (nothing to list); an empty reply is not (cause ``empty``).
     """
     if not text or not text.strip():
-        return [], "empty reply"
+        return [], failure("empty", "empty reply", unusable=True)
     text, echoed = strip_echoed_fence(text)
-    echo_note = "reply began with an echo of the prompt's data fence" if echoed else None
+    echo = failure("echoed_fence", _ECHOED_FENCE) if echoed else None
     if not text.strip():
-        return [], f"{echo_note}; nothing after it"
+        return [], join(echo, failure("empty", "nothing after it", unusable=True))
     as_json = _try_json(text)
     if as_json is not None:
-        raw, note = as_json
-        items = [_clean_item(s) for s in raw]
-        failure = "; ".join(n for n in (echo_note, note) if n) or None
-        items, failure = _drop_placeholders(items, failure)
-        if not items and note:
-            failure = f"{failure}; no usable item"
-        return items, failure
+        raw, odd = as_json
+        items, found = _drop_placeholders([_clean_item(s) for s in raw], join(echo, odd))
+        if not items and odd is not None and found is not None and not found.unusable:
+            found = found.as_unusable("no usable item")
+        return items, found
     stripped = _FENCE.sub(r"\1", text)
     stripped = "\n".join(x for x in stripped.splitlines() if not _FENCE_LINE.match(x)).strip()
     if stripped.startswith("["):
@@ -145,13 +153,13 @@ def parse_statements(text: str) -> tuple[list[str], str | None]:
         recovered = [_clean_item(_unquote(m)) for m in _QUOTED.findall(stripped)]
         items = [s for s in recovered if s]
         note = f"malformed JSON array; recovered {len(items)} complete item(s)"
-        return _drop_placeholders(items, f"{echo_note}; {note}" if echo_note else note)
+        return _drop_placeholders(items, join(echo, failure("truncated", note, unusable=not items)))
     lines = [_clean_item(line) for line in stripped.splitlines()]
     items = [line for line in lines if line and line not in {"[", "]", "```"}]
-    items, failure = _drop_placeholders(items, echo_note)
-    if not items:
-        failure = f"{failure}; no usable item" if failure else "no usable item"
-    return items, failure
+    items, found = _drop_placeholders(items, echo)
+    if not items and (found is None or not found.unusable):
+        found = join(found, failure("unparsable", "no usable item", unusable=True))
+    return items, found
 
 
 _ALL_LABELS = re.compile(r"YES\W+NO\W+(?:OR\W+)?NOT\s+SURE", re.IGNORECASE)
@@ -180,33 +188,32 @@ def _json_verdict(body: str) -> tuple[Label, str] | None:
     return None
 
 
-def parse_verdict(text: str) -> tuple[Label, str, str | None]:
+def parse_verdict(text: str) -> tuple[Label, str, ParseFailure | None]:
     """Parse ``YES|NO|NOT SURE`` and a one-line reason. Returns ``(label, reason, failure)``."""
     body = (text or "").strip()
     if not body:
-        return Label.NOT_SURE, "", "empty reply; treated as NOT SURE"
+        empty = failure("empty", "empty reply; treated as NOT SURE", unusable=True)
+        return Label.NOT_SURE, "", empty
     body, echoed = strip_echoed_fence(body)
     body = body.strip()
+    echo = failure("echoed_fence", _ECHOED_FENCE) if echoed else None
+    if not body:
+        return Label.NOT_SURE, "", join(echo, failure("empty", "nothing after it", unusable=True))
     if body.startswith("{"):
         as_json = _json_verdict(body)
         if as_json is not None:
-            return as_json[0], as_json[1], None
-    first = body.splitlines()[0] if body else ""
+            return as_json[0], as_json[1], echo
+    first = body.splitlines()[0]
     if _ALL_LABELS.search(first):
-        return (
-            Label.NOT_SURE,
-            first[:300],
-            "reply repeats the answer format (YES, NO, NOT SURE); treated as NOT SURE",
-        )
-    label, reason, failure = _text_verdict(body)
-    if echoed and failure is None:
-        failure = "reply began with an echo of the prompt's data fence"
-    return label, reason, failure
+        note = "reply repeats the answer format (YES, NO, NOT SURE); treated as NOT SURE"
+        return Label.NOT_SURE, first[:300], join(echo, failure("placeholder", note, unusable=True))
+    label, reason, found = _text_verdict(body)
+    return label, reason, join(echo, found)
 
 
-def _text_verdict(body: str) -> tuple[Label, str, str | None]:
+def _text_verdict(body: str) -> tuple[Label, str, ParseFailure | None]:
     match = _LABEL_AT_START.match(body)
-    failure: str | None = None
+    found: ParseFailure | None = None
     if match:
         raw, rest = match.group(1), match.group(2)
     else:
@@ -215,15 +222,15 @@ def _text_verdict(body: str) -> tuple[Label, str, str | None]:
             return (
                 Label.NOT_SURE,
                 body.splitlines()[0][:300] if body else "",
-                ("no label; treated as NOT SURE"),
+                failure("unparsable", "no label; treated as NOT SURE", unusable=True),
             )
         raw, rest = anywhere.group(1), body[anywhere.end() :]
-        failure = "label not at start; took the first label found"
+        found = failure("label_not_at_start", "label not at start; took the first label found")
     norm = re.sub(r"[\s_]+", " ", raw.upper())
     label = {"YES": Label.YES, "NO": Label.NO}.get(norm, Label.NOT_SURE)
     lines = rest.strip().lstrip(".:,-–—*_ ").splitlines()
     reason = lines[0].strip() if lines else ""
-    return label, reason[:300], failure
+    return label, reason[:300], found
 
 
 # --- the cheaper protocols' batch replies --------------------------------------------------------
@@ -240,14 +247,19 @@ def _strings(value: object) -> tuple[list[str], int]:
     return kept, len(items) - len(kept)
 
 
-def parse_mutations(text: str, n: int) -> tuple[list[tuple[list[str], list[str]]], str | None]:
+def parse_mutations(
+    text: str, n: int
+) -> tuple[list[tuple[list[str], list[str]]], ParseFailure | None]:
     """Parse a ``mutate_all`` reply: ``{"1": {"synonyms": [...], "antonyms": [...]}, ...}``.
 
     Returns one ``(synonyms, antonyms)`` pair per factoid (empty lists where the reply has
-    nothing usable for it) and a failure note naming the factoids that were missing, or
-    ``None``. Never raises.
+    nothing usable for it) and a failure naming the factoids that were missing, or ``None``.
+    The reply is unusable when no factoid got a usable variant. Never raises.
     """
-    body, _echoed = strip_echoed_fence((text or "").strip())
+    if not (text or "").strip():
+        return [([], []) for _ in range(n)], failure("empty", "empty reply", unusable=True)
+    body, echoed = strip_echoed_fence(text.strip())
+    echo = failure("echoed_fence", _ECHOED_FENCE) if echoed else None
     fenced = _FENCE.search(body)
     if fenced:
         body = fenced.group(1).strip()
@@ -262,7 +274,8 @@ def parse_mutations(text: str, n: int) -> tuple[list[tuple[list[str], list[str]]
         # The structured-output shape: {"factoids": [{"synonyms": [...], ...}, ...]}.
         data = {str(i): entry for i, entry in enumerate(data["factoids"], start=1)}
     if not isinstance(data, dict):
-        return [([], []) for _ in range(n)], "no JSON object of mutations; all filled"
+        note = "no JSON object of mutations; all filled"
+        return [([], []) for _ in range(n)], join(echo, failure("unparsable", note, unusable=True))
     out: list[tuple[list[str], list[str]]] = []
     missing: list[int] = []
     placeholders = 0
@@ -276,15 +289,18 @@ def parse_mutations(text: str, n: int) -> tuple[list[tuple[list[str], list[str]]
         antonyms, ant_dropped = _strings(entry.get("antonyms"))
         placeholders += syn_dropped + ant_dropped
         out.append((synonyms, antonyms))
-    notes = []
-    if missing:
-        notes.append(f"no mutations for factoid(s) {', '.join(map(str, missing))}")
-    if placeholders:
-        notes.append(f"{placeholders} placeholder variant(s) dropped")
-    return out, "; ".join(notes) or None
+    unusable = not any(synonyms or antonyms for synonyms, antonyms in out)
+    gaps = failure("missing_items", f"no mutations for factoid(s) {', '.join(map(str, missing))}")
+    dropped = failure("placeholder", f"{placeholders} placeholder variant(s) dropped")
+    found = join(echo, gaps if missing else None, dropped if placeholders else None)
+    if unusable:
+        found = (found or failure("unparsable", "no usable variant")).as_unusable()
+    return out, found
 
 
-def parse_numbered_verdicts(text: str, n: int) -> tuple[list[tuple[Label, str, bool]], str | None]:
+def parse_numbered_verdicts(
+    text: str, n: int
+) -> tuple[list[tuple[Label, str, bool]], ParseFailure | None]:
     """Parse a ``verify_batch`` reply: one ``<n>. YES|NO|NOT SURE. reason`` line per item.
 
     Each item is parsed on its own (:func:`parse_verdict`): an unparsable or missing item is
@@ -306,19 +322,32 @@ def parse_numbered_verdicts(text: str, n: int) -> tuple[list[tuple[Label, str, b
     items: list[tuple[Label, str, bool]] = []
     fallbacks: list[int] = []
     if not (text or "").strip():
-        return [(Label.NOT_SURE, "", False)] * n, "empty reply; every item NOT SURE"
+        empty = failure("empty", "empty reply; every item NOT SURE", unusable=True)
+        return [(Label.NOT_SURE, "", False)] * n, empty
+    causes: list[ParseFailure] = []
     for i in range(1, n + 1):
         if i not in found:
             items.append((Label.NOT_SURE, "", False))
             fallbacks.append(i)
             continue
-        label, reason, failure = parse_verdict(found[i])
-        items.append((label, reason, failure is None))
-        if failure is not None:
+        label, reason, item_failure = parse_verdict(found[i])
+        items.append((label, reason, item_failure is None))
+        if item_failure is not None:
             fallbacks.append(i)
+            causes.append(item_failure)
     if not fallbacks:
         return items, None
-    return items, f"item(s) {', '.join(map(str, fallbacks))} unparsed or missing; NOT SURE"
+    note = f"item(s) {', '.join(map(str, fallbacks))} unparsed or missing; NOT SURE"
+    cause: ParseCause = "missing_items" if found else "unparsable"
+    signal = any(parsed or label is not Label.NOT_SURE for label, _, parsed in items)
+    summary = failure(cause, note, unusable=not signal)
+    if len(fallbacks) > len(causes):  # some items were missing, not just garbled
+        return items, ParseFailure(summary.note, _causes(summary, *causes), summary.unusable)
+    return items, ParseFailure(note, _causes(*causes), summary.unusable)
+
+
+def _causes(*parts: ParseFailure) -> tuple[ParseCause, ...]:
+    return tuple(dict.fromkeys(c for p in parts for c in p.causes))
 
 
 def _json_verdict_list(body: str) -> list[str] | None:

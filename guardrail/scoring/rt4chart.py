@@ -53,12 +53,14 @@ from guardrail.judges.runner import JudgeRunner, RetryPolicy
 from guardrail.models import (
     Factoid,
     JudgeCall,
+    ParseCause,
     ReportStatus,
     ScoreReport,
     Span,
 )
 from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
+from guardrail.scoring.failures import ParseFailure, failure
 from guardrail.scoring.parsing import parse_statements
 from guardrail.scoring.settings import RT4ChartConfig
 from guardrail.scoring.stages import request as stage_request
@@ -120,7 +122,7 @@ def _canon(raw: str) -> str:
     return re.sub(r"\s+", " ", raw.upper().replace("_", " ")).strip()
 
 
-def parse_rt_verdict(text: str) -> tuple[RTLabel, str, str | None]:
+def parse_rt_verdict(text: str) -> tuple[RTLabel, str, ParseFailure | None]:
     """Parse ``ENTAILED|CONTRADICTED|BASELESS. reason``. Returns ``(label, reason, failure)``.
 
     Never raises. Accepted: the label first (after an optional ``Answer:``/``Label:``), in any
@@ -130,23 +132,29 @@ def parse_rt_verdict(text: str) -> tuple[RTLabel, str, str | None]:
     """
     body = (text or "").strip()
     match = _AT_START.match(body)
-    failure: str | None = None
+    problem: ParseFailure | None = None
     if match:
         raw, rest = _canon(match.group(1)), match.group(2)
         label = _ALIASES[raw]
         if raw not in ("ENTAILED", "CONTRADICTED", "BASELESS"):
-            failure = f"nonstandard label {raw!r}; read as {label.value}"
+            note = f"nonstandard label {raw!r}; read as {label.value}"
+            problem = failure("nonstandard_label", note)
     else:
         found = _ANYWHERE.search(body.upper())
         if found is None:
             first = body.splitlines()[0][:300] if body else ""
-            return RTLabel.BASELESS, first, "no label; treated as BASELESS"
+            cause: ParseCause = "unparsable" if body else "empty"
+            return (
+                RTLabel.BASELESS,
+                first,
+                failure(cause, "no label; treated as BASELESS", unusable=True),
+            )
         label = _ALIASES[_canon(found.group(1))]
         rest = body[found.end() :]
-        failure = "label not at start; took the first label found"
+        problem = failure("label_not_at_start", "label not at start; took the first label found")
     lines = rest.strip().lstrip(".:,-–— ").splitlines()
     reason = lines[0].strip() if lines else ""
-    return label, reason[:300], failure
+    return label, reason[:300], problem
 
 
 _CITATION = re.compile(r"\[\s*(\d{1,6})\s*\]|\bsentences?\s*#?\s*(\d{1,6})\b", re.IGNORECASE)
@@ -389,13 +397,13 @@ class RT4Chart(ScorerBase):
         replies = await _round(calls, self.runner, CLAIMS, requests)
         claims: list[_Claim] = []
         for i, (text, call) in enumerate(replies):
-            items, failure = parse_statements(text)
-            if not items and failure:
+            items, found = parse_statements(text)
+            if not items and found:
                 # no signal is not "no claim": the sentence itself is checked
                 s, e = sents[i]
                 items = [answer[s:e]]
-                failure = f"{failure}; used the sentence as its claim"
-            calls.record(call, failure)
+                found = found.as_unusable("used the sentence as its claim")
+            calls.record(call, found)
             for item in items:
                 claims.append(_Claim(index=len(claims), text=item, sentence=i))
         return claims
@@ -437,8 +445,8 @@ class RT4Chart(ScorerBase):
         replies = await _round(calls, self.runner, LOCAL_VERIFY, requests)
         votes: dict[int, list[_Vote]] = {c.index: [] for c in claims}
         for (claim, _k), (text, call) in zip(pairs, replies, strict=True):
-            label, reason, failure = parse_rt_verdict(text)
-            calls.record(call, failure)
+            label, reason, found = parse_rt_verdict(text)
+            calls.record(call, found)
             votes[claim.index].append(_Vote(label, reason))
         local: dict[int, tuple[RTLabel, int | None, str]] = {}
         trace: dict[int, dict[str, Any]] = {}
@@ -506,8 +514,8 @@ class RT4Chart(ScorerBase):
         keys = _SentenceKeys(sents)
         finals: dict[int, tuple[RTLabel, list[int]]] = {}
         for claim, (text, call) in zip(claims, replies, strict=True):
-            label, reason, failure = parse_rt_verdict(text)
-            calls.record(call, failure)
+            label, reason, found = parse_rt_verdict(text)
+            calls.record(call, found)
             _, focus, _ = local[claim.index]
             evidence = self._evidence(claim.text, (label, focus, reason), keys, chunks)
             finals[claim.index] = (label, evidence)

@@ -88,3 +88,40 @@ async def test_failed_rows_cost_their_calls_tokens_and_time() -> None:
     assert cost.seconds_per_answer == sum(o.seconds for o in outcomes) / 4
     assert cost.judge_calls_of_failed_rows == down.judge_calls
     assert cost.parse_failures >= result.outcomes["mute"].parse_failures > 0
+
+
+async def test_unusable_replies_are_counted_apart_from_recovered_slips() -> None:
+    """The "mute" row's mutation and verify replies are empty (no signal at all); a "slip"
+    row's verdicts carry their label late in the reply (read, a format slip): only the first
+    are unusable."""
+
+    def slipping(request: JudgeRequest) -> str:
+        if request.task == "verify" and "slips" in str(request.inputs["factoid"]):
+            return "Based on the passages, the answer is NO."
+        return handler(request)
+
+    rows = [*ROWS, _row("slip", "The judge slips on this one.", 1)]
+    scorer = MetaRAG(
+        ScriptedJudge(slipping),
+        config=MetaRAGConfig(k=1),
+        retry=RetryPolicy(max_attempts=1),
+        localizer=None,
+    )
+    result = await run_rows(rows, scorer)
+    mute, slip = result.outcomes["mute"], result.outcomes["slip"]
+    # k=1: a synonym call, an antonym call and two verify calls, each empty reply asked
+    # again without stops (8 empty replies); the mutations were then filled mechanically
+    assert mute.unusable_replies == 8
+    assert mute.unusable_causes == {"empty": 8, "too_few_items": 2}
+    assert (slip.unusable_replies, slip.parse_failures) == (0, 2)
+    assert slip.parse_causes == {"label_not_at_start": 2}
+    cost = summarize(rows, result.outcomes, threshold=0.5, threshold_source="t").cost
+    assert cost is not None
+    assert cost.unusable_replies == 8
+    assert cost.unusable_causes == {"empty": 8, "too_few_items": 2}
+    assert cost.parse_causes == {"empty": 8, "too_few_items": 2, "label_not_at_start": 2}
+    assert cost.judge_calls == sum(o.judge_calls for o in result.outcomes.values())
+    line = cost.parse_summary()
+    assert line.startswith(f"judge replies that could not be used: 8 of {cost.judge_calls} calls")
+    assert "(empty 8, too_few_items 2)" in line
+    assert "2 more read after a format slip (label_not_at_start 2)" in line

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from guardrail.judges.base import JudgeRequest
-from guardrail.models import Label
+from guardrail.models import JudgeCall, Label
 from guardrail.scoring import MetaRAG
 from guardrail.scoring.parsing import (
     is_placeholder,
@@ -29,27 +29,31 @@ CONTEXT = ["Ibuprofen is contraindicated in the third trimester of pregnancy."]
 
 
 @pytest.mark.parametrize(
-    ("reply", "items"),
+    ("reply", "causes"),
     [
-        ("", []),
-        ("   \n", []),
-        ('[{"a": "x"}]', []),
-        ('["...", "..."]', []),
-        ('["<statement>", "[factoid]", "Statement 1"]', []),
-        ("[BEGIN DATA: inputText]", []),
+        ("", ("empty",)),
+        ("   \n", ("empty",)),
+        ('[{"a": "x"}]', ("non_string_items",)),
+        ('["...", "..."]', ("placeholder",)),
+        ('["<statement>", "[factoid]", "Statement 1"]', ("placeholder",)),
+        ("[BEGIN DATA: inputText]", ("echoed_fence", "empty")),
+        ("```\n```", ("unparsable",)),
     ],
 )
-def test_statement_replies_without_content_are_failures(reply: str, items: list[str]) -> None:
+def test_statement_replies_without_content_are_unusable(reply: str, causes: tuple[str]) -> None:
     got, failure = parse_statements(reply)
-    assert got == items
-    assert failure is not None
+    assert got == []
+    assert failure is not None and failure.unusable
+    assert failure.causes == causes
 
 
 def test_an_echoed_fence_does_not_hide_the_reply() -> None:
     reply = '[BEGIN DATA: inputText]\n["Ibuprofen is safe in pregnancy."]\n[END DATA: inputText]'
     items, failure = parse_statements(reply)
     assert items == ["Ibuprofen is safe in pregnancy."]
-    assert failure is not None and "echo" in failure
+    assert failure is not None and "echo" in failure.note
+    # the content was read: a format slip, not a reply that could not be used
+    assert failure.causes == ("echoed_fence",) and not failure.unusable
     assert strip_echoed_fence("[BEGIN DATA 0a1b2c3d: statement] YES.") == ("YES.", True)
 
 
@@ -57,16 +61,67 @@ def test_placeholder_mutations_are_failures() -> None:
     reply = '{"1": {"synonyms": ["...", "..."], "antonyms": ["...", "..."]}}'
     parsed, failure = parse_mutations(reply, 1)
     assert parsed == [([], [])]
-    assert failure is not None and "placeholder" in failure
+    assert failure is not None and failure.causes == ("placeholder",) and failure.unusable
+
+
+def test_some_placeholders_among_real_items_leave_the_reply_usable() -> None:
+    items, failure = parse_statements('["Ibuprofen is safe.", "...", "<statement>"]')
+    assert items == ["Ibuprofen is safe."]
+    assert failure is not None and failure.causes == ("placeholder",) and not failure.unusable
 
 
 @pytest.mark.parametrize(
-    "reply", ["", "YES, NO or NOT SURE", "Answer: YES / NO / NOT SURE. reason", "[BEGIN DATA"]
+    ("reply", "cause"),
+    [
+        ("", "empty"),
+        ("YES, NO or NOT SURE", "placeholder"),
+        ("Answer: YES / NO / NOT SURE. reason", "placeholder"),
+        ("[BEGIN DATA", "empty"),
+        ("The statement seems plausible.", "unparsable"),
+    ],
 )
-def test_verdict_replies_without_signal_are_not_sure_and_failures(reply: str) -> None:
+def test_verdict_replies_without_signal_are_not_sure_and_unusable(reply: str, cause: str) -> None:
     label, _reason, failure = parse_verdict(reply)
     assert label is Label.NOT_SURE
+    assert failure is not None and failure.unusable and cause in failure.causes
+
+
+def test_a_label_read_from_prose_is_a_usable_format_slip() -> None:
+    label, _reason, failure = parse_verdict("Based on the passage, the answer is NO.")
+    assert label is Label.NO
+    assert failure is not None and failure.causes == ("label_not_at_start",)
+    assert not failure.unusable
+
+
+@pytest.mark.parametrize(
+    ("reply", "causes", "unusable"),
+    [
+        ("", ("empty",), True),
+        ("Yes, it is supported.", ("unparsable",), True),
+        ("1. YES. fine\n", ("missing_items",), False),
+        ("1. YES. fine\n2. maybe", ("unparsable",), False),
+        ("1. perhaps\n2. maybe", ("unparsable",), True),
+    ],
+)
+def test_batch_verdict_causes(reply: str, causes: tuple[str], unusable: bool) -> None:
+    _items, failure = parse_numbered_verdicts(reply, 2)
     assert failure is not None
+    assert (failure.causes, failure.unusable) == (causes, unusable)
+
+
+@pytest.mark.parametrize(
+    ("reply", "causes", "unusable"),
+    [
+        ("", ("empty",), True),
+        ("Here are some synonyms.", ("unparsable",), True),
+        ('{"1": {"synonyms": ["A is B."], "antonyms": []}}', ("missing_items",), False),
+        ('{"3": {"synonyms": ["A is B."], "antonyms": []}}', ("missing_items",), True),
+    ],
+)
+def test_mutation_reply_causes(reply: str, causes: tuple[str], unusable: bool) -> None:
+    _parsed, failure = parse_mutations(reply, 2)
+    assert failure is not None
+    assert (failure.causes, failure.unusable) == (causes, unusable)
 
 
 def test_structured_replies_parse_without_failure() -> None:
@@ -142,6 +197,33 @@ async def test_an_unusable_judge_makes_the_report_judge_unusable(
     # the answer's sentence became the factoid: the decomposition failure was not "nothing"
     assert [f.text for f in report.factoids] == [ANSWER]
     assert report.usage.parse_failures >= 1
+    # every call's reply was unusable, and the record says why
+    assert report.usage.unusable_replies == len(report.calls)
+    assert all(c.reply_unusable and c.parse_causes for c in report.calls)
+    decomposed = [c for c in report.calls if c.stage == "decompose"][-1]
+    assert "used the answer's sentences" in (decomposed.parse_failure or "")
+
+
+async def test_the_audit_fields_name_the_causes() -> None:
+    """Per call: the causes in the vocabulary, and whether anything of the reply was used."""
+    verdict = "The statement is plausible. Based on the passage, the answer is NO."
+    report = await MetaRAG(_replying(json.dumps([ANSWER]), verdict, "")).score(
+        "q?", ANSWER, CONTEXT
+    )
+    by_stage: dict[str, list[JudgeCall]] = {}
+    for call in report.calls:
+        by_stage.setdefault(call.stage, []).append(call)
+    assert not by_stage["decompose"][0].parse_causes
+    # an empty mutation reply is asked again without stops: both replies unusable
+    mutations = by_stage["synonym"] + by_stage["antonym"]
+    assert all(c.reply_unusable and "empty" in c.parse_causes for c in mutations)
+    # a label found late in the reply: read (usable), with its cause
+    verdicts = by_stage["verify"]
+    assert verdicts and all(c.parse_causes == ["label_not_at_start"] for c in verdicts)
+    assert not any(c.reply_unusable for c in verdicts)
+    assert report.usage.unusable_causes == {"empty": len(mutations), "too_few_items": 2}
+    assert report.usage.parse_causes["label_not_at_start"] == len(verdicts)
+    assert report.status == "ok"
 
 
 async def test_one_parsable_verdict_is_signal() -> None:

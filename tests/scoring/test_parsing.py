@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guardrail.models import Label
+from guardrail.scoring.failures import ParseFailure
 from guardrail.scoring.parsing import is_placeholder, parse_statements, parse_verdict
 
 
@@ -70,7 +71,10 @@ def test_parse_statements_never_raises(text):
     """Any text parses to a list of non-empty strings."""
     items, failure = parse_statements(text)
     assert all(isinstance(i, str) and i for i in items)
-    assert failure is None or isinstance(failure, str)
+    assert failure is None or (isinstance(failure, ParseFailure) and failure.causes)
+    # no item means a failure that says the reply could not be used, or a valid "[]"
+    if not items and failure is not None and "placeholder" not in failure.causes:
+        assert failure.unusable or failure.causes == ("echoed_fence",)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])  # regex generation on a busy machine
