@@ -104,6 +104,12 @@ class JudgeCall(_Value):
         description="prompt tokens the server read from its prompt cache; null when its API "
         "does not report them",
     )
+    usage_reported: bool = Field(
+        default=True,
+        description="false when the server reported no token usage (a streamed reply without "
+        "a usage chunk): completion tokens were counted one per chunk, prompt tokens are "
+        "unknown (0)",
+    )
 
 
 class Verdict(_Value):
@@ -200,6 +206,11 @@ class Usage(_Value):
         default_factory=dict, description="the unusable replies by cause"
     )
     failed_calls: int = 0
+    calls_without_usage: int = Field(
+        default=0,
+        description="successful calls whose server reported no token usage (their prompt "
+        "tokens are unknown, counted as 0)",
+    )
     cached_calls: int = Field(default=0, description="calls answered from the response cache")
     cached_prompt_tokens: int | None = Field(
         default=None,
@@ -222,6 +233,7 @@ class Usage(_Value):
             parse_causes=count_causes(calls),
             unusable_causes=count_causes([c for c in calls if c.reply_unusable]),
             failed_calls=sum(1 for c in calls if not c.ok),
+            calls_without_usage=sum(1 for c in calls if c.ok and not c.usage_reported),
             cached_calls=sum(1 for c in calls if c.cached),
             cached_prompt_tokens=(
                 sum(c.cached_prompt_tokens or 0 for c in calls)

@@ -21,12 +21,12 @@ from guardrail.cli.options import (
     judge_overrides,
 )
 from guardrail.exceptions import ConfigError
-from guardrail.judges.registry import make_judge, parse_spec
+from guardrail.judges.registry import parse_spec
 from guardrail.models import ScoreReport
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB, fallback_beside
 from guardrail.sanitize import require_clean
 from guardrail.scoring.base import ScorerBase
-from guardrail.scoring.factory import build_scorer
+from guardrail.scoring.factory import build_scorer, judge_for
 from guardrail.scoring.settings import (
     DEFAULT_THRESHOLD,
     MetaRAGSettings,
@@ -174,7 +174,7 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
         policy = policy.model_copy(update={"scorer": scorer})
     guard = Guard.from_yaml(
         policy,
-        judge=make_judge(args.judge) if args.judge else None,
+        judge=judge_for(policy.scorer, args.judge) if args.judge else None,
         audit_log=args.audit_log or DEFAULT_AUDIT_LOG,
         review_db=args.review_db,
         fallback_log=fallback_beside(args.review_db),

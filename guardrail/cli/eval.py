@@ -87,6 +87,12 @@ def print_summary(console: Console, summary: EvalSummary, title: str) -> None:
             f"tokens, {cost.seconds_per_answer:.2f} s"
         )
         console.print(cost.parse_summary())
+        if cost.calls_without_usage:
+            console.print(
+                f"[yellow]prompt tokens unknown for {cost.calls_without_usage} judge calls: the "
+                "server sent no token usage with its streamed replies (--judge-stream off "
+                "counts them)[/yellow]"
+            )
     cascade = summary.cascade
     if cascade.get("settled"):
         error = cascade.get("settled_error_rate")

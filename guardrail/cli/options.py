@@ -38,7 +38,8 @@ def add_judge_flags(p: argparse.ArgumentParser, *, judge_default: str) -> None:
 
 
 def add_deadline_flags(p: argparse.ArgumentParser) -> None:
-    """``--timeout``, ``--turn-timeout`` and ``--structured-output``: how judge calls run."""
+    """``--timeout``, ``--turn-timeout``, ``--structured-output`` and ``--judge-stream``: how
+    judge calls run."""
     p.add_argument(
         "--timeout",
         type=float,
@@ -62,6 +63,14 @@ def add_deadline_flags(p: argparse.ArgumentParser) -> None:
         help="auto: ask judges that support it for replies that follow a JSON Schema; off: "
         "plain text (default: the policy's, else auto)",
     )
+    p.add_argument(
+        "--judge-stream",
+        choices=["auto", "on", "off"],
+        default=None,
+        help="stream OpenAI-API judge replies, so a call past its deadline stops the "
+        "server's generation (llama-cpp-python stops only streamed replies); auto: for "
+        "openai-compatible:MODEL@URL judges (default: the policy's, else auto)",
+    )
 
 
 def judge_overrides(args: argparse.Namespace) -> Overrides:
@@ -71,6 +80,7 @@ def judge_overrides(args: argparse.Namespace) -> Overrides:
         "timeout_s": ("--timeout", args.timeout),
         "turn_timeout_s": ("--turn-timeout", args.turn_timeout),
         "structured_output": ("--structured-output", args.structured_output),
+        "judge_stream": ("--judge-stream", args.judge_stream),
     }
 
 

@@ -85,6 +85,12 @@ class CostBlock(_Block):
     )
     failed_judge_calls: int
     judge_calls_of_failed_rows: int
+    calls_without_usage: int = Field(
+        default=0,
+        description="judge calls whose server reported no token usage (streamed replies "
+        "from llama-cpp-python): their prompt tokens are unknown, so the prompt-token figures "
+        "are a lower bound",
+    )
 
     def parse_summary(self) -> str:
         """One line: the calls whose reply could not be used (by cause), then those whose
@@ -226,6 +232,7 @@ def cost_block(outcomes: Sequence[RowOutcome]) -> CostBlock | None:
         unusable_causes=_sum_counts(o.unusable_causes for o in outcomes),
         failed_judge_calls=sum(o.failed_calls for o in outcomes),
         judge_calls_of_failed_rows=sum(o.judge_calls for o in outcomes if not o.ok),
+        calls_without_usage=sum(o.calls_without_usage for o in outcomes),
     )
 
 

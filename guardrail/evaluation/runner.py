@@ -90,6 +90,7 @@ class RowOutcome(ProgressLine):
     parse_causes: dict[str, int] = Field(default_factory=dict)
     unusable_causes: dict[str, int] = Field(default_factory=dict)
     failed_calls: int = 0
+    calls_without_usage: int = 0
     cached_calls: int = 0
     cached_prompt_tokens: int | None = None
     round_trips: int = 0
@@ -118,6 +119,7 @@ class RowOutcome(ProgressLine):
             parse_causes=dict(report.usage.parse_causes),
             unusable_causes=dict(report.usage.unusable_causes),
             failed_calls=report.usage.failed_calls,
+            calls_without_usage=report.usage.calls_without_usage,
             cached_calls=report.usage.cached_calls,
             cached_prompt_tokens=report.usage.cached_prompt_tokens,
             round_trips=sum(1 for stage in report.usage.stages if stage.calls),
@@ -142,6 +144,7 @@ class RowOutcome(ProgressLine):
             parse_causes=dict(usage.parse_causes),
             unusable_causes=dict(usage.unusable_causes),
             failed_calls=usage.failed_calls,
+            calls_without_usage=usage.calls_without_usage,
             cached_calls=usage.cached_calls,
             cached_prompt_tokens=usage.cached_prompt_tokens,
             seconds=seconds,

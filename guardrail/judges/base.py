@@ -90,6 +90,10 @@ class JudgeResponse:
     #: HTTP requests this answer took: more than one when the server rejected a structured-
     #: output form and the same call was sent again in another form. Each counts as an attempt.
     requests: int = 1
+    #: False when the server reported no token usage (a streamed reply without a usage chunk,
+    #: as llama-cpp-python sends it): completion tokens were counted one per chunk and
+    #: prompt tokens are unknown (reported as 0).
+    usage_reported: bool = True
 
 
 @runtime_checkable

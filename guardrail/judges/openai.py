@@ -221,6 +221,7 @@ class OpenAIJudge(_sdk.SDKJudge[openai.AsyncOpenAI]):
             # without a usage chunk, one content chunk a token (llama.cpp streams token by token)
             completion_tokens=(usage.completion_tokens or 0) if usage else pieces,
             cached_prompt_tokens=details.cached_tokens if details is not None else None,
+            usage_reported=usage is not None,
         )
 
     def _parse(self, completion: object, base_url: str) -> JudgeResponse:

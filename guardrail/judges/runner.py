@@ -200,6 +200,7 @@ class JudgeRunner:
                         attempts=attempt + response.requests - 1,
                         cached=response.cached,
                         cached_prompt_tokens=response.cached_prompt_tokens,
+                        usage_reported=response.usage_reported,
                     )
                 retry = last.retryable and attempt < self.policy.max_attempts
                 _log.log(

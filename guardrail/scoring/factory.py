@@ -5,11 +5,11 @@ factories are below."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from guardrail.judges.base import Judge
 from guardrail.judges.cache import CachingJudge, ResponseCache
-from guardrail.judges.registry import make_judge
+from guardrail.judges.registry import make_judge, parse_spec
 from guardrail.scoring.registry import ScorerParts, scorer_entry
 from guardrail.scoring.settings import (
     DEFAULT_THRESHOLD,
@@ -107,14 +107,29 @@ def _prompts(name: str, style: str) -> PromptSet:
     return builtin.fenced() if style == "fenced" else builtin
 
 
+#: The judge kinds that speak the OpenAI API (and take ``stream=``).
+_OPENAI_KINDS = ("openai", "openai-compatible")
+
+
+def judge_options(settings: AnyScorerSettings, spec: str) -> dict[str, Any]:
+    """The options the settings give the judge ``spec`` names: ``stream`` for the OpenAI-API
+    judges (``judge_stream``: ``auto`` streams for ``openai-compatible:`` specs)."""
+    kind = parse_spec(spec).kind
+    if kind not in _OPENAI_KINDS:
+        return {}
+    choice = settings.judge_stream
+    return {"stream": choice == "on" or (choice == "auto" and kind == "openai-compatible")}
+
+
 def judge_for(settings: AnyScorerSettings, spec: str | None = None) -> Judge:
     """The judge ``spec`` (default: the settings' main judge) names, built as the settings say:
     a ``local:trained`` (``local:encoder``) spec verifies with the model file (directory)
-    ``settings.judge_model`` when it is set."""
+    ``settings.judge_model`` when it is set; OpenAI-API judges stream as ``judge_stream``
+    says."""
     spec = spec or settings.judge
     verifier = model_verifier(spec)
     if settings.judge_model is None or verifier is None:
-        return make_judge(spec)
+        return make_judge(spec, **judge_options(settings, spec))
     from guardrail.judges.local import make_local_judge
 
     return make_local_judge(verifier, model_path=settings.judge_model)

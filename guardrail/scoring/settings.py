@@ -40,6 +40,7 @@ EnsembleRule = Literal["majority", "mean_penalty"]
 Localize = Literal["words", "factoids"]
 Protocol = Literal["paper", "factoid", "answer"]
 StructuredOutput = Literal["auto", "off"]
+JudgeStream = Literal["auto", "on", "off"]
 
 
 def check_judge_spec(spec: str) -> str:
@@ -164,6 +165,14 @@ class ScorerWiring(RetryPolicy):
         default="local",
         description="judge for every stage: local | local:trained | openai:MODEL | "
         "anthropic:MODEL | openai-compatible:MODEL@URL",
+    )
+    judge_stream: JudgeStream = Field(
+        default="auto",
+        description="stream the replies of OpenAI-API judges: 'auto' streams for "
+        "openai-compatible:MODEL@URL judges and not for openai:MODEL; 'on'/'off' for every "
+        "OpenAI-API judge. A local server such as llama-cpp-python stops generating a streamed "
+        "reply when a deadline closes its request, but finishes a plain one first, holding "
+        "its slot; other judges ignore it",
     )
     localize: Localize = Field(
         default="words",

@@ -12,6 +12,7 @@ from guardrail.exceptions import JudgeRequestError
 from guardrail.judges.anthropic import AnthropicJudge
 from guardrail.judges.base import JudgeRequest
 from guardrail.judges.openai import OpenAIJudge
+from guardrail.models import Label
 from guardrail.scoring.parsing import parse_verdict
 from guardrail.scoring.schemas import schema_for
 
@@ -189,3 +190,38 @@ async def test_a_stream_without_usage_counts_its_chunks() -> None:
     response = await judge.complete(JudgeRequest(task="verify", prompt="p"))
     assert response.text == "NO. contradicted"
     assert (response.prompt_tokens, response.completion_tokens) == (0, 3)
+
+
+def _streaming(server: FakeServer) -> OpenAIJudge:
+    return OpenAIJudge(
+        "m", base_url="http://127.0.0.1:9/v1", api_key="k", http_client=server.http_client(),
+        stream=True,
+    )  # fmt: skip
+
+
+async def test_structured_output_is_streamed_too() -> None:
+    """A streamed request still carries the reply schema; the joined chunks parse."""
+    server = FakeServer([_sse(_chunk('{"verdict": "NO", '), _chunk('"reason": "contradicted"}'))])
+    response = await _streaming(server).complete(REQUEST)
+    body = server.last.body
+    assert body["stream"] is True and body["response_format"]["type"] == "json_schema"
+    assert parse_verdict(response.text)[:2] == (Label.NO, "contradicted")
+    assert parse_verdict(response.text)[2] is None
+    # llama-cpp-python sends no usage chunk: the response says its usage is unknown
+    assert response.usage_reported is False
+
+
+async def test_a_streamed_request_moves_on_from_a_rejected_form() -> None:
+    """llama-cpp-python refuses the json_schema form with HTTP 500 before any event; the
+    same call is streamed again in its json_object form."""
+    refusal = error_response(500, "validation error: ('body', 'response_format', 'type')")
+    usage = {"prompt_tokens": 30, "completion_tokens": 2, "total_tokens": 32}
+    server = FakeServer([refusal, _sse(_chunk(VERDICT), _chunk(None, usage))])
+    response = await _streaming(server).complete(REQUEST)
+    assert [s.body["response_format"]["type"] for s in server.seen] == [
+        "json_schema",
+        "json_object",
+    ]
+    assert all(s.body["stream"] is True for s in server.seen)
+    assert response.requests == 2 and response.text == VERDICT
+    assert response.usage_reported is True and response.prompt_tokens == 30

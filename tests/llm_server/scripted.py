@@ -3,8 +3,11 @@
 It answers ``POST /v1/chat/completions`` with whatever a script returns for the request's
 MetaRAG task (read from the prompt's data fences), optionally after a delay during which it
 watches its connection: a client that closes the request is recorded as a disconnect, the way
-llama.cpp notices one and stops generating. Every exchange is recorded with its timings, so
-tests can check what reached the wire and when.
+llama.cpp notices one and stops generating. A request with ``"stream": true`` is answered as
+server-sent events, the reply's words spread over the delay. ``plain_disconnects=False``
+models llama-cpp-python's server, which notices a closed connection only while streaming: a
+plain request runs its whole delay (holding the slot) whatever the client does. Every exchange
+is recorded with its timings, so tests can check what reached the wire and when.
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ class ScriptedServer:
     script: Script
     delay: Delay = lambda task, body: 0.0
     serial: bool = False
+    plain_disconnects: bool = True
+    stream_usage: bool = False
     exchanges: list[Exchange] = field(default_factory=list)
     url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -115,9 +120,12 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 server.exchanges.append(exchange)
             slot = server._slot if server.serial else contextlib.nullcontext()
             with slot:
+                if body.get("stream"):
+                    self._stream(exchange, body, prompt)
+                    return
                 until = time.monotonic() + server.delay(exchange.task, body)
                 while time.monotonic() < until:
-                    if _closed(self.connection):
+                    if server.plain_disconnects and _closed(self.connection):
                         exchange.disconnected = True
                         exchange.finished = time.monotonic()
                         self.close_connection = True
@@ -147,15 +155,62 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             )
             exchange.finished = time.monotonic()
 
+        def _event(self, payload: dict[str, Any] | str) -> None:
+            data = payload if isinstance(payload, str) else json.dumps(payload)
+            self.wfile.write(f"data: {data}\n\n".encode())
+            self.wfile.flush()
+
+        def _stream(self, exchange: Exchange, body: dict[str, Any], prompt: str) -> None:
+            """The reply as chat.completion.chunk events, its words spread over the delay;
+            a closed connection ends generation (recorded as a disconnect). No usage chunk,
+            as llama-cpp-python sends none, unless ``stream_usage`` asks for one."""
+            text = server.script(exchange.task, body)
+            words = re.findall(r"\S+\s*", text) or [""]
+            pause = server.delay(exchange.task, body) / len(words)
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "s"}
+            try:
+                for word in words:
+                    until = time.monotonic() + pause
+                    while time.monotonic() < until:
+                        if _closed(self.connection):
+                            raise ConnectionResetError
+                        time.sleep(0.02)
+                    delta = {"index": 0, "delta": {"content": word}, "finish_reason": None}
+                    self._event({**chunk, "choices": [delta]})
+                if server.stream_usage:
+                    usage = {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(words)}
+                    usage["total_tokens"] = usage["prompt_tokens"] + len(words)
+                    self._event({**chunk, "choices": [], "usage": usage})
+                self._event("[DONE]")
+            except (ConnectionResetError, BrokenPipeError):
+                exchange.disconnected = True
+            exchange.finished = time.monotonic()
+
     return Handler
 
 
 @contextlib.contextmanager
 def scripted_server(
-    script: Script, delay: Delay | None = None, *, serial: bool = False
+    script: Script,
+    delay: Delay | None = None,
+    *,
+    serial: bool = False,
+    plain_disconnects: bool = True,
+    stream_usage: bool = False,
 ) -> Iterator[ScriptedServer]:
     """Serve ``script`` on 127.0.0.1 (a free port) until the block ends."""
-    state = ScriptedServer(script, delay or (lambda task, body: 0.0), serial=serial)
+    state = ScriptedServer(
+        script,
+        delay or (lambda task, body: 0.0),
+        serial=serial,
+        plain_disconnects=plain_disconnects,
+        stream_usage=stream_usage,
+    )
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
     httpd.daemon_threads = True
     state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"

@@ -91,11 +91,24 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "unused")
 
 
+#: The cause each pathological judge's unusable replies are recorded with (among others).
+CAUSE = {
+    "empty": "empty",
+    "echoed fence": "echoed_fence",
+    "echoed prompt": "echoed_instructions",
+    "placeholders": "placeholder",
+    "malformed": "non_string_items",
+    "parroted example": "echoed_instructions",
+}
+
+
 @pytest.mark.parametrize("name", list(PATHOLOGICAL))
 def test_no_signal_never_passes_a_sensitive_topic(name: str, tmp_path: Path) -> None:
     with scripted_server(PATHOLOGICAL[name]) as server, _guard(tmp_path, server.url) as guard:
         result = guard.check(QUESTION, ANSWER, CONTEXT)
         assert server.exchanges, "the judge was never asked"
+        # an openai-compatible judge streams by default (judge_stream: auto)
+        assert all(e.body.get("stream") is True for e in server.exchanges)
     decision = result.decision
     assert decision.topic == "pregnancy"
     assert decision.action != "pass" and decision.action in ("abstain", "escalate")
@@ -104,6 +117,11 @@ def test_no_signal_never_passes_a_sensitive_topic(name: str, tmp_path: Path) -> 
     assert record["decision"]["action"] == decision.action
     assert "judge unusable" in record["error"]
     assert any(call["parse_failure"] for call in record["judge_calls"])
+    unusable = [call for call in record["judge_calls"] if call["reply_unusable"]]
+    assert unusable and all(call["parse_causes"] for call in unusable)
+    assert any(CAUSE[name] in call["parse_causes"] for call in unusable)
+    # streamed replies from a server that sends no usage: the record says so
+    assert all(call["usage_reported"] is False for call in record["judge_calls"])
 
 
 def test_a_usable_judge_still_decides_on_its_score(tmp_path: Path) -> None:
@@ -246,6 +264,58 @@ async def test_a_runaway_row_delays_another_by_at_most_its_own_deadline() -> Non
     assert b_first.started - started < deadline + 0.5
 
 
+async def _after_a_runaway(stream: str, runaway_s: float, deadline: float) -> float:
+    """On a one-slot server that, like llama-cpp-python's, notices a closed connection only
+    while streaming: a call that runs away is cut by its deadline, then a short call is made.
+    Returns how long the short call took. The judge is built from its spec, as the CLI and the
+    policy build it (``judge_stream`` as given)."""
+    from guardrail.judges.base import JudgeRequest
+    from guardrail.judges.runner import JudgeCallError, JudgeRunner
+    from guardrail.scoring.factory import judge_for
+    from guardrail.scoring.settings import MetaRAGSettings
+
+    def delay(task: str, body: dict[str, Any]) -> float:
+        return runaway_s if "runaway" in _prompt(body) else 0.0
+
+    def script(task: str, body: dict[str, Any]) -> str:
+        return "once upon a time " * 50 if "runaway" in _prompt(body) else "OK"
+
+    with scripted_server(script, delay, serial=True, plain_disconnects=False) as server:
+        settings = MetaRAGSettings(judge=f"openai-compatible:scripted@{server.url}")
+        judge = judge_for(settings.model_copy(update={"judge_stream": stream}))
+        runner = JudgeRunner(judge, RetryPolicy(timeout_s=deadline, max_attempts=1))
+        try:
+            await runner.call("warm", JudgeRequest(task="warm", prompt="warm up"))
+            with pytest.raises(JudgeCallError, match="no answer within"):
+                await runner.call("story", JudgeRequest(task="story", prompt="a runaway story"))
+            patient = JudgeRunner(judge, RetryPolicy(timeout_s=60.0, max_attempts=1))
+            started = time.monotonic()
+            response, _call = await patient.call("short", JudgeRequest(task="s", prompt="Say OK."))
+            waited = time.monotonic() - started
+        finally:
+            await judge.aclose()  # type: ignore[attr-defined]
+        assert response.text == "OK"
+        runaway = next(e for e in server.exchanges if "runaway" in _prompt(e.body))
+        assert runaway.body.get("stream", False) is (stream != "off")
+    return waited
+
+
+async def test_a_streamed_runaway_frees_a_server_that_only_notices_streamed_disconnects() -> None:
+    """The default for an openai-compatible judge (judge_stream: auto) streams: the runaway's
+    generation ends when its deadline closes the request, so the next call is not delayed by
+    more than that deadline."""
+    deadline = 1.0
+    waited = await _after_a_runaway("auto", runaway_s=30.0, deadline=deadline)
+    assert waited < deadline
+
+
+async def test_a_plain_runaway_holds_such_a_server_to_its_end() -> None:
+    """Why: the same runaway sent unstreamed (judge_stream: off) keeps the slot after its
+    deadline, and the next call waits for the rest of it."""
+    waited = await _after_a_runaway("off", runaway_s=4.0, deadline=1.0)
+    assert waited > 2.5
+
+
 async def test_a_call_waiting_for_a_place_stops_at_the_turn_deadline() -> None:
     """With one call allowed in flight, a second call waiting for the slot ends at the turn's
     deadline too (recorded, no try made), not when the first call is done."""
@@ -267,3 +337,32 @@ async def test_a_call_waiting_for_a_place_stops_at_the_turn_deadline() -> None:
     assert all(isinstance(r, JudgeCallError) for r in results)
     attempts = sorted(r.call.attempts for r in results if isinstance(r, JudgeCallError))
     assert attempts == [0, 1]
+
+
+@pytest.mark.parametrize("usage_chunk", [False, True])
+async def test_eval_counts_streamed_calls_whose_usage_is_unknown(usage_chunk: bool) -> None:
+    """A server that streams no usage chunk (llama-cpp-python) leaves prompt tokens unknown;
+    eval counts those calls rather than reporting their prompt tokens as a clean 0."""
+    from guardrail.evaluation.results import summarize
+    from guardrail.scoring.factory import judge_for
+    from guardrail.scoring.settings import MetaRAGSettings
+
+    def script(task: str, body: dict[str, Any]) -> str:
+        if task == "decompose":
+            return json.dumps({"factoids": [ANSWER]})
+        if task in ("synonym", "antonym"):
+            return json.dumps({"variants": [f"{task} of the claim."]})
+        return json.dumps({"verdict": "NO", "reason": "contradicted"})
+
+    row = EvalRow(id="r", task="qa", question=QUESTION, context=CONTEXT[0], answer=ANSWER, label=1)
+    with scripted_server(script, stream_usage=usage_chunk) as server:
+        judge = judge_for(MetaRAGSettings(judge=f"openai-compatible:scripted@{server.url}"))
+        scorer = MetaRAG(judge, config=MetaRAGConfig(k=1), localizer=None)
+        try:
+            result = await run_rows([row], scorer)
+        finally:
+            await judge.aclose()  # type: ignore[attr-defined]
+    cost = summarize([row], result.outcomes, threshold=0.5, threshold_source="t").cost
+    assert cost is not None and cost.judge_calls > 0
+    assert cost.calls_without_usage == (0 if usage_chunk else cost.judge_calls)
+    assert (cost.prompt_tokens_per_answer > 0) is usage_chunk
