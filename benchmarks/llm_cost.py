@@ -2,7 +2,8 @@
 
 Runs ``guardrail eval`` (as a user would) on the first ``--rows`` RAGTruth dev answers (seed-0
 shuffle) once per configuration against an OpenAI-compatible server, and reads the figures
-from each run's JSON ``cost`` block, i.e. the token counts the server reported:
+from each run's JSON ``cost`` block, i.e. the token counts the server reported (the runs use
+``--judge-stream off``: llama-cpp-python reports no token usage for streamed replies):
 
 ========== =====================================================================
 config     flags
@@ -74,7 +75,7 @@ def run_config(name: str, args: argparse.Namespace, url: str, out_dir: Path) -> 
     command = [
         sys.executable, "-m", "guardrail", "eval", str(DATA / "ragtruth" / "dev.jsonl"),
         "--shuffle", "0", "--limit", str(args.rows),
-        "--judge", f"openai-compatible:{args.model}@{url}",
+        "--judge", f"openai-compatible:{args.model}@{url}", "--judge-stream", "off",
         "--resume-file", str(out_dir / f"{name}.progress.jsonl"),
         "--json-out", str(json_out), *flags,
     ]  # fmt: skip
@@ -175,7 +176,8 @@ def main() -> None:
 
     table = Table(title=f"MetaRAG per answer on {args.model} ({args.rows} RAGTruth dev answers)")
     for column in ("config", "calls", "prompt tok", "completion tok", "cached prompt tok",
-                   "round trips", "s / answer", "parse failures", "failed rows"):  # fmt: skip
+                   "round trips", "s / answer", "unusable replies", "parse failures",
+                   "failed rows"):  # fmt: skip
         table.add_column(column, justify="right", no_wrap=column == "config")
     if show_f1:
         table.add_column("answer F1", justify="right")
@@ -198,6 +200,7 @@ def main() -> None:
             _f(cost.get("cached_prompt_tokens_per_answer"), 0),
             _f(cost.get("round_trips_per_answer")),
             _f(cost.get("seconds_per_answer"), 2),
+            str(cost.get("unusable_replies", "")),
             str(cost.get("parse_failures", "")),
             str(summary[name]["failed_rows"]),
         ]
