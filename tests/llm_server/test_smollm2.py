@@ -7,7 +7,6 @@ tests check that the guard stays safe with it, never its accuracy.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 
@@ -16,7 +15,10 @@ import pytest
 from guardrail.cli import main
 from guardrail.judges.base import JudgeRequest
 from guardrail.judges.openai import OpenAIJudge
+from guardrail.judges.runner import JudgeCallError, JudgeRunner, RetryPolicy
 from guardrail.local_server import SMOLLM2_NAME, RunningServer
+from guardrail.scoring.factory import judge_for
+from guardrail.scoring.settings import MetaRAGSettings
 
 from .conftest import ROOT
 
@@ -54,23 +56,33 @@ def test_the_readme_ibuprofen_example_is_never_a_pass(
     assert result.get("status") != "no_factoids"
 
 
-async def test_a_streamed_call_past_its_deadline_frees_the_server(smollm2: RunningServer) -> None:
-    """llama-cpp-python stops generating when a *streamed* request is closed: a runaway
-    call ended by its deadline does not hold the server for the rest of its tokens."""
-    judge = OpenAIJudge(SMOLLM2_NAME, base_url=smollm2.url, api_key="unused", stream=True)
+async def test_a_runaway_call_delays_the_next_by_less_than_its_deadline(
+    smollm2: RunningServer,
+) -> None:
+    """llama-cpp-python stops generating only when a *streamed* request is closed. The judge an
+    ``openai-compatible:`` spec builds streams by default, so a runaway call cut by its
+    deadline frees the server's one slot at once: the next call is not delayed by more than
+    that deadline (unstreamed, it would wait for the rest of the 1,500 tokens)."""
+    settings = MetaRAGSettings(judge=f"openai-compatible:{SMOLLM2_NAME}@{smollm2.url}")
+    judge = judge_for(settings)
+    assert isinstance(judge, OpenAIJudge) and judge.stream
+    deadline = 2.0
+    cut = JudgeRunner(judge, RetryPolicy(timeout_s=deadline, max_attempts=1))
+    patient = JudgeRunner(judge, RetryPolicy(timeout_s=120.0, max_attempts=1))
     story = JudgeRequest(
         task="story", prompt="Write a very long story about a lighthouse keeper.", max_tokens=1500
     )
     short = JudgeRequest(task="short", prompt="Say OK.", max_tokens=4)
     try:
-        await judge.complete(short)  # warm: the model is loaded and the slot is free
-        with pytest.raises(asyncio.TimeoutError):
-            await asyncio.wait_for(judge.complete(story), timeout=2.0)
         started = time.monotonic()
-        response = await asyncio.wait_for(judge.complete(short), timeout=60)
-        waited = time.monotonic() - started
+        await patient.call("short", short)  # also warms: the model is loaded, the slot free
+        alone = time.monotonic() - started
+        with pytest.raises(JudgeCallError, match="no answer within"):
+            await cut.call("story", story)
+        started = time.monotonic()
+        response, _call = await patient.call("short", short)
+        after = time.monotonic() - started
     finally:
         await judge.aclose()
     assert response.completion_tokens >= 1
-    # 1,500 tokens at this model's speed on 2 cores take far longer than this
-    assert waited < 15.0
+    assert after - alone < deadline, (alone, after)
