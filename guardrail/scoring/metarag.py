@@ -76,6 +76,7 @@ from guardrail.models import (
     StageTiming,
     Variant,
     Verdict,
+    count_causes,
 )
 from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
@@ -678,17 +679,19 @@ def unusable(factoids: Sequence[Factoid], log: CallLog) -> str | None:
     """Why the judge gave no signal for this answer, or ``None`` when it gave some.
 
     No signal: the answer has verified variants and every verdict is NOT SURE because its
-    reply could not be parsed. The reason names the calls' parse failures.
+    reply could not be parsed. The reason counts the unusable replies by cause and names the
+    calls' parse failures.
     """
     verdicts = [v for f in factoids for variant in f.variants for v in variant.verdicts]
     if not verdicts or any(v.parsed or v.label is not Label.NOT_SURE for v in verdicts):
         return None
-    failures = [c for c in log.calls if c.parse_failure]
-    reasons = Counter(f"{c.stage}: {c.parse_failure}" for c in failures)
+    unusable_calls = [c for c in log.calls if c.reply_unusable]
+    causes = ", ".join(f"{c} {n}" for c, n in count_causes(unusable_calls).items())
+    reasons = Counter(f"{c.stage}: {c.parse_failure}" for c in log.calls if c.parse_failure)
     listed = "; ".join(f"{reason} (x{n})" if n > 1 else reason for reason, n in reasons.items())
     return (
-        f"no parsable verdict in {len(verdicts)} verdict(s); {len(failures)} of "
-        f"{len(log.calls)} judge replies unparsable: {listed}"
+        f"no parsable verdict in {len(verdicts)} verdict(s); {len(unusable_calls)} of "
+        f"{len(log.calls)} judge replies unusable ({causes or 'no cause recorded'}): {listed}"
     )[:2000]
 
 

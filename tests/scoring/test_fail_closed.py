@@ -193,7 +193,7 @@ async def test_an_unusable_judge_makes_the_report_judge_unusable(
 ) -> None:
     report = await MetaRAG(_replying(decompose, verify)).score("q?", ANSWER, CONTEXT)
     assert report.status == "judge_unusable"
-    assert report.problem is not None and "unparsable" in report.problem
+    assert report.problem is not None and "judge replies unusable (" in report.problem
     # the answer's sentence became the factoid: the decomposition failure was not "nothing"
     assert [f.text for f in report.factoids] == [ANSWER]
     assert report.usage.parse_failures >= 1
