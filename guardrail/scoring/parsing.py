@@ -112,6 +112,15 @@ def _try_json(text: str) -> tuple[list[str], ParseFailure | None] | None:
     return None
 
 
+def _is_json_object(text: str) -> bool:
+    if not text.startswith("{"):
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except (json.JSONDecodeError, ValueError, RecursionError):
+        return False
+
+
 def _drop_placeholders(
     items: list[str], found: ParseFailure | None
 ) -> tuple[list[str], ParseFailure | None]:
@@ -148,6 +157,9 @@ def parse_statements(text: str) -> tuple[list[str], ParseFailure | None]:
         return items, found
     stripped = _FENCE.sub(r"\1", text)
     stripped = "\n".join(x for x in stripped.splitlines() if not _FENCE_LINE.match(x)).strip()
+    if _is_json_object(stripped):
+        note = "a JSON object without a list of items"
+        return [], join(echo, failure("unparsable", note, unusable=True))
     if stripped.startswith("["):
         # A truncated or malformed array (e.g. cut by max_tokens): keep the complete strings.
         recovered = [_clean_item(_unquote(m)) for m in _QUOTED.findall(stripped)]
@@ -294,7 +306,7 @@ def parse_mutations(
     dropped = failure("placeholder", f"{placeholders} placeholder variant(s) dropped")
     found = join(echo, gaps if missing else None, dropped if placeholders else None)
     if unusable:
-        found = (found or failure("unparsable", "no usable variant")).as_unusable()
+        found = (found or failure("too_few_items", "no usable variant")).as_unusable()
     return out, found
 
 

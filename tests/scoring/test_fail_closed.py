@@ -38,6 +38,7 @@ CONTEXT = ["Ibuprofen is contraindicated in the third trimester of pregnancy."]
         ('["<statement>", "[factoid]", "Statement 1"]', ("placeholder",)),
         ("[BEGIN DATA: inputText]", ("echoed_fence", "empty")),
         ("```\n```", ("unparsable",)),
+        ('{"answer": "Ibuprofen is safe."}', ("unparsable",)),
     ],
 )
 def test_statement_replies_without_content_are_unusable(reply: str, causes: tuple[str]) -> None:
