@@ -25,6 +25,7 @@ from guardrail.scoring.parsing import (
 )
 from guardrail.scoring.templates import (
     _BARE_MARKER,
+    _ECHO_OPEN,
     _MARKER,
     _fold,
     _may_hold_marker,
@@ -156,6 +157,8 @@ _LOOKALIKE_PARTS = [
 @given(st.lists(st.sampled_from(_LOOKALIKE_PARTS), max_size=8))
 @example(["[", "END", "\u00a0", "DATA", "\u0301", ": context]"])
 @example(["\uff3b", "BEGIN", "\u200b", "\uff24\uff21\uff34\uff21"])
+@example(["\u200b", " ", "[", "BEGIN", "\u00a0", "DATA", "\u0301", ": context]", "\n", "text"])
+@example(["BEGIN", " ", "DATA", "\u0301"])
 def test_the_fast_marker_filter_never_hides_a_lookalike(parts: list[str]) -> None:
     """The C-speed pre-check in front of the per-character fold may let text through to the
     fold needlessly, but must never skip text in which the fold finds a marker."""
@@ -166,6 +169,8 @@ def test_the_fast_marker_filter_never_hides_a_lookalike(parts: list[str]) -> Non
         assert defuse(text) != text
     if _MARKER.search(folded) or _BARE_MARKER.search(folded):
         assert has_marker(text), repr(text)
+    if _ECHO_OPEN.match(folded):
+        assert strip_echoed_fence(text)[1], repr(text)
 
 
 def test_long_passages_without_markers_are_fenced_unchanged() -> None:
