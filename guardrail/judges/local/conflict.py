@@ -89,6 +89,7 @@ class ConflictCheck:
         self._unit_values: dict[int, list[Value]] = {}
         self._context_values: list[Value] | None = None
         self._words: set[str] | None = None
+        self._initials: set[str] | None = None
         self._stated: dict[str, list[Value]] = {}
 
     def common(self, word: str) -> bool:
@@ -177,11 +178,31 @@ class ConflictCheck:
         return Finding(Support.SUPPORTED, f"The context states: {quote(best.unit.text)}")
 
     def _anywhere(self, value: Value) -> bool:
-        """The context states ``value`` somewhere (then it is not a conflict)."""
+        """The context states ``value`` somewhere (then it is not a conflict).
+
+        A name counts as stated when the context has one of its own words ("Security Council"
+        for "UN Security Council", "Nakatani" for "Defense Minister Gen Nakatani") or spells
+        it out ("United States" for "US"): a partial or abbreviated mention is far more often
+        the same name than a rival one."""
         if value.kind == "name":
             names = _distinctive(value.text)
-            return bool(names) and all(w in self.words for w in names)
+            if not names:
+                return False
+            if any(w in self.words for w in names if len(w) >= _NAME_WORD_CHARS):
+                return True
+            return all(w in self.words for w in names) or (_acronym(value.surface) in self.initials)
         return any(value.comparable(v) and value.same(v) for v in self.context_values)
+
+    @property
+    def initials(self) -> set[str]:
+        """The initials of the context's names ("us" for "United States")."""
+        if self._initials is None:
+            self._initials = {
+                "".join(w[0] for w in _distinctive(v.text) if w)
+                for v in self.context_values
+                if v.kind == "name" and len(v.text.split()) > 1
+            }
+        return self._initials
 
     def _rivals(
         self, value: Value, found: list[Value], statement: str, unit_text: str
@@ -195,6 +216,26 @@ class ConflictCheck:
         stated_words = set(_words(statement))
         others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]
         return [v for v in others if _same_slot(statement, value, unit_text, v)]
+
+
+#: Shortest word of a name that, found in the context, makes the name count as stated there.
+_NAME_WORD_CHARS = 3
+
+
+#: Words before a name that say nothing of its role ("the" Arabian Peninsula / "the" UN).
+_WEAK_BEFORE = frozenset("the a an and or of to".split())
+#: Lead-ins that wrap a statement without changing where its words stand.
+_FRAMES = (["it", "is", "not", "true", "that"], ["it", "is", "true", "that"])
+#: Words a rewritten stretch may hold besides the two names it swaps.
+_SLOT_SLACK = 2
+
+
+def _acronym(surface: str) -> str:
+    """An all-capitals name as lower-case initials ("US", "U.S." -> "us"); "" otherwise."""
+    letters = surface.replace(".", "")
+    if 2 <= len(letters) <= 6 and letters.isalpha() and letters.isupper():
+        return letters.lower()
+    return ""
 
 
 #: Words that name a kind of place or body, not a particular one ("Sea", "University").
@@ -264,13 +305,26 @@ def _same_slot(statement: str, value: Value, unit_text: str, rival: Value) -> bo
     b = _words(unit_text)
     a_span = _word_span(statement, value)
     b_span = _word_span(unit_text, rival)
-    if a_span[0] > 0 and b_span[0] > 0 and a[a_span[0] - 1] == b[b_span[0] - 1]:
-        return True  # after the same word: "born in Vienna" / "born in Warsaw"
+    for frame in _FRAMES:  # "It is true that X ..." aligns as "X ..."
+        if a[: len(frame)] == frame and a_span[0] >= len(frame):
+            a = a[len(frame) :]
+            a_span = (a_span[0] - len(frame), a_span[1] - len(frame))
+            break
+    if a_span[0] > 0 and b_span[0] > 0:
+        word = a[a_span[0] - 1]
+        if word == b[b_span[0] - 1] and word not in _WEAK_BEFORE:
+            return True  # after the same word: "born in Vienna" / "born in Warsaw"
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "replace":
             continue
-        if _overlaps(a_span, (i1, i2)) and _overlaps(b_span, (j1, j2)):
+        # one name replaces the other, and little else ("by UNICEF" / "by the World Health
+        # Organization"): a long rewritten stretch pairs names that need not share a role
+        tight = (
+            i2 - i1 <= a_span[1] - a_span[0] + _SLOT_SLACK
+            and j2 - j1 <= b_span[1] - b_span[0] + _SLOT_SLACK
+        )
+        if tight and _overlaps(a_span, (i1, i2)) and _overlaps(b_span, (j1, j2)):
             return True
     return False
 

@@ -39,6 +39,7 @@ from guardrail.judges.local.features import (
     ContextProfile,
     Features,
     checkable,
+    context_kind,
     context_profile,
     extract,
     polarity,
@@ -394,7 +395,7 @@ def model_finding(
         p,
         flipped,
         clash=assessment.finding.outcome is Support.CONTRADICTED,
-        support=decision.entailed if rt4chart else None,
+        support=decision.cut(context_kind(features), rt4chart=rt4chart),
     )
     reason = _trained_reason(outcome, assessment.finding, p, flipped)
     if encoder is not None:
