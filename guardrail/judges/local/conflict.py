@@ -28,6 +28,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import Value, extract
 from guardrail.judges.local.verify import (
@@ -90,6 +91,7 @@ class ConflictCheck:
         self._context_values: list[Value] | None = None
         self._words: set[str] | None = None
         self._initials: set[str] | None = None
+        self._comparisons = Comparisons(lex)
         self._stated: dict[str, list[Value]] = {}
 
     def common(self, word: str) -> bool:
@@ -157,6 +159,22 @@ class ConflictCheck:
                 denied = _parity(assessment, unit) == 1
                 return Conflict(value, tuple(rivals), unit.text, denied)
         return None
+
+    def compared(self, statement: str, assessment: Assessment) -> Finding | None:
+        """Supported or contradicted when the statement and its best unit compare the same two
+        things on one scale ("the old model is heavier than the new one" / "the new model is
+        lighter than the old one": supported; the sides or the direction reversed:
+        contradicted); see :mod:`~guardrail.judges.local.comparatives`."""
+        best = assessment.best
+        if best is None:
+            return None
+        agree = self._comparisons.agree(statement, best.unit.text)
+        if agree is None:
+            return None
+        if agree:
+            return Finding(Support.SUPPORTED, f"The context states: {quote(best.unit.text)}")
+        reason = f"The context compares them the other way: {quote(best.unit.text)}"
+        return Finding(Support.CONTRADICTED, reason)
 
     def agrees(self, statement: str, assessment: Assessment) -> Finding | None:
         """Supported (or, reversed, contradicted) when the best unit matches the statement

@@ -201,11 +201,15 @@ class LexicalVerifier:
         self, statement: str, assessment: Assessment, prepared: Prepared
     ) -> Finding | None:
         """The conflict check's finding, when it decides ``statement``: a conflicting value
-        (or its denial), or a match once values are normalized."""
+        (or its denial), a comparison the same or the other way round, or a match once values
+        are normalized."""
         found = self.conflict(statement, assessment, prepared)
         if found is not None:
             return found.finding()
         assert prepared.conflicts is not None
+        compared = prepared.conflicts.compared(statement, assessment)
+        if compared is not None:
+            return compared
         return prepared.conflicts.agrees(statement, assessment)
 
     def check(
