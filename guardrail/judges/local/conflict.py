@@ -26,6 +26,7 @@ A statement without values, or whose best unit covers too little of it, is left 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from guardrail.judges.local.comparatives import Comparisons
@@ -42,6 +43,7 @@ from guardrail.judges.local.verify import (
     _match,
     quote,
 )
+from guardrail.text.stemming import stem
 
 #: Share of the statement's weight (values left out) its best context unit must cover.
 FRAME_COVERAGE = 0.7
@@ -91,6 +93,7 @@ class ConflictCheck:
         self._context_values: list[Value] | None = None
         self._words: set[str] | None = None
         self._initials: set[str] | None = None
+        self._stems: set[str] | None = None
         self._comparisons = Comparisons(lex)
         self._stated: dict[str, list[Value]] = {}
 
@@ -203,24 +206,41 @@ class ConflictCheck:
         it out ("United States" for "US"): a partial or abbreviated mention is far more often
         the same name than a rival one."""
         if value.kind == "name":
-            names = _distinctive(value.text)
+            names = _distinctive(" ".join(_words(value.text)))
             if not names:
                 return False
-            if any(w in self.words for w in names if len(w) >= _NAME_WORD_CHARS):
+            if any(
+                w in self.words or stem(w) in self.stems
+                for w in names
+                if len(w) >= _NAME_WORD_CHARS
+            ):
                 return True
             return all(w in self.words for w in names) or (_acronym(value.surface) in self.initials)
         return any(value.comparable(v) and value.same(v) for v in self.context_values)
 
     @property
     def initials(self) -> set[str]:
-        """The initials of the context's names ("us" for "United States")."""
+        """The initials of the context's names ("us" for "United States") and its dotted
+        abbreviations ("us" for "U.S.")."""
         if self._initials is None:
-            self._initials = {
+            found = {
                 "".join(w[0] for w in _distinctive(v.text) if w)
                 for v in self.context_values
                 if v.kind == "name" and len(v.text.split()) > 1
             }
+            for unit in self.index.units:
+                found.update(
+                    m.group().replace(".", "").lower() for m in _DOTTED.finditer(unit.text)
+                )
+            self._initials = found
         return self._initials
+
+    @property
+    def stems(self) -> set[str]:
+        """The stems of the context's words ("dab" for "dabbing")."""
+        if self._stems is None:
+            self._stems = {stem(w) for w in self.words}
+        return self._stems
 
     def _rivals(
         self, value: Value, found: list[Value], statement: str, unit_text: str
@@ -242,6 +262,8 @@ _NAME_WORD_CHARS = 3
 
 #: Words before a name that say nothing of its role ("the" Arabian Peninsula / "the" UN).
 _WEAK_BEFORE = frozenset("the a an and or of to".split())
+#: Abbreviations written with dots ("U.S.", "U.N.").
+_DOTTED = re.compile(r"\b(?:[A-Z]\.){2,}")
 #: Lead-ins that wrap a statement without changing where its words stand.
 _FRAMES = (["it", "is", "not", "true", "that"], ["it", "is", "true", "that"])
 #: Words a rewritten stretch may hold besides the two names it swaps.
@@ -328,6 +350,10 @@ def _same_slot(statement: str, value: Value, unit_text: str, rival: Value) -> bo
             a = a[len(frame) :]
             a_span = (a_span[0] - len(frame), a_span[1] - len(frame))
             break
+    if a_span == (0, 1):
+        # a capitalized first word ("Stir well ...", "Gender, with ...") is a name in another
+        # one's place only when the sentence goes on alike ("Ibuprofen is" / "Paracetamol is")
+        return len(a) > 1 and b_span[1] < len(b) and a[1] == b[b_span[1]]
     if a_span[0] > 0 and b_span[0] > 0:
         word = a[a_span[0] - 1]
         if word == b[b_span[0] - 1] and word not in _WEAK_BEFORE:

@@ -118,11 +118,21 @@ def test_every_verifier_shares_the_conflict_check(verifier, statement, context, 
             "Defence Minister Ana Ruiz said the airspace was never violated.",
             "Ruiz, the country's top military official, said the airspace was never violated.",
         ),
+        # dotted abbreviations, possessives, inflected first words
+        (
+            "The talks were the first between a US and a Cuban leader in decades.",
+            "The talks were the first between a U.S. president and a Cuban leader in decades.",
+        ),
+        (
+            "Dabbing the paint with a cloth removes the excess.",
+            "Dab the paint with a cloth to remove the excess, then let it dry.",
+        ),
         # a capitalized first word in a clause the unit words differently: no name swapped
         (
             "Recently, the mayor offered the vendor a new stall.",
             "After her interview on BBC radio, the mayor offered the vendor a new stall.",
         ),
+        ("Stir well and cook for ten minutes.", "Add the rice, then cook for ten minutes."),
     ],
 )
 @pytest.mark.parametrize("verifier", ["rules", "trained"])
