@@ -19,6 +19,7 @@ Anything else (other comparatives, sides that do not match) is left to the verif
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from guardrail.judges.local.lexicon import Lexicon
@@ -28,6 +29,8 @@ from guardrail.text.stemming import stem
 _IRREGULAR = {"better": "good", "worse": "bad", "further": "far", "farther": "far"}
 #: Words that stand for the thing compared ("the old model is heavier than the new one").
 _PRONOUNS = frozenset({"one", "ones", "it", "they", "them", "that", "those"})
+#: Context units whose comparison one reader remembers.
+_UNITS_KEPT = 4096
 #: Lead-ins that wrap a statement: their count of negations, and their words.
 _FRAMES = ((1, ("it", "is", "not", "true", "that")), (0, ("it", "is", "true", "that")))
 
@@ -45,18 +48,11 @@ class Comparison:
     negations: int
 
 
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+
+
 def _words(text: str) -> list[str]:
-    out: list[str] = []
-    word: list[str] = []
-    for ch in text.lower().replace("’", "'"):
-        if ch.isalnum() or (ch == "'" and word):
-            word.append(ch)
-        elif word:
-            out.append("".join(word))
-            word = []
-    if word:
-        out.append("".join(word))
-    return out
+    return _WORD.findall(text.lower().replace("’", "'"))
 
 
 def _bases(word: str) -> list[str]:
@@ -79,6 +75,7 @@ class Comparisons:
 
     def __init__(self, lex: Lexicon) -> None:
         self.lex = lex
+        self._read: dict[str, Comparison | None] = {}
 
     def _known(self, word: str) -> bool:
         return word in self.lex.antonyms or any(
@@ -129,7 +126,9 @@ class Comparisons:
                 second = self._content(words[than + 1 :])
                 return Comparison(*found, first, second, rest, negations)
             return None
-        for at in range(len(words)):
+        for at, word in enumerate(words):
+            if not word.endswith("er") and (at == 0 or words[at - 1] not in ("more", "less")):
+                continue
             found = self._comparative(words, at, known_only=True)
             if found is not None:
                 start = at - 1 if at > 0 and words[at - 1] in ("more", "less") else at
@@ -151,8 +150,15 @@ class Comparisons:
         """True: ``statement`` says what ``unit`` says; False: it reverses it; ``None``: not
         two comparisons of the same things on one scale."""
         s = self.read(statement)
-        u = self.read(unit)
-        if s is None or u is None or bool(s.second) != bool(u.second):
+        if s is None:
+            return None
+        if unit in self._read:
+            u = self._read[unit]
+        else:
+            u = self.read(unit)
+            if len(self._read) < _UNITS_KEPT:
+                self._read[unit] = u
+        if u is None or bool(s.second) != bool(u.second):
             return None
         direction = self.direction(s.base, u.base) * s.sign * u.sign
         if direction == 0 or not _close(s.rest, u.rest):
