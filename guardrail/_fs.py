@@ -7,7 +7,14 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["PRIVATE_MODE", "check_output_path", "check_outputs", "ensure_private", "fsync_dir"]
+__all__ = [
+    "PRIVATE_MODE",
+    "check_output_path",
+    "check_outputs",
+    "ensure_private",
+    "fsync_dir",
+    "write_private_text",
+]
 
 #: Mode of every file guardrail creates that holds turn text (questions, answers, contexts):
 #: the review database, the fallback escalation log, the audit log.
@@ -43,6 +50,27 @@ def ensure_private(path: Path) -> None:
     except (FileExistsError, FileNotFoundError, NotADirectoryError):
         return  # created meanwhile, or no folder: the caller's own open reports that
     os.close(fd)
+
+
+def write_private_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` owner-only, atomically: a temporary file created 0600
+    next to it, synced, then renamed over ``path`` (a report or log that holds turn text).
+
+    An existing ``path`` is replaced, so it ends 0600 too.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def check_output_path(path: Path, flag: str) -> None:

@@ -49,8 +49,10 @@ def _rules(text: str | None) -> list[str] | None:
 
 
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    """Reports hold the chatbot's replies: owner-only, like every file of turn text."""
+    from guardrail._fs import write_private_text
+
+    write_private_text(path, text)
 
 
 def _send_to_review(db: Target, records: list[Any], chatbot: str) -> int:

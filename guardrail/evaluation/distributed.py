@@ -34,7 +34,8 @@ from pydantic import TypeAdapter
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.evaluation.runner import Emit, Executor, ProgressLine, RowOutcome, row_scorer
 from guardrail.exceptions import ConfigError, GuardrailError
-from guardrail.scoring.settings import AnyScorerSettings, ScorerSettings
+from guardrail.scoring.registry import settings_union
+from guardrail.scoring.settings import AnyScorerSettings
 
 I = TypeVar("I")  # noqa: E741
 L = TypeVar("L", bound=ProgressLine)
@@ -86,8 +87,11 @@ class EvalSpec:
 
 
 def load_settings(data: dict[str, Any]) -> AnyScorerSettings:
-    """Scorer settings from their JSON form (the same validation a policy file gets)."""
-    settings: AnyScorerSettings = TypeAdapter(ScorerSettings).validate_python(data)
+    """Scorer settings from their JSON form (the same validation a policy file gets): any
+    registered method, installed plug-ins included. A worker knows a scorer registered at run
+    time only if it imports the module that registers it; an installed plug-in (an entry point
+    of ``guardrail.scorers``) it finds itself."""
+    settings: AnyScorerSettings = TypeAdapter(settings_union()).validate_python(data)
     return settings
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import os
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from guardrail._fs import write_private_text
 from guardrail.evaluation.runner import ProgressLine
 from guardrail.evaluation.turns import Turn
 from guardrail.models import TopicLabel
@@ -172,12 +172,9 @@ def summary_of(lines: Sequence[dict[str, Any]], *, policy: Policy, log: str) -> 
 
 
 def write_output(path: Path, lines: Sequence[dict[str, Any]], summary: dict[str, Any]) -> None:
-    """Write the turn lines then the summary line, atomically (a temporary file renamed)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        for obj in [*lines, summary]:
-            handle.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-    tmp.replace(path)
+    """Write the turn lines then the summary line, atomically (a temporary file renamed),
+    readable by the owner only."""
+    text = "".join(
+        json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n" for obj in [*lines, summary]
+    )
+    write_private_text(path, text)  # the lines hold turn text: owner-only

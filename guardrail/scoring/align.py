@@ -36,11 +36,24 @@ class Alignment:
     aligned: bool = False
 
 
+#: Whitespace other than single spaces: where ``\s+`` and one space can match differently.
+_ODD_SPACE = re.compile(r"[^\S ]| {2}")
+
+
 def _exact(factoid: str, answer: str) -> Span | None:
+    """The first place ``answer`` holds ``factoid`` (final punctuation dropped), ignoring case
+    and with any run of whitespace between its words."""
     core = factoid.strip().rstrip(".!?;:").strip()
     if not core:
         return None
-    pattern = r"\s+".join(re.escape(part) for part in core.split())
+    parts = core.split()
+    if answer.isascii() and core.isascii() and _ODD_SPACE.search(answer) is None:
+        # the common case, without compiling a pattern per factoid: same first match
+        start = answer.lower().find(" ".join(parts).lower())
+        if start < 0:
+            return None
+        return (start, start + len(" ".join(parts)))
+    pattern = r"\s+".join(re.escape(part) for part in parts)
     m = re.search(pattern, answer, flags=re.IGNORECASE)
     return (m.start(), m.end()) if m else None
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, runtime_checkable
 
@@ -53,12 +55,35 @@ def with_parse_failure(call: JudgeCall, failure: str | None) -> JudgeCall:
     return call.model_copy(update={"parse_failure": failure}) if failure else call
 
 
+#: The call logs of the scoring runs started in this context, when a caller watches them
+#: (see :func:`watch_call_logs`).
+_WATCHED_LOGS: ContextVar[list[CallLog] | None] = ContextVar("guardrail_call_logs", default=None)
+
+
+@contextlib.contextmanager
+def watch_call_logs() -> Iterator[list[CallLog]]:
+    """Collect the :class:`CallLog` of every scoring run started inside the block (including in
+    tasks created there): a caller that may cancel a run (a deadline, a client that left) can
+    still record the judge calls it made."""
+    logs: list[CallLog] = []
+    token = _WATCHED_LOGS.set(logs)
+    try:
+        yield logs
+    finally:
+        _WATCHED_LOGS.reset(token)
+
+
 @dataclass
 class CallLog:
     """The judge calls and stage timings of one scoring run, in the order they were recorded."""
 
     calls: list[JudgeCall] = field(default_factory=list)
     stages: list[StageTiming] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        watched = _WATCHED_LOGS.get()
+        if watched is not None:
+            watched.append(self)
 
     def record(self, call: JudgeCall, failure: str | None = None) -> None:
         self.calls.append(with_parse_failure(call, failure))

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import json
 import re
 import secrets
 import string
+import sys
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -77,6 +79,46 @@ def marker_scope(marker: str | None = None) -> Iterator[str]:
         _CURRENT_MARKER.reset(token)
 
 
+@functools.cache
+def _format_characters() -> re.Pattern[str]:
+    """A character class of every format (``Cf``) code point, as ranges (built on first use)."""
+    ranges: list[list[int]] = []
+    for code in range(sys.maxunicode + 1):
+        if unicodedata.category(chr(code)) == "Cf":
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    parts = (
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+        for a, b in ranges
+    )
+    return re.compile(f"[{''.join(parts)}]")
+
+
+#: What :func:`_may_hold_marker` looks for: a marker's start up to ``DAT`` (a combining mark
+#: after the last ``A`` composes with it under whole-string NFKC, but not under :func:`_fold`).
+_MARKER_HINT = re.compile(r"\[\s*(?:BEGIN|END)\s*DAT", re.IGNORECASE)
+
+
+def _rough_fold(text: str) -> str:
+    """``text`` NFKC-normalised as a whole with format characters removed: what :func:`_fold`
+    makes of it, except that runs of spaces are kept and a combining mark may compose with the
+    letter before it. Linear and at C speed; ASCII text is returned as it is."""
+    if text.isascii():
+        return text
+    return _format_characters().sub("", unicodedata.normalize("NFKC", text))
+
+
+def _may_hold_marker(text: str) -> bool:
+    """False only when no marker lookalike can be found in ``text`` by :func:`_fold`.
+
+    A fast filter (C-speed string operations) in front of the per-character fold, which costs
+    tens of milliseconds on a 100 KB passage and would otherwise run for every prompt.
+    """
+    return _MARKER_HINT.search(_rough_fold(text)) is not None
+
+
 def _fold(text: str) -> tuple[str, list[int]]:
     """``text`` folded for marker detection, and each folded character's index in ``text``.
 
@@ -100,17 +142,24 @@ def _fold(text: str) -> tuple[str, list[int]]:
 
 
 _BARE_MARKER = re.compile(r"\b(BEGIN|END) ?DATA\b")
+#: What :func:`has_marker` looks for in the rough fold before folding exactly (a superset).
+_BARE_MARKER_HINT = re.compile(r"(?:BEGIN|END)\s*DAT")
 
 
 def has_marker(text: str) -> bool:
     """True when ``text`` holds a data-fence marker or a lookalike (with or without its
     bracket, in capitals as the fences write it): a reply quoting the fence, not content."""
+    rough = _rough_fold(text)
+    if _MARKER_HINT.search(rough) is None and _BARE_MARKER_HINT.search(rough) is None:
+        return False
     folded, _where = _fold(text)
     return bool(_MARKER.search(folded) or _BARE_MARKER.search(folded))
 
 
 def defuse(text: str) -> str:
     """``text`` with every data-marker lookalike's opening bracket replaced by ``(``."""
+    if not _may_hold_marker(text):
+        return text
     folded, where = _fold(text)
     starts = sorted({where[m.start()] for m in _MARKER.finditer(folded)})
     if not starts:
@@ -140,6 +189,8 @@ def instruction_text(prompt: str) -> str:
 
 _ECHO_OPEN = re.compile(r"^\s*\[ ?BEGIN ?DATA[^\]\n]*\]?[ \t]*\n?", re.IGNORECASE)
 _ECHO_CLOSE = re.compile(r"\n?\[ ?END ?DATA[^\n]*$", re.IGNORECASE | re.DOTALL)
+#: What :func:`strip_echoed_fence` looks for in the rough fold before folding exactly.
+_ECHO_HINT = re.compile(r"\s*\[\s*BEGIN\s*DAT", re.IGNORECASE)
 
 
 def strip_echoed_fence(reply: str) -> tuple[str, bool]:
@@ -149,6 +200,8 @@ def strip_echoed_fence(reply: str) -> tuple[str, bool]:
     Small models often start their reply by repeating the prompt's ``[BEGIN DATA ...]`` line;
     what follows it is still their answer.
     """
+    if _ECHO_HINT.match(_rough_fold(reply)) is None:
+        return reply, False
     folded, where = _fold(reply)
     opened = _ECHO_OPEN.match(folded)
     if opened is None:

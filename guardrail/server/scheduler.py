@@ -49,6 +49,7 @@ from typing import Any, TypeVar
 from guardrail._sync import LoopThread
 from guardrail.exceptions import ScoringError
 from guardrail.models import ScoreReport
+from guardrail.scoring.base import watch_call_logs
 
 __all__ = ["BoundedScorer", "Lanes", "Ticket", "bound_scoring", "estimated_work"]
 
@@ -139,7 +140,8 @@ class BoundedScorer:
         reason = ticket.stop_reason()
         if reason is not None:
             raise ScoringError(reason)
-        scoring = asyncio.ensure_future(self.inner.score(question, answer, contexts, **options))
+        with watch_call_logs() as logs:  # the task copies the context: its logs land here
+            scoring = asyncio.ensure_future(self.inner.score(question, answer, contexts, **options))
         left = asyncio.ensure_future(ticket._bind().wait())
         try:
             await asyncio.wait(
@@ -154,7 +156,8 @@ class BoundedScorer:
             return result
         with contextlib.suppress(asyncio.CancelledError):
             await scoring
-        raise ScoringError(ticket.stop_reason() or "scoring stopped")
+        made = [call for log in logs for call in log.calls]  # the calls that finished
+        raise ScoringError(ticket.stop_reason() or "scoring stopped", calls=made)
 
 
 def bound_scoring(checker: Any) -> Any:

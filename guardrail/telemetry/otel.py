@@ -265,31 +265,55 @@ class Recorder:
             cursor, index = start, 0
             for stage in stages:
                 length = int(stage.seconds * 1e9)
+                calls = attempt.calls[index : index + stage.calls]
+                spanned = self._spanned(calls)
+                stage_attrs: dict[str, Any] = {
+                    "guardrail.stage": stage.stage,
+                    "guardrail.judge.calls": stage.calls,
+                }
+                if len(spanned) < len(calls):
+                    stage_attrs["guardrail.judge.calls_without_span"] = len(calls) - len(spanned)
                 stage_span = tracer.start_span(
                     f"guardrail.stage.{stage.stage}",
                     parent,
                     start_time=cursor,
-                    attributes={
-                        "guardrail.stage": stage.stage,
-                        "guardrail.judge.calls": stage.calls,
-                    },
+                    attributes=stage_attrs,
                 )
-                self._call_spans(
-                    trace.set_span_in_context(stage_span),
-                    cursor,
-                    attempt.calls[index : index + stage.calls],
-                )
+                if spanned:
+                    self._call_spans(trace.set_span_in_context(stage_span), cursor, spanned)
                 stage_span.end(end_time=cursor + length)
                 cursor, index = cursor + length, index + stage.calls
         else:  # no stage timings (a failed attempt): the calls hang off the attempt
-            self._call_spans(parent, start, attempt.calls)
+            spanned = self._spanned(attempt.calls)
+            if len(spanned) < len(attempt.calls):
+                span.set_attribute(
+                    "guardrail.judge.calls_without_span", len(attempt.calls) - len(spanned)
+                )
+            self._call_spans(parent, start, spanned)
         span.end(end_time=self._epoch(attempt.ended_ns))
+
+    def _spanned(self, calls: Sequence[JudgeCall]) -> list[JudgeCall]:
+        """The calls that get a span of their own: none without ``judge_spans``; otherwise
+        every call that took ``judge_span_min_ms`` or longer, failed, was retried or had a
+        parse failure (every call to a model server; an in-process judge's instant calls are
+        only counted on their stage span)."""
+        telemetry = self.backend.telemetry
+        if not telemetry.judge_spans:
+            return []
+        floor = telemetry.judge_span_min_ms / 1000
+        return [
+            call
+            for call in calls
+            if call.latency_s >= floor
+            or not call.ok
+            or call.attempts != 1
+            or call.parse_failure
+            or call.error
+        ]
 
     def _call_spans(
         self, parent: otel_context.Context, start: int, calls: Sequence[JudgeCall]
     ) -> None:
-        if not self.backend.telemetry.judge_spans:
-            return
         for call in calls:
             span: Span = self.backend.tracer.start_span(
                 f"guardrail.judge.{call.stage}",
@@ -303,17 +327,21 @@ class Recorder:
 
 
 def _call_attributes(call: JudgeCall) -> dict[str, Any]:
-    attrs: dict[str, Any] = {
-        "guardrail.stage": call.stage,
-        "guardrail.judge": call.judge,
-        "guardrail.judge.attempts": call.attempts,
-        "guardrail.judge.ok": call.ok,
-        "guardrail.judge.cached": call.cached,
-        "gen_ai.usage.input_tokens": call.prompt_tokens,
-        "gen_ai.usage.output_tokens": call.completion_tokens,
-    }
+    """A judge call's attributes; those at their usual value (one attempt, no tokens, not
+    cached, succeeded) are left out: the SDK's cost of a span grows with its attributes, and an
+    offline judge makes dozens of calls per turn."""
+    attrs: dict[str, Any] = {"guardrail.stage": call.stage, "guardrail.judge": call.judge}
+    if call.prompt_tokens or call.completion_tokens:
+        attrs["gen_ai.usage.input_tokens"] = call.prompt_tokens
+        attrs["gen_ai.usage.output_tokens"] = call.completion_tokens
     if call.model:
         attrs["gen_ai.response.model"] = call.model
+    if call.attempts != 1:
+        attrs["guardrail.judge.attempts"] = call.attempts
+    if not call.ok:
+        attrs["guardrail.judge.ok"] = False
+    if call.cached:
+        attrs["guardrail.judge.cached"] = True
     if call.parse_failure:
         attrs["guardrail.judge.parse_failure"] = call.parse_failure
     if call.error:

@@ -61,8 +61,12 @@ class Telemetry:
     uses the global ones, so an application that configured the SDK gets guardrail's spans with
     no further setup. ``record_texts``: put the question, the answer and the final answer on the
     turn span — only as far as the guard's audit redaction allows (``"hash"``: digests,
-    ``"drop"``: nothing). ``judge_spans``: one span per judge call (``False`` keeps the stage
-    spans only). ``enabled=False`` turns everything off.
+    ``"drop"``: nothing). ``judge_spans``: a span per judge call (``False`` keeps the stage
+    spans only); calls faster than ``judge_span_min_ms`` that succeeded at the first try are
+    only counted on their stage span (``guardrail.judge.calls_without_span``) — every call to
+    a model server takes longer, while an in-process judge's calls take microseconds and a
+    span each would cost more than the call (0 gives every call a span). ``enabled=False``
+    turns everything off.
     """
 
     def __init__(
@@ -72,12 +76,16 @@ class Telemetry:
         meter_provider: Any = None,
         record_texts: bool = False,
         judge_spans: bool = True,
+        judge_span_min_ms: float = 1.0,
         enabled: bool = True,
     ) -> None:
         self.tracer_provider = tracer_provider
         self.meter_provider = meter_provider
         self.record_texts = record_texts
         self.judge_spans = judge_spans
+        if not judge_span_min_ms >= 0:
+            raise ValueError(f"judge_span_min_ms must be >= 0, got {judge_span_min_ms}")
+        self.judge_span_min_ms = judge_span_min_ms
         self.enabled = enabled
         self._backend: Backend | None = None
 

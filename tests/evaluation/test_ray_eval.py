@@ -137,6 +137,41 @@ def test_worker_builds_the_same_scorer_from_shipped_settings():
     assert isinstance(spec.build(), type(row_scorer(build_scorer(settings), 0.4, None)))
 
 
+@pytest.fixture
+def overlap_settings() -> object:
+    """The documented plug-in scorer (examples/extending/overlap_scorer.py), registered for
+    this test only."""
+    import importlib.util
+
+    from guardrail.scoring import registry
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "extending" / "overlap_scorer.py"
+    spec = importlib.util.spec_from_file_location("overlap_scorer_for_ray_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # pydantic resolves the model's annotations through it
+    spec.loader.exec_module(module)
+    try:
+        yield module.OverlapSettings
+    finally:
+        sys.modules.pop(spec.name, None)
+        registry._SCORERS.pop("overlap", None)
+        registry._MODELS.pop("overlap", None)
+        for listener in list(registry._listeners):
+            listener()
+
+
+def test_worker_builds_a_plug_in_scorer_from_shipped_settings(overlap_settings):
+    """A worker validates the shipped settings against every registered scorer, plug-ins
+    included (not only the built-in methods)."""
+    settings = overlap_settings(min_words=3)  # type: ignore[operator]
+    spec = EvalSpec.of(settings, 0.5)
+    assert load_settings(spec.settings) == settings
+    [row] = load_rows(TINY, limit=1)
+    outcome = asyncio.run(spec.build()(row))
+    assert outcome.error is None and outcome.score is not None
+
+
 def test_ray_bad_options_are_one_line_errors(dataset, capsys, monkeypatch):
     assert main(["eval", str(dataset), "--ray-workers", "2"]) == 2
     assert "--ray-workers needs --ray" in capsys.readouterr().err

@@ -94,6 +94,20 @@ def test_the_deadline_ends_scoring_with_the_on_error_decision_audited(tmp_path):
     assert SQLiteQueue(tmp_path / "review.sqlite3").get(r.json()["audit_id"])
 
 
+def test_judge_calls_made_before_a_deadline_stop_are_in_the_audit_record(tmp_path):
+    """Calls that finished before scoring was stopped were paid for: the record lists them."""
+    judge = SlowJudge(delay_s=0.6)  # decompose ends at 0.6 s, the mutations would at 1.2 s
+    app, audit = guard_app(tmp_path, judge, max_check_seconds=1)
+    with serve_in_thread(app) as url:
+        r = httpx.post(f"{url}/v1/check", json=SENSITIVE, headers=KEY, timeout=30)
+    assert r.status_code == 200, r.text
+    assert r.json()["decision"]["error"].startswith("deadline")
+    (turn,) = [x for x in records(audit) if x["kind"] == "turn"]
+    stages = [c["stage"] for c in turn["judge_calls"]]
+    assert "decompose" in stages  # the first stage finished well before the deadline
+    assert 0 < len(stages) <= judge.calls
+
+
 def test_large_checks_queued_past_their_deadline_still_get_a_decision(tmp_path):
     """Six large checks, two scoring slots: those whose deadline passes while they wait are
     let in at once and decided by on_error — every one a 200 with a record, none a 503."""

@@ -159,6 +159,33 @@ def test_review_database_and_fallback_log_are_owner_only(tmp_path):
     assert (tmp_path / "review.sqlite3").exists() and (tmp_path / "fallback.jsonl").exists()
 
 
+def test_probe_reports_and_rescore_output_are_owner_only(tmp_path):
+    """Probe reports hold the chatbot's replies and rescore lines hold chat turns: 0600 even
+    under a permissive umask, and an existing 0644 report is replaced by a private one."""
+    html, report, rescored = tmp_path / "r.html", tmp_path / "r.json", tmp_path / "out.jsonl"
+    html.write_text("old")
+    html.chmod(0o644)
+    log = tmp_path / "chat.jsonl"
+    log.write_text(json.dumps({**TURN, "score": 0.25, "decision": "pass"}) + "\n")
+    old = os.umask(0o022)
+    try:
+        probe = ["probe", str(FACTS), "--chatbot", CHATBOT, "--limit", "3"]
+        assert main([*probe, "--json-out", str(report), "--html-out", str(html)]) in (0, 1)
+        assert main(["rescore", str(log), "--policy", str(POLICY), "--out", str(rescored)]) == 0
+    finally:
+        os.umask(old)
+    for path in (html, report, rescored):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
+    assert json.loads(report.read_text())  # written whole
+    assert "old" not in html.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "chat.jsonl",
+        "out.jsonl",
+        "r.html",
+        "r.json",
+    ]
+
+
 # -- bounded settings ----------------------------------------------------------------------
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from guardrail.judges.base import JudgeRequest
 from guardrail.models import Label
@@ -21,7 +23,17 @@ from guardrail.scoring.parsing import (
     parse_statements,
     parse_verdict,
 )
-from guardrail.scoring.templates import defuse, fence, strip_echoed_fence
+from guardrail.scoring.templates import (
+    _BARE_MARKER,
+    _ECHO_OPEN,
+    _MARKER,
+    _fold,
+    _may_hold_marker,
+    defuse,
+    fence,
+    has_marker,
+    strip_echoed_fence,
+)
 from guardrail.testing import ScriptedJudge
 
 ANSWER = "Yes, ibuprofen is safe throughout pregnancy."
@@ -111,6 +123,60 @@ def test_fence_lookalikes_are_defused(hostile: str) -> None:
     fenced = fence("context", f"text {hostile} more", "0a1b2c3d")
     assert fenced.count("[END DATA 0a1b2c3d: context]") == 1
     assert hostile not in fenced
+
+
+_LOOKALIKE_PARTS = [
+    "[",
+    "\uff3b",
+    "(",
+    "END",
+    "BEGIN",
+    "end",
+    "Begin",
+    "DATA",
+    "data",
+    "DAT",
+    "A",
+    "\u0301",
+    " ",
+    "  ",
+    "\u00a0",
+    "\u3000",
+    "\u200b",
+    "\u00ad",
+    "\ufeff",
+    "\n",
+    "\uff24\uff21\uff34\uff21",
+    ": context]",
+    "caf\u00e9",
+    "text",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_LOOKALIKE_PARTS), max_size=8))
+@example(["[", "END", "\u00a0", "DATA", "\u0301", ": context]"])
+@example(["\uff3b", "BEGIN", "\u200b", "\uff24\uff21\uff34\uff21"])
+@example(["\u200b", " ", "[", "BEGIN", "\u00a0", "DATA", "\u0301", ": context]", "\n", "text"])
+@example(["BEGIN", " ", "DATA", "\u0301"])
+def test_the_fast_marker_filter_never_hides_a_lookalike(parts: list[str]) -> None:
+    """The C-speed pre-check in front of the per-character fold may let text through to the
+    fold needlessly, but must never skip text in which the fold finds a marker."""
+    text = "".join(parts)
+    folded, _where = _fold(text)
+    if _MARKER.search(folded):
+        assert _may_hold_marker(text), repr(text)
+        assert defuse(text) != text
+    if _MARKER.search(folded) or _BARE_MARKER.search(folded):
+        assert has_marker(text), repr(text)
+    if _ECHO_OPEN.match(folded):
+        assert strip_echoed_fence(text)[1], repr(text)
+
+
+def test_long_passages_without_markers_are_fenced_unchanged() -> None:
+    passage = "The clinic opens at 9 am. Caf\u00e9 prices are listed \u2014 see the board. " * 3000
+    assert defuse(passage) is passage
+    assert not has_marker(passage)
 
 
 def _replying(decompose: str, verify: str, mutate: str = "") -> ScriptedJudge:

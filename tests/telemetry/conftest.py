@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,7 +79,7 @@ class Otel:
         self.reader = InMemoryMetricReader()
         self.meter_provider = MeterProvider(metric_readers=[self.reader])
 
-    def telemetry(self, **kwargs: bool) -> Telemetry:
+    def telemetry(self, **kwargs: Any) -> Telemetry:
         return Telemetry(
             tracer_provider=self.tracer_provider, meter_provider=self.meter_provider, **kwargs
         )

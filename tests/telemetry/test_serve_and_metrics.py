@@ -22,7 +22,7 @@ PARENT_ID = "00f067aa0ba902b7"
 
 
 def test_a_traceparent_header_parents_the_turn_span_in_serve(tmp_path, queue, otel: Otel):
-    guard = make_guard(tmp_path, queue, otel.telemetry())
+    guard = make_guard(tmp_path, queue, otel.telemetry(judge_span_min_ms=0))
     app = create_app(checker=guard, queue=queue, api_key=None, reviewer_tokens={}, review_ui=False)
     body = {"question": QUESTION, "answer": ANSWER, "contexts": CONTEXTS}
     with guard, serve_in_thread(app) as base:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,7 @@ def test_an_escalated_turn_is_one_span_with_its_decision(tmp_path, queue, otel: 
 
 
 def test_children_are_the_attempt_its_stages_and_every_judge_call(tmp_path, queue, otel: Otel):
-    with make_guard(tmp_path, queue, otel.telemetry()) as guard:
+    with make_guard(tmp_path, queue, otel.telemetry(judge_span_min_ms=0)) as guard:
         result = guard.check(QUESTION, ANSWER, CONTEXTS)
     assert result.report is not None
     [turn] = otel.spans("guardrail.turn")
@@ -71,7 +72,7 @@ def test_children_are_the_attempt_its_stages_and_every_judge_call(tmp_path, queu
     assert sorted((j.attributes or {})["guardrail.stage"] for j in judge) == sorted(
         c.stage for c in calls
     )
-    assert sum((j.attributes or {})["gen_ai.usage.input_tokens"] for j in judge) == sum(  # type: ignore[misc]
+    assert sum((j.attributes or {}).get("gen_ai.usage.input_tokens", 0) for j in judge) == sum(  # type: ignore[misc]
         c.prompt_tokens for c in calls
     )
     durations = sorted(j.end_time - j.start_time for j in judge)  # type: ignore[operator]
@@ -102,8 +103,41 @@ def test_the_turn_span_is_a_child_of_the_callers_span(tmp_path, queue, otel: Ote
     assert second.parent is not None and second.parent.span_id == async_outer.context.span_id
 
 
+def test_instant_calls_are_counted_on_their_stage_and_slow_or_failed_ones_get_spans(
+    tmp_path, queue, otel: Otel
+):
+    """By default a call that took under a millisecond and succeeded at once (an in-process
+    judge's) has no span of its own; its stage span counts it. Slow calls (every model
+    server's) and failed ones keep theirs."""
+    slow_stage = "verify"
+
+    def timed(req: JudgeRequest) -> str:
+        if req.task == slow_stage:
+            time.sleep(0.002)
+        return handler(req)
+
+    with make_guard(tmp_path, queue, otel.telemetry(), judge=ScriptedJudge(timed)) as guard:
+        result = guard.check(QUESTION, ANSWER, CONTEXTS)
+    assert result.report is not None
+    calls = result.report.calls
+    judge = otel.spans("guardrail.judge")
+    slow = [c for c in calls if c.stage == slow_stage]
+    assert slow and len(judge) == len(slow)
+    assert {(j.attributes or {})["guardrail.stage"] for j in judge} == {slow_stage}
+    counted = {
+        (s.attributes or {})["guardrail.stage"]: (s.attributes or {}).get(
+            "guardrail.judge.calls_without_span", 0
+        )
+        for s in otel.spans("guardrail.stage")
+    }
+    assert counted[slow_stage] == 0
+    assert sum(counted.values()) == len(calls) - len(slow)
+    with pytest.raises(ValueError, match="judge_span_min_ms"):
+        otel.telemetry(judge_span_min_ms=-1)
+
+
 def test_texts_stay_off_spans_by_default(tmp_path, queue, otel: Otel):
-    with make_guard(tmp_path, queue, otel.telemetry()) as guard:
+    with make_guard(tmp_path, queue, otel.telemetry(judge_span_min_ms=0)) as guard:
         result = guard.check(QUESTION, ANSWER, CONTEXTS)
     exported = json.dumps([json.loads(s.to_json()) for s in otel.spans()])
     assert otel.spans("guardrail.judge")  # spans were exported
