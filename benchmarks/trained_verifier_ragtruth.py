@@ -286,10 +286,13 @@ def main() -> int:
     )
     summaries: dict[str, Any] = {}
     for key, by_row in outcomes.items():
-        summaries[key] = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
+        summary = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
+        summaries[key] = summary.model_dump(mode="json")
     factoid_spans: dict[str, Any] = {}
     for key, by_row in outcomes.items():
-        whole = summarize(rows, without_focus(by_row), threshold=0.5, threshold_source="")
+        whole = summarize(
+            rows, without_focus(by_row), threshold=0.5, threshold_source=""
+        ).model_dump(mode="json")
         factoid_spans[key] = {
             "all": whole["span"],
             **{task: blk["span"] for task, blk in sorted(whole["tasks"].items())},
