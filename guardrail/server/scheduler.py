@@ -1,10 +1,9 @@
 """Scoring that no request can monopolise: work estimates, deadlines, abandonment, lanes.
 
 The cost of scoring one turn with the offline judge grows as *factoids x context characters*:
-each factoid's variants are verified against every passage. Measured on a 2-core machine
-(``python -m benchmarks.service_fairness``), an answer of 2 sentences against 1 MB of context
-took 15 s, and while it ran every other request scored on the same event loop waited, because
-a judge call that reads 500 KB of context holds its loop for 3 s. Four pieces bound that:
+each factoid's variants are verified against every passage, so an answer of a few hundred
+sentences against a megabyte of passages would take minutes, and every request scored on the
+same event loop would wait for it. Four pieces bound that:
 
 * :func:`estimated_work` — sentences of the answer x characters of all contexts, computed
   before any scoring. The service refuses a turn above ``RequestLimits.max_work`` with 413
