@@ -54,7 +54,7 @@ from guardrail.localize.model import TokenLocalizer
 from guardrail.scoring.base import ScorerBase
 from guardrail.scoring.metarag import MetaRAG
 from guardrail.scoring.rt4chart import RT4Chart
-from guardrail.training.verifier import MAX_FLAGGED
+from guardrail.training.verifier import MAX_FLAGGED, PER_KIND
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -95,6 +95,7 @@ def cross_fit(
     methods: tuple[str, ...] = METHODS,
     verifiers: tuple[str, ...] = ("trained", "rules"),
     write_model: Path | None = None,
+    per_kind: bool = PER_KIND,
 ) -> tuple[dict[str, dict[str, RowOutcome]], list[dict[str, Any]]]:
     """Outcomes keyed ``"trained/metarag"`` etc.; every row scored by models fitted without it.
 
@@ -103,8 +104,9 @@ def cross_fit(
     writes the model ``scripts/train_verifier.py`` would (the recipe on every row), from the
     same statements.
     """
+    from guardrail.evaluation.datasets import fold_of
     from guardrail.training.localizer import train as train_localizer
-    from guardrail.training.verifier import collect, fold_of, train
+    from guardrail.training.verifier import collect, train
 
     records = collect(rows)
     by_id = {r.id: r for r in rows}
@@ -118,7 +120,12 @@ def cross_fit(
         train_part = [r for r in records if fold[r.id] != k]
         held = [by_id[r.id] for r in records if fold[r.id] == k]
         started = time.perf_counter()
-        data = train(train_part, kind, max_flagged=max_flagged)  # type: ignore[arg-type]
+        data = train(
+            train_part,
+            kind,  # type: ignore[arg-type]
+            max_flagged=max_flagged,
+            per_kind=per_kind,
+        )
         localizer_data = train_localizer([by_id[r.id] for r in train_part])
         localizer = TokenLocalizer(localizer_data)
         judge = LocalJudge(verifier=TrainedVerifier(VerifierModel(data)))
@@ -141,7 +148,12 @@ def cross_fit(
         )
         console.print(f"fold {k}: trained on {len(train_part)} rows, scored {len(held)}")
     if write_model is not None:
-        data = train(records, kind, max_flagged=max_flagged)  # type: ignore[arg-type]
+        data = train(
+            records,
+            kind,  # type: ignore[arg-type]
+            max_flagged=max_flagged,
+            per_kind=per_kind,
+        )
         data["meta"]["data"] = "ragtruth/dev.jsonl"
         data["meta"]["recipe"] = "scripts/train_verifier.py (guardrail.training.verifier)"
         write_model.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
@@ -242,6 +254,12 @@ def main() -> int:
         help="the recipe's cap on the share of answers its thresholds flag (default: none)",
     )
     ap.add_argument(
+        "--per-kind",
+        action=argparse.BooleanOptionalAction,
+        default=PER_KIND,
+        help="separate cut-offs per kind of context (JSON record, passages, prose)",
+    )
+    ap.add_argument(
         "--json-out", type=Path, default=ROOT / "benchmarks/results/trained_verifier_ragtruth.json"
     )
     args = ap.parse_args()
@@ -264,13 +282,17 @@ def main() -> int:
         tuple(args.methods),
         ("trained",) if args.no_rules else ("trained", "rules"),
         args.write_model,
+        args.per_kind,
     )
     summaries: dict[str, Any] = {}
     for key, by_row in outcomes.items():
-        summaries[key] = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
+        summary = summarize(rows, by_row, threshold=0.5, threshold_source="scorer default")
+        summaries[key] = summary.model_dump(mode="json")
     factoid_spans: dict[str, Any] = {}
     for key, by_row in outcomes.items():
-        whole = summarize(rows, without_focus(by_row), threshold=0.5, threshold_source="")
+        whole = summarize(
+            rows, without_focus(by_row), threshold=0.5, threshold_source=""
+        ).model_dump(mode="json")
         factoid_spans[key] = {
             "all": whole["span"],
             **{task: blk["span"] for task, blk in sorted(whole["tasks"].items())},
@@ -281,11 +303,14 @@ def main() -> int:
     packaged = VerifierModel.load()
 
     table = Table(title=f"RAGTruth dev ({len(rows)} rows), {args.folds}-fold grouped cross-fit")
-    for col in ("verifier/method", "task", "n", "P", "R", "F1", "span P", "span R", "span F1"):
+    cols: tuple[str, ...] = ("verifier/method", "task", "n", "P", "R", "F1", "flagged")
+    cols = (*cols, "span P", "span R", "span F1")
+    for col in cols:
         left = col in ("verifier/method", "task")
         table.add_column(col, justify="left" if left else "right", no_wrap=left)
     for key, summary in summaries.items():
         blocks = [("all", summary), *sorted(summary["tasks"].items())]
+        shares = extra[key]["flagged_share"]
         for task, blk in blocks:
             a, s = blk["answer"], blk["span"] or {}
             table.add_row(
@@ -295,6 +320,7 @@ def main() -> int:
                 fmt(a["precision"]),
                 fmt(a["recall"]),
                 fmt(a["f1"]),
+                f"{shares.get(task, 0.0):.0%}",
                 *(fmt(s[k]) if s else "-" for k in ("precision", "recall", "f1")),
             )
     console.print(table)
@@ -307,7 +333,8 @@ def main() -> int:
         shares = ", ".join(f"{t} {v:.0%}" for t, v in figures["flagged_share"].items())
         c = figures["conflict_spans"]
         console.print(
-            f"  {key}: flagged {shares}; conflict spans caught {c['caught']}/{c['total']}"
+            f"  {key}: flagged {shares}; conflict spans caught {c['caught']}/{c['total']} "
+            f"({c['share']:.0%})"
         )
     if perf is not None:
         console.print(
@@ -326,6 +353,7 @@ def main() -> int:
             "thresholds": "chosen on grouped out-of-fold predictions inside each training part",
             "scorer_threshold": 0.5,
             "max_flagged": cap,
+            "per_kind": args.per_kind,
         },
         "folds": fitted,
         "summaries": {

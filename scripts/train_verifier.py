@@ -29,7 +29,7 @@ from guardrail.evaluation.provenance import (
     data_name,
     rows_for_training,
 )
-from guardrail.training.verifier import MAX_FLAGGED, collect, finite, train
+from guardrail.training.verifier import MAX_FLAGGED, PER_KIND, collect, finite, train
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,6 +54,12 @@ def main() -> int:
         default=MAX_FLAGGED,
         help="largest share of answers the thresholds may flag out of fold (default: no limit)",
     )
+    ap.add_argument(
+        "--per-kind",
+        action=argparse.BooleanOptionalAction,
+        default=PER_KIND,
+        help="separate cut-offs per kind of context (JSON record, passages, prose)",
+    )
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args()
 
@@ -61,7 +67,14 @@ def main() -> int:
     rows, split = rows_for_training(args)
     records = collect(rows)
     print(f"collected {sum(len(r.factoids) for r in records)} factoids from {len(rows)} rows")
-    data = train(records, args.kind, folds=args.folds, seed=args.seed, max_flagged=args.max_flagged)
+    data = train(
+        records,
+        args.kind,
+        folds=args.folds,
+        seed=args.seed,
+        max_flagged=args.max_flagged,
+        per_kind=args.per_kind,
+    )
     data["meta"]["data"] = data_name(args.data)
     if split is not None:
         data["meta"]["split"] = split

@@ -46,6 +46,7 @@ from guardrail.judges.local.features import (
     Features,
     Polarity,
     checkable,
+    context_kind,
 )
 from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import VERIFIER_FORMAT, Cutoffs, VerifierModel
@@ -268,17 +269,13 @@ def metarag_outcome(
 def rt4chart_outcome(s: Scored, decision: Cutoffs) -> bool:
     """RT4CHART's default rule (any claim not ENTAILED), approximated on MetaRAG's factoids."""
     return any(
-        _outcome(decision, f.own, p, support=decision.entailed) is not Support.SUPPORTED
+        _outcome(decision, f.own, p, rt4chart=True) is not Support.SUPPORTED
         for f, p in zip(s.row.factoids, s.own, strict=True)
     )
 
 
 def _outcome(
-    decision: Cutoffs,
-    statement: Statement,
-    p: float,
-    *,
-    support: float | None = None,
+    decision: Cutoffs, statement: Statement, p: float, *, rt4chart: bool = False
 ) -> Support:
     """What the trained judge answers for ``statement`` (mirrors ``TrainedVerifier.check``)."""
     if statement.conflict is not None:
@@ -286,8 +283,16 @@ def _outcome(
     if not checkable(statement.features):
         return Support.UNKNOWN
     return decision.outcome(
-        p, statement.polarity.flipped(decision.trust), clash=rule_clash(statement), support=support
+        p,
+        statement.polarity.flipped(decision.trust),
+        clash=rule_clash(statement),
+        support=decision.cut(context_kind(statement.features), rt4chart=rt4chart),
     )
+
+
+def row_kind(record: RowRecord) -> str | None:
+    """The kind of context an answer was read against (``None``: it has no factoids)."""
+    return context_kind(record.factoids[0].own.features) if record.factoids else None
 
 
 def rule_clash(statement: Statement) -> bool:
@@ -329,11 +334,13 @@ def _rt4chart_flagger(decision: Cutoffs) -> Callable[[Scored], tuple[bool, list[
 
 
 def tune(
-    scored: Sequence[Scored], max_flagged: float | None = None
+    scored: Sequence[Scored], max_flagged: float | None = None, *, per_kind: bool = False
 ) -> tuple[Cutoffs, dict[str, float]]:
     """Thresholds maximizing answer F1 (ties: span F1) of MetaRAG and RT4CHART on ``scored``;
     with ``max_flagged``, only among thresholds flagging at most that share of the answers
-    (the least-flagging one when none does)."""
+    (the least-flagging one when none does). With ``per_kind``, each kind of context
+    (:func:`row_kind`) gets its own MetaRAG and RT4CHART cut-offs, chosen jointly (the F1 and
+    the flagged share are those of all answers together)."""
     ps = sorted(p for s in scored for p in s.own)
 
     def quantiles(lo: float, hi: float, n: int) -> list[float]:
@@ -367,12 +374,124 @@ def tune(
             rt_best = (res.f1, entailed)
     assert rt_best is not None
     decision = dataclasses.replace(chosen, entailed=rt_best[1])
-    return decision, {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
+    figures = {"metarag_f1": best[0], "metarag_span_f1": best[1], "rt4chart_f1": rt_best[0]}
+    if per_kind:
+        decision, figures = _tune_kinds(scored, decision, max_flagged, figures)
+    return decision, figures
+
+
+#: Counts one simulated answer set contributes: answers TP, FP, FN, flagged, and span TP, FP, FN.
+_COUNTS = 7
+
+
+def _counts(
+    scored: Sequence[Scored], flag: Callable[[Scored], tuple[bool, list[Span]]]
+) -> np.ndarray[Any, Any]:
+    out = np.zeros(_COUNTS)
+    for s in scored:
+        flagged, predicted = flag(s)
+        gold = bool(s.row.label)
+        sc = span_counts(s.row.gold, predicted)
+        answer = (gold and flagged, flagged and not gold, gold and not flagged, flagged)
+        out += (*answer, sc.tp, sc.fp, sc.fn)
+    return out
+
+
+def _best_combination(
+    tables: Sequence[np.ndarray[Any, Any]], rows: int, max_flagged: float | None
+) -> tuple[tuple[int, ...], float, float]:
+    """The index of one candidate per kind (``tables[k][i]``: counts of candidate ``i``)
+    maximizing overall answer F1 (ties: span F1) among combinations flagging at most
+    ``max_flagged`` of ``rows`` answers (the least-flagging one when none does)."""
+    total = np.zeros([len(t) for t in tables] + [_COUNTS])
+    for k, t in enumerate(tables):
+        shape = [1] * len(tables) + [_COUNTS]
+        shape[k] = len(t)
+        total = total + t.reshape(shape)
+    tp, fp, fn, flagged, stp, sfp, sfn = (total[..., i] for i in range(_COUNTS))
+    f1 = np.where(tp > 0, 2 * tp / np.maximum(2 * tp + fp + fn, 1), 0.0)
+    span_f1 = np.where(stp > 0, 2 * stp / np.maximum(2 * stp + sfp + sfn, 1), 0.0)
+    allowed = flagged <= (max_flagged * rows if max_flagged is not None else np.inf)
+    if not allowed.any():
+        at = np.unravel_index(int(np.argmin(flagged)), flagged.shape)
+    else:
+        key = np.where(allowed, f1 + 1e-6 * span_f1, -1.0)
+        at = np.unravel_index(int(np.argmax(key)), key.shape)
+    return tuple(int(i) for i in at), float(f1[at]), float(span_f1[at])
+
+
+def _tune_kinds(
+    scored: Sequence[Scored],
+    base: Cutoffs,
+    max_flagged: float | None,
+    figures: dict[str, float],
+) -> tuple[Cutoffs, dict[str, float]]:
+    """Per-kind MetaRAG cut-offs (with each polarity trust of :data:`TRUST_GRID`) and then
+    per-kind RT4CHART cut-offs, chosen jointly over the kinds; ``base`` (the single cut-offs)
+    stays the default of any other kind."""
+    groups: dict[str, list[Scored]] = {}
+    for s in scored:
+        kind = row_kind(s.row)
+        if kind is not None:
+            groups.setdefault(kind, []).append(s)
+    kinds = sorted(groups)
+    if not kinds:
+        return base, figures
+
+    def candidates(kind: str) -> list[float]:
+        ps = sorted(p for s in groups[kind] for p in s.own)
+        return sorted({ps[min(len(ps) - 1, int(q * len(ps)))] for q in np.linspace(0.3, 0.99, 40)})
+
+    cuts = {k: candidates(k) for k in kinds}
+    replace = dataclasses.replace
+    rows = len(scored)
+    best: tuple[float, float, Cutoffs] | None = None
+    for trust in TRUST_GRID:
+        tables = [
+            np.array(
+                [
+                    _counts(groups[k], _metarag_flagger(replace(base, support=c, trust=trust)))
+                    for c in cuts[k]
+                ]
+            )
+            for k in kinds
+        ]
+        at, f1, span_f1 = _best_combination(tables, rows, max_flagged)
+        chosen = tuple((k, cuts[k][i], cuts[k][i]) for k, i in zip(kinds, at, strict=True))
+        if best is None or (f1, span_f1) > best[:2]:
+            best = (f1, span_f1, dataclasses.replace(base, trust=trust, kinds=chosen))
+    assert best is not None
+    decision = best[2]
+    rt_tables = [
+        np.array(
+            [
+                _counts(
+                    groups[k],
+                    _rt4chart_flagger(dataclasses.replace(decision, entailed=c, kinds=())),
+                )
+                for c in cuts[k]
+            ]
+        )
+        for k in kinds
+    ]
+    at, rt_f1, _ = _best_combination(rt_tables, rows, max_flagged)
+    kinds_cut = tuple(
+        (k, support, cuts[k][i]) for (k, support, _), i in zip(decision.kinds, at, strict=True)
+    )
+    decision = dataclasses.replace(decision, kinds=kinds_cut)
+    return decision, {
+        **figures,
+        "metarag_f1": best[0],
+        "metarag_span_f1": best[1],
+        "rt4chart_f1": rt_f1,
+    }
 
 
 #: The default cap on the share of answers the thresholds may flag out of fold (``None``: no
 #: cap, the thresholds that maximize answer F1). ``--max-flagged 0.6`` trades F1 for fewer flags.
 MAX_FLAGGED: float | None = None
+#: Separate cut-offs per kind of context (JSON record, labelled passages, other prose).
+PER_KIND = False
 #: Inverse regularization strengths tried for the logistic model (chosen by grouped CV).
 C_GRID = (0.05, 0.15, 0.5, 1.5)
 
@@ -412,12 +531,14 @@ def train(
     seed: int = 0,
     c: float | None = None,
     max_flagged: float | None = None,
+    per_kind: bool = PER_KIND,
 ) -> dict[str, Any]:
     """Fit on ``records``; thresholds from grouped out-of-fold predictions on the same records.
 
     ``c``: the logistic model's inverse regularization; ``None`` picks it from :data:`C_GRID` by
     grouped out-of-fold factoid log-loss (the same folds that choose the thresholds).
     ``max_flagged``: the largest share of answers the thresholds may flag (see :func:`tune`).
+    ``per_kind``: separate cut-offs per kind of context (see :func:`tune`).
     """
     grid = [c] if c is not None else list(C_GRID if kind == "logistic" else [0.5])
     tried: list[tuple[float, float, list[Scored]]] = []
@@ -428,9 +549,9 @@ def train(
     if not tried:
         raise ValueError("training needs both supported and unsupported factoids in every fold")
     loss, chosen_c, oof = min(tried, key=lambda t: t[0])
-    decision, tuned = tune(oof, max_flagged)
+    decision, tuned = tune(oof, max_flagged, per_kind=per_kind)
     data = fit(records, kind, seed=seed, c=chosen_c)
-    data["thresholds"] = dataclasses.asdict(decision)
+    data["thresholds"] = decision.as_dict()
     n_fact = sum(len(r.factoids) for r in records)
     n_pos = sum(f.label for r in records for f in r.factoids)
     data["meta"] = {
@@ -441,6 +562,7 @@ def train(
         "seed": seed,
         "c": chosen_c,
         "max_flagged": max_flagged,
+        "per_kind": per_kind,
         "out_of_fold": {**{k: round(v, 4) for k, v in tuned.items()}, "log_loss": round(loss, 4)},
         "groups": len({r.group for r in records}),
     }

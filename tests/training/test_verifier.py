@@ -18,6 +18,7 @@ from guardrail.training.verifier import (
     RowRecord,
     Scored,
     Statement,
+    _best_combination,
     collect,
     finite,
     fold_of,
@@ -67,14 +68,34 @@ def test_log_loss_rewards_confident_right_probabilities():
     assert log_loss([]) == math.inf
 
 
+def test_best_combination_maximizes_overall_f1_under_the_flag_cap():
+    """One candidate per kind; F1 and the flagged share are those of all answers together."""
+    import numpy as np
+
+    # counts per candidate: answer TP, FP, FN, flagged, span TP, FP, FN
+    kind_a = np.array([[10, 10, 0, 20, 0, 0, 0], [8, 2, 2, 10, 0, 0, 0]], dtype=float)
+    kind_b = np.array([[5, 15, 0, 20, 0, 0, 0], [4, 4, 1, 8, 0, 0, 0]], dtype=float)
+    at, f1, _ = _best_combination([kind_a, kind_b], rows=40, max_flagged=None)
+    assert at == (1, 1) and f1 == pytest.approx(24 / (24 + 6 + 3))
+    # a cap of 45 % (18 of 40 answers): only (1, 1) fits; of 20 %: none does, so the
+    # least-flagging combination is kept
+    assert _best_combination([kind_a, kind_b], rows=40, max_flagged=0.45)[0] == (1, 1)
+    assert _best_combination([kind_a, kind_b], rows=40, max_flagged=0.2)[0] == (1, 1)
+    at, _, _ = _best_combination([kind_a[:1], kind_b], rows=40, max_flagged=None)
+    assert at == (0, 1)
+
+
 @pytest.mark.data
-def test_train_on_shared_rows_and_simulation_matches_metarag(shared_data):
-    """A model trained on 55 RAGTruth rows loads; its simulated flags equal MetaRAG's own."""
+@pytest.mark.parametrize("per_kind", [False, True])
+def test_train_on_shared_rows_and_simulation_matches_metarag(shared_data, per_kind):
+    """A model trained on 55 RAGTruth rows loads; its simulated flags equal MetaRAG's own
+    (with one cut-off, and with a cut-off per kind of context)."""
     rows = load_rows(shared_data / "ragtruth" / "dev.jsonl", shuffle_seed=3, limit=70)
     train_rows, held_rows = rows[:55], rows[55:]
     records = collect(train_rows)
     assert sum(f.label for r in records for f in r.factoids) > 0
-    data = train(records, "logistic", folds=2)
+    data = train(records, "logistic", folds=2, per_kind=per_kind)
+    assert ("kinds" in data["thresholds"]) is per_kind
     assert finite(data) and data["meta"]["rows"] == 55
     assert data["meta"]["c"] in C_GRID  # chosen by grouped out-of-fold log-loss
     model = VerifierModel(data)

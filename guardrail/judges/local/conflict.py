@@ -26,8 +26,10 @@ A statement without values, or whose best unit covers too little of it, is left 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
+from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import Value, extract
 from guardrail.judges.local.verify import (
@@ -41,6 +43,7 @@ from guardrail.judges.local.verify import (
     _match,
     quote,
 )
+from guardrail.text.stemming import stem
 
 #: Share of the statement's weight (values left out) its best context unit must cover.
 FRAME_COVERAGE = 0.7
@@ -89,6 +92,9 @@ class ConflictCheck:
         self._unit_values: dict[int, list[Value]] = {}
         self._context_values: list[Value] | None = None
         self._words: set[str] | None = None
+        self._initials: set[str] | None = None
+        self._stems: set[str] | None = None
+        self._comparisons = Comparisons(lex)
         self._stated: dict[str, list[Value]] = {}
 
     def common(self, word: str) -> bool:
@@ -157,6 +163,22 @@ class ConflictCheck:
                 return Conflict(value, tuple(rivals), unit.text, denied)
         return None
 
+    def compared(self, statement: str, assessment: Assessment) -> Finding | None:
+        """Supported or contradicted when the statement and its best unit compare the same two
+        things on one scale ("the old model is heavier than the new one" / "the new model is
+        lighter than the old one": supported; the sides or the direction reversed:
+        contradicted); see :mod:`~guardrail.judges.local.comparatives`."""
+        best = assessment.best
+        if best is None:
+            return None
+        agree = self._comparisons.agree(statement, best.unit.text)
+        if agree is None:
+            return None
+        if agree:
+            return Finding(Support.SUPPORTED, f"The context states: {quote(best.unit.text)}")
+        reason = f"The context compares them the other way: {quote(best.unit.text)}"
+        return Finding(Support.CONTRADICTED, reason)
+
     def agrees(self, statement: str, assessment: Assessment) -> Finding | None:
         """Supported (or, reversed, contradicted) when the best unit matches the statement
         word for word except for values it states in another spelling ("18:00" for "6 pm",
@@ -177,11 +199,48 @@ class ConflictCheck:
         return Finding(Support.SUPPORTED, f"The context states: {quote(best.unit.text)}")
 
     def _anywhere(self, value: Value) -> bool:
-        """The context states ``value`` somewhere (then it is not a conflict)."""
+        """The context states ``value`` somewhere (then it is not a conflict).
+
+        A name counts as stated when the context has one of its own words ("Security Council"
+        for "UN Security Council", "Nakatani" for "Defense Minister Gen Nakatani") or spells
+        it out ("United States" for "US"): a partial or abbreviated mention is far more often
+        the same name than a rival one."""
         if value.kind == "name":
-            names = _distinctive(value.text)
-            return bool(names) and all(w in self.words for w in names)
+            names = _distinctive(" ".join(_words(value.text)))
+            if not names:
+                return False
+            if any(
+                w in self.words or stem(w) in self.stems
+                for w in names
+                if len(w) >= _NAME_WORD_CHARS
+            ):
+                return True
+            return all(w in self.words for w in names) or (_acronym(value.surface) in self.initials)
         return any(value.comparable(v) and value.same(v) for v in self.context_values)
+
+    @property
+    def initials(self) -> set[str]:
+        """The initials of the context's names ("us" for "United States") and its dotted
+        abbreviations ("us" for "U.S.")."""
+        if self._initials is None:
+            found = {
+                "".join(w[0] for w in _distinctive(v.text) if w)
+                for v in self.context_values
+                if v.kind == "name" and len(v.text.split()) > 1
+            }
+            for unit in self.index.units:
+                found.update(
+                    m.group().replace(".", "").lower() for m in _DOTTED.finditer(unit.text)
+                )
+            self._initials = found
+        return self._initials
+
+    @property
+    def stems(self) -> set[str]:
+        """The stems of the context's words ("dab" for "dabbing")."""
+        if self._stems is None:
+            self._stems = {stem(w) for w in self.words}
+        return self._stems
 
     def _rivals(
         self, value: Value, found: list[Value], statement: str, unit_text: str
@@ -195,6 +254,28 @@ class ConflictCheck:
         stated_words = set(_words(statement))
         others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]
         return [v for v in others if _same_slot(statement, value, unit_text, v)]
+
+
+#: Shortest word of a name that, found in the context, makes the name count as stated there.
+_NAME_WORD_CHARS = 3
+
+
+#: Words before a name that say nothing of its role ("the" Arabian Peninsula / "the" UN).
+_WEAK_BEFORE = frozenset("the a an and or of to".split())
+#: Abbreviations written with dots ("U.S.", "U.N.").
+_DOTTED = re.compile(r"\b(?:[A-Z]\.){2,}")
+#: Lead-ins that wrap a statement without changing where its words stand.
+_FRAMES = (["it", "is", "not", "true", "that"], ["it", "is", "true", "that"])
+#: Words a rewritten stretch may hold besides the two names it swaps.
+_SLOT_SLACK = 2
+
+
+def _acronym(surface: str) -> str:
+    """An all-capitals name as lower-case initials ("US", "U.S." -> "us"); "" otherwise."""
+    letters = surface.replace(".", "")
+    if 2 <= len(letters) <= 6 and letters.isalpha() and letters.isupper():
+        return letters.lower()
+    return ""
 
 
 #: Words that name a kind of place or body, not a particular one ("Sea", "University").
@@ -264,13 +345,30 @@ def _same_slot(statement: str, value: Value, unit_text: str, rival: Value) -> bo
     b = _words(unit_text)
     a_span = _word_span(statement, value)
     b_span = _word_span(unit_text, rival)
-    if a_span[0] > 0 and b_span[0] > 0 and a[a_span[0] - 1] == b[b_span[0] - 1]:
-        return True  # after the same word: "born in Vienna" / "born in Warsaw"
+    for frame in _FRAMES:  # "It is true that X ..." aligns as "X ..."
+        if a[: len(frame)] == frame and a_span[0] >= len(frame):
+            a = a[len(frame) :]
+            a_span = (a_span[0] - len(frame), a_span[1] - len(frame))
+            break
+    if a_span == (0, 1):
+        # a capitalized first word ("Stir well ...", "Gender, with ...") is a name in another
+        # one's place only when the sentence goes on alike ("Ibuprofen is" / "Paracetamol is")
+        return len(a) > 1 and b_span[1] < len(b) and a[1] == b[b_span[1]]
+    if a_span[0] > 0 and b_span[0] > 0:
+        word = a[a_span[0] - 1]
+        if word == b[b_span[0] - 1] and word not in _WEAK_BEFORE:
+            return True  # after the same word: "born in Vienna" / "born in Warsaw"
     matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "replace":
             continue
-        if _overlaps(a_span, (i1, i2)) and _overlaps(b_span, (j1, j2)):
+        # one name replaces the other, and little else ("by UNICEF" / "by the World Health
+        # Organization"): a long rewritten stretch pairs names that need not share a role
+        tight = (
+            i2 - i1 <= a_span[1] - a_span[0] + _SLOT_SLACK
+            and j2 - j1 <= b_span[1] - b_span[0] + _SLOT_SLACK
+        )
+        if tight and _overlaps(a_span, (i1, i2)) and _overlaps(b_span, (j1, j2)):
             return True
     return False
 

@@ -98,6 +98,11 @@ STACK_NAMES: tuple[str, ...] = (*DENSE_NAMES, *ENCODER_NAMES)
 _INTERACT_AT = tuple(DENSE_NAMES.index(n) for n in _INTERACT)
 _TERMS_LOG = DENSE_NAMES.index("terms_log")
 _CONTEXT_SENTENCES_LOG = DENSE_NAMES.index("context_sentences_log")
+_CONTEXT_JSON = DENSE_NAMES.index("context_json")
+_CONTEXT_PASSAGES = DENSE_NAMES.index("context_passages")
+#: The kinds of context a trained model may hold separate cut-offs for: a structured record
+#: (JSON), labelled passages ("Passage 1: ..."), and any other prose.
+CONTEXT_KINDS: tuple[str, ...] = ("json", "passages", "prose")
 #: Buckets for the hashed stems the context does not contain. (Hashing every stem of the
 #: statement, or its bigrams absent from the context, as extra namespaces lowered grouped-CV
 #: AUC — they overfit the summary task — so there is one namespace.)
@@ -276,3 +281,12 @@ def checkable(features: Features) -> bool:
     Such statements get the rule verifier's answer (NOT SURE), not a model guess.
     """
     return features.dense[_TERMS_LOG] > 0 and features.dense[_CONTEXT_SENTENCES_LOG] > 0
+
+
+def context_kind(features: Features) -> str:
+    """The kind of context (one of :data:`CONTEXT_KINDS`) the statement was read against."""
+    if features.dense[_CONTEXT_JSON] > 0:
+        return "json"
+    if features.dense[_CONTEXT_PASSAGES] > 0:
+        return "passages"
+    return "prose"

@@ -401,6 +401,8 @@ class Mutator:
                 return None
             if any(t.lower in _CLAUSE_WORDS or self._looks_verbal(t.lower) for t in tail[1:]):
                 return None
+            if tokens[i - 1].lower == "than":
+                return None  # "faster in May than in June": the phrase belongs to "than"
             head = text[: tok.start].strip()
             head_tokens = tokenize(head, "lexical")
             if len([t for t in head_tokens if t.is_word]) < 2:

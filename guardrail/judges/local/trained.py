@@ -25,6 +25,7 @@ from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.local.features import (
+    CONTEXT_KINDS,
     DENSE_NAMES,
     HASH_BUCKETS,
     STACK_NAMES,
@@ -45,7 +46,10 @@ class Cutoffs:
     ``entailed`` is RT4CHART's own support threshold (its answer is flagged as soon as one claim
     is not ENTAILED, so it wants a different operating point than MetaRAG's mean penalty).
     ``trust`` is the coverage of the best context unit above which its polarity is believed
-    (see :class:`~guardrail.judges.local.features.Polarity`).
+    (see :class:`~guardrail.judges.local.features.Polarity`). ``kinds`` holds separate
+    ``(kind, support, entailed)`` cut-offs for statements read against one kind of context
+    (:data:`~guardrail.judges.local.features.CONTEXT_KINDS`: a JSON record, labelled passages,
+    other prose); a kind not listed uses ``support`` and ``entailed``.
     """
 
     support: float = 0.5
@@ -53,6 +57,28 @@ class Cutoffs:
     entailed: float = 0.5
     rule_clash: bool = False
     trust: float = TRUSTED_COVERAGE
+    kinds: tuple[tuple[str, float, float], ...] = ()
+
+    def cut(self, kind: str | None = None, *, rt4chart: bool = False) -> float:
+        """The support threshold for a statement read against a context of ``kind``
+        (MetaRAG's, or RT4CHART's with ``rt4chart``)."""
+        for name, support, entailed in self.kinds:
+            if name == kind:
+                return entailed if rt4chart else support
+        return self.entailed if rt4chart else self.support
+
+    def as_dict(self) -> dict[str, Any]:
+        """The thresholds as a model file stores them."""
+        out: dict[str, Any] = {
+            "support": self.support,
+            "refute": self.refute,
+            "entailed": self.entailed,
+            "rule_clash": self.rule_clash,
+            "trust": self.trust,
+        }
+        if self.kinds:
+            out["kinds"] = {k: {"support": s, "entailed": e} for k, s, e in self.kinds}
+        return out
 
     def outcome(
         self, p: float, flipped: bool, *, clash: bool = False, support: float | None = None
@@ -112,6 +138,27 @@ def _ints(raw: Any, name: str) -> tuple[int, ...]:
     return tuple(raw)
 
 
+def _kinds(raw: Any) -> tuple[tuple[str, float, float], ...]:
+    """Per-context-kind cut-offs from a model file (``{"json": {"support": .., "entailed":
+    ..}, ...}``; absent: none)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise ConfigError("verifier model: 'thresholds.kinds' must be a mapping")
+    out = []
+    for kind, cuts in raw.items():
+        if kind not in CONTEXT_KINDS:
+            raise ConfigError(
+                f"verifier model: unknown context kind {kind!r} "
+                f"(expected one of {', '.join(CONTEXT_KINDS)})"
+            )
+        if not isinstance(cuts, dict):
+            raise ConfigError(f"verifier model: the cut-offs of kind {kind!r} must be a mapping")
+        support, entailed = _floats([cuts.get("support"), cuts.get("entailed")], f"kinds.{kind}")
+        out.append((str(kind), support, entailed))
+    return tuple(out)
+
+
 class VerifierModel:
     """A loaded ``verifier.json``: ``probability(features)`` and the decision thresholds."""
 
@@ -166,6 +213,7 @@ class VerifierModel:
             entailed=float(th.get("entailed", support)),  # RT4CHART's cut defaults to MetaRAG's
             rule_clash=bool(th.get("rule_clash", default.rule_clash)),
             trust=float(th.get("trust", default.trust)),
+            kinds=_kinds(th.get("kinds")),
         )
         self.meta: dict[str, Any] = dict(data.get("meta") or {})
 

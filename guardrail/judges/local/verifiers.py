@@ -39,6 +39,7 @@ from guardrail.judges.local.features import (
     ContextProfile,
     Features,
     checkable,
+    context_kind,
     context_profile,
     extract,
     polarity,
@@ -200,11 +201,15 @@ class LexicalVerifier:
         self, statement: str, assessment: Assessment, prepared: Prepared
     ) -> Finding | None:
         """The conflict check's finding, when it decides ``statement``: a conflicting value
-        (or its denial), or a match once values are normalized."""
+        (or its denial), a comparison the same or the other way round, or a match once values
+        are normalized."""
         found = self.conflict(statement, assessment, prepared)
         if found is not None:
             return found.finding()
         assert prepared.conflicts is not None
+        compared = prepared.conflicts.compared(statement, assessment)
+        if compared is not None:
+            return compared
         return prepared.conflicts.agrees(statement, assessment)
 
     def check(
@@ -394,7 +399,7 @@ def model_finding(
         p,
         flipped,
         clash=assessment.finding.outcome is Support.CONTRADICTED,
-        support=decision.entailed if rt4chart else None,
+        support=decision.cut(context_kind(features), rt4chart=rt4chart),
     )
     reason = _trained_reason(outcome, assessment.finding, p, flipped)
     if encoder is not None:

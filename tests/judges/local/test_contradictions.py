@@ -101,6 +101,50 @@ def test_every_verifier_shares_the_conflict_check(verifier, statement, context, 
     assert answer.split(".")[0] == reply, answer
 
 
+@pytest.mark.parametrize(
+    ("statement", "context"),
+    [
+        # an abbreviation of a name the context spells out
+        (
+            "Travellers on the US watch list can now ask why they were stopped.",
+            "Travellers on the United States' watch list can now ask why they were stopped.",
+        ),
+        # part of a name the context uses: the same body, not a rival one
+        (
+            "The UN Security Council met to discuss the situation in the region.",
+            "The Security Council met on Saturday to discuss the situation in the Baltic region.",
+        ),
+        (
+            "Defence Minister Ana Ruiz said the airspace was never violated.",
+            "Ruiz, the country's top military official, said the airspace was never violated.",
+        ),
+        # dotted abbreviations, possessives, inflected first words
+        (
+            "The talks were the first between a US and a Cuban leader in decades.",
+            "The talks were the first between a U.S. president and a Cuban leader in decades.",
+        ),
+        (
+            "Dabbing the paint with a cloth removes the excess.",
+            "Dab the paint with a cloth to remove the excess, then let it dry.",
+        ),
+        # a capitalized first word in a clause the unit words differently: no name swapped
+        (
+            "Recently, the mayor offered the vendor a new stall.",
+            "After her interview on BBC radio, the mayor offered the vendor a new stall.",
+        ),
+        ("Stir well and cook for ten minutes.", "Add the rice, then cook for ten minutes."),
+    ],
+)
+@pytest.mark.parametrize("verifier", ["rules", "trained"])
+def test_names_the_context_words_differently_are_no_conflict(verifier, statement, context):
+    """Real answers shorten, abbreviate and rephrase names; only a name put in another's
+    place is a conflict."""
+    answer = LocalJudge(verifier=verifier).answer(
+        "verify", {"statement": statement, "context": context}
+    )
+    assert not answer.startswith("NO. Conflicting value"), answer
+
+
 def test_the_reason_names_the_conflicting_values():
     reply = LocalJudge().answer(
         "verify", {"statement": "Curie was born in Vienna.", "context": CURIE}

@@ -74,6 +74,9 @@ def test_packaged_model_is_small_json_that_loads():
         ({"kind": "forest"}, "unknown kind"),
         ({"coef": [1.0, 2.0]}, "coef"),
         ({"coef": ["x"] * len(DENSE_NAMES)}, "numbers"),
+        ({"thresholds": {"support": 0.3, "kinds": {"tables": {"support": 0.2}}}}, "context kind"),
+        ({"thresholds": {"support": 0.3, "kinds": {"json": {"support": 0.2}}}}, "kinds.json"),
+        ({"thresholds": {"support": 0.3, "kinds": [0.2]}}, "mapping"),
     ],
 )
 def test_malformed_model_is_a_config_error(change, message):
@@ -139,6 +142,36 @@ def test_rt4chart_operating_point_is_separate():
     decision = Cutoffs(support=0.3, refute=0.9, entailed=0.2)
     assert decision.outcome(0.25, False) is Support.SUPPORTED
     assert decision.outcome(0.25, False, support=decision.entailed) is Support.UNKNOWN
+
+
+def test_cutoffs_per_context_kind_round_trip_through_the_model_file():
+    """A kind listed in ``kinds`` has its own MetaRAG and RT4CHART cut-offs; other kinds use
+    the single ones; ``as_dict`` writes what the model reader reads back."""
+    decision = Cutoffs(support=0.3, entailed=0.2, kinds=(("json", 0.6, 0.5),))
+    assert decision.cut("json") == 0.6 and decision.cut("json", rt4chart=True) == 0.5
+    assert decision.cut("prose") == 0.3 and decision.cut("prose", rt4chart=True) == 0.2
+    assert decision.cut() == 0.3
+    model = VerifierModel(_logistic(thresholds=decision.as_dict()))
+    assert model.decision == decision
+    assert "kinds" not in Cutoffs().as_dict()  # files without per-kind cut-offs stay as they were
+
+
+def test_trained_finding_uses_the_cutoff_of_its_context_kind():
+    """The same statement, read against a JSON record, is judged at the JSON cut-off."""
+    record = '{"name": "Cafe Aroma", "city": "Lyon", "rating": 4.5}'
+    statement = "Cafe Aroma is in Lyon."
+    features, _ = statement_features(_VERIFIER, statement, record)
+    assert features.dense[DENSE_NAMES.index("context_json")] == 1.0
+    p = VerifierModel(_logistic()).probability(features)  # 0.5: all weights zero
+    lenient = Cutoffs(support=0.3, entailed=0.3, kinds=(("json", 0.9, 0.9),))
+    strict = Cutoffs(support=0.9, entailed=0.9, kinds=(("json", 0.3, 0.3),))
+    replies = []
+    for decision in (lenient, strict):
+        model = VerifierModel(_logistic(thresholds=decision.as_dict()))
+        judge = LocalJudge(verifier=TrainedVerifier(model))
+        replies.append(judge.answer("verify", {"statement": statement, "context": record}))
+    assert p == pytest.approx(0.5)
+    assert replies[0].startswith("YES") and replies[1].startswith("NOT SURE"), replies
 
 
 def test_constructor_does_no_io_and_validates():
