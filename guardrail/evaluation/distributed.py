@@ -98,7 +98,7 @@ def load_settings(data: dict[str, Any]) -> AnyScorerSettings:
 @dataclass(frozen=True)
 class RayOptions:
     """Where and how wide: ``address`` is ``auto`` (``RAY_ADDRESS`` if set, else a Ray running
-    on this machine, else a new local instance) or a cluster address; ``workers`` actors (at
+    on the local host, else a new local instance) or a cluster address; ``workers`` actors (at
     most, and by default, the cluster's CPUs), one CPU each; ``jobs`` items scored at once
     inside each actor; ``chunk`` items per call."""
 
@@ -132,7 +132,7 @@ def import_ray() -> ModuleType:
 @contextmanager
 def ray_session(address: str) -> Iterator[ModuleType]:
     """Ray, connected: reuse this process's connection if there is one; otherwise attach to
-    ``address`` (``auto``: ``RAY_ADDRESS``, else a Ray running on this machine, else start a
+    ``address`` (``auto``: ``RAY_ADDRESS``, else a Ray running on the local host, else start a
     local instance on 127.0.0.1 without the dashboard) and disconnect on exit."""
     ray = import_ray()
     if ray.is_initialized():
