@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Literal, overload
 
 from guardrail.judges.local.encoder import WINDOW_WORDS, window
-from guardrail.judges.local.features import Features, Polarity, polarity
+from guardrail.judges.local.features import Features, Polarity, polarity, reverses
 from guardrail.judges.local.verifiers import LexicalVerifier, TrainedVerifier
 from guardrail.judges.local.verify import Support
 
@@ -46,6 +46,17 @@ def statement_features(
         return features, polarity(assessment)
     found = verifier.value_verdict(statement, assessment, prepared)
     return features, polarity(assessment), found.outcome if found else None
+
+
+def variant_reverses(
+    verifier: LexicalVerifier, variant: str, factoid: str, context: str
+) -> bool | None:
+    """Whether a MetaRAG variant reverses its factoid, read through ``context`` as the trained
+    verifier reads it (``None``: not comparable)."""
+    if variant == factoid:
+        return None
+    prepared = verifier.prepare(context)
+    return reverses(verifier.assess(variant, prepared), verifier.assess(factoid, prepared))
 
 
 def encoder_window(

@@ -15,8 +15,9 @@ cross-fits it):
    can also use hashed unsupported stems), fitted on factoids only.
 5. **Thresholds**: out-of-fold probabilities (folds grouped by source document) are pushed
    through MetaRAG's own aggregation (k variants, penalty table, mean per factoid, max per
-   answer, flag at 0.5), and the ``support`` threshold and polarity ``trust`` that maximize
-   answer-level F1 are kept; RT4CHART's ``entailed`` threshold likewise for its
+   answer, flag at 0.5; a variant's verdict read off its factoid's as the trained verifier
+   does), and the ``support`` threshold and polarity ``trust`` that maximize answer-level F1
+   among those flagging at most :data:`MAX_FLAGGED` of the answers are kept; RT4CHART's ``entailed`` threshold likewise for its
    any-claim-not-entailed rule. ``refute`` stays off (a high ``p`` means NOT SURE, never NO:
    NO is kept for statements that reverse the context) and ``rule_clash`` stays off (on
    RAGTruth the rules' number/name clash test raised more false alarms than it caught, about
@@ -50,15 +51,16 @@ from guardrail.judges.local.features import (
 )
 from guardrail.judges.local.judge import LocalJudge
 from guardrail.judges.local.trained import VERIFIER_FORMAT, Cutoffs, VerifierModel
+from guardrail.judges.local.verifiers import REVERSED
 from guardrail.judges.local.verify import Support
 from guardrail.models import Label, Relation, Span, merge_spans
 from guardrail.scoring.metarag import PENALTY, MetaRAG
 from guardrail.scoring.settings import MetaRAGConfig
-from guardrail.training.readings import reader, statement_features
+from guardrail.training.readings import reader, statement_features, variant_reverses
 
 MIN_OVERLAP = 3
 #: Candidate coverages above which a context unit's polarity is trusted.
-TRUST_GRID = (0.0, 0.3, 0.45, 0.6)
+TRUST_GRID = (0.0, 0.3, 0.45, 0.6, 0.75, 0.9)
 ModelKind = Literal["trees", "logistic"]
 _LABELS = {
     Support.SUPPORTED: Label.YES,
@@ -76,6 +78,10 @@ class Statement:
     polarity: Polarity
     #: The conflict check's verdict when it decides the statement (it runs before the model).
     conflict: Support | None = None
+    #: For a MetaRAG variant: whether it reverses its factoid (``None``: the two are not
+    #: comparable, and the variant is read on its own; see
+    #: :meth:`~guardrail.judges.local.verifiers.TrainedVerifier.from_factoid`).
+    reverses: bool | None = None
 
 
 @dataclass
@@ -121,7 +127,10 @@ def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
             variants = [
                 (
                     v.relation,
-                    Statement(*statement_features(reading, v.text, context, conflicts=True)),
+                    Statement(
+                        *statement_features(reading, v.text, context, conflicts=True),
+                        reverses=variant_reverses(reading, v.text, factoid.text, context),
+                    ),
                 )
                 for v in factoid.variants
             ]
@@ -254,10 +263,13 @@ def metarag_outcome(
     """MetaRAG's answer flag and flagged spans, as the scorer computes them."""
     best = 0.0
     spans: list[Span] = []
-    for f, variants in zip(s.row.factoids, s.variants, strict=True):
+    for f, own, variants in zip(s.row.factoids, s.own, s.variants, strict=True):
         if not variants:
             continue
-        pen = [PENALTY[(rel, _LABELS[_outcome(decision, stmt, p)])] for rel, p, stmt in variants]
+        pen = [
+            PENALTY[(rel, _LABELS[_outcome(decision, stmt, p, factoid=(f.own, own))])]
+            for rel, p, stmt in variants
+        ]
         score = sum(pen) / len(pen)
         best = max(best, score)
         if score >= threshold:
@@ -275,11 +287,22 @@ def rt4chart_outcome(s: Scored, decision: Cutoffs) -> bool:
 
 
 def _outcome(
-    decision: Cutoffs, statement: Statement, p: float, *, rt4chart: bool = False
+    decision: Cutoffs,
+    statement: Statement,
+    p: float,
+    *,
+    rt4chart: bool = False,
+    factoid: tuple[Statement, float] | None = None,
 ) -> Support:
-    """What the trained judge answers for ``statement`` (mirrors ``TrainedVerifier.check``)."""
+    """What the trained judge answers for ``statement`` (mirrors ``TrainedVerifier.check``);
+    ``factoid``: the statement and ``p`` of the factoid a variant was made from."""
     if statement.conflict is not None:
         return statement.conflict
+    if factoid is not None and statement.reverses is not None:
+        own, p_own = factoid
+        if own.conflict is not None or checkable(own.features):
+            found = _outcome(decision, own, p_own, rt4chart=rt4chart)
+            return REVERSED[found] if statement.reverses else found
     if not checkable(statement.features):
         return Support.UNKNOWN
     return decision.outcome(
@@ -488,8 +511,10 @@ def _tune_kinds(
 
 
 #: The default cap on the share of answers the thresholds may flag out of fold (``None``: no
-#: cap, the thresholds that maximize answer F1). ``--max-flagged 0.6`` trades F1 for fewer flags.
-MAX_FLAGGED: float | None = None
+#: cap, the thresholds that maximize answer F1). Answer F1 is flat over a wide range of flagged
+#: shares, and a guard that flags two answers in three is hard to live with, so the recipe keeps
+#: out-of-fold flags at or under 62 % (a margin under two thirds for data that differs).
+MAX_FLAGGED: float | None = 0.62
 #: Separate cut-offs per kind of context (JSON record, labelled passages, other prose).
 PER_KIND = False
 #: Inverse regularization strengths tried for the logistic model (chosen by grouped CV).

@@ -251,18 +251,39 @@ class Polarity:
 
     ``parity``: an odd count of negations and opposite words between statement and unit;
     ``framing``: the statement is wrapped in "It is not true that ..."; ``coverage``: how much
-    of the statement that unit covers (a poorly matched unit says little about polarity).
+    of the statement that unit covers (a poorly matched unit says little about polarity);
+    ``negated``: the statement's own negations (framing included) are odd; ``matched``: some
+    context unit matched the statement at all.
     """
 
     parity: bool
     framing: bool
     coverage: float
+    negated: bool = False
+    matched: bool = True
 
     def flipped(self, trust: float = TRUSTED_COVERAGE) -> bool:
-        """Reversed: the unit's parity when it covers at least ``trust``, else the framing."""
+        """Reversed: the unit's parity when it covers at least ``trust``; with no matching
+        unit at all, the statement's own negations (a context states what it states
+        affirmatively: "It does not offer takeout" reverses a record that lists takeout);
+        else the framing."""
+        if not self.matched:
+            return self.negated
         if self.coverage >= trust:
             return self.parity
         return self.framing
+
+
+def reverses(variant: Assessment, factoid: Assessment) -> bool | None:
+    """Whether a variant reverses the factoid it was made from (an odd count of negations and
+    opposite words between them), read through the context unit both match; with no unit
+    matching either, from their own negations. ``None`` when they match different units (the
+    two cannot be compared through the context)."""
+    if variant.best is None and factoid.best is None:
+        return (variant.negations - factoid.negations) % 2 == 1
+    if variant.best is None or factoid.best is None or variant.best.unit is not factoid.best.unit:
+        return None
+    return variant.parity != factoid.parity
 
 
 def polarity(assessment: Assessment) -> Polarity:
@@ -272,6 +293,8 @@ def polarity(assessment: Assessment) -> Polarity:
         parity=assessment.parity == 1,
         framing=assessment.framing % 2 == 1,
         coverage=best.coverage if best is not None else 0.0,
+        negated=assessment.negations % 2 == 1,
+        matched=best is not None,
     )
 
 

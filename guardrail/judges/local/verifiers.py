@@ -43,6 +43,7 @@ from guardrail.judges.local.features import (
     context_profile,
     extract,
     polarity,
+    reverses,
 )
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.structured import json_to_prose
@@ -290,10 +291,40 @@ class TrainedVerifier(LexicalVerifier):
     ) -> list[Finding]:
         model = self.fitted_model
         out: list[Finding] = []
-        for _, _, a in items:
+        for statement, source, a in items:
+            derived = None
+            if source != statement:
+                derived = self.from_factoid(source, a, prepared, rt4chart)
+            if derived is not None:
+                out.append(derived)
+                continue
             f = self.features(a, prepared)
             out.append(model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding)
         return out
+
+    def from_factoid(
+        self, factoid: str, variant: Assessment, prepared: Prepared, rt4chart: bool
+    ) -> Finding | None:
+        """A MetaRAG variant's finding read off the factoid it was made from: the factoid's
+        own finding (its conflict check, else the model), reversed when the variant reverses
+        the factoid (:func:`~guardrail.judges.local.features.reverses`). A synonym then
+        agrees with its factoid and an antonym disagrees, whatever words the mutation brought
+        in. ``None`` when the two cannot be compared or the factoid has nothing to weigh: the
+        variant is then read on its own."""
+        a = self.assess(factoid, prepared)
+        reversed_ = reverses(variant, a)
+        if reversed_ is None:
+            return None
+        found = self.value_verdict(factoid, a, prepared)
+        if found is None:
+            f = self.features(a, prepared)
+            if not checkable(f):
+                return None
+            found = model_finding(self.fitted_model, a, f, None, rt4chart)
+        if not reversed_:
+            return found
+        outcome = REVERSED[found.outcome]
+        return Finding(outcome, f"The statement reverses its factoid. Factoid: {found.reason}")
 
     def risk(self, statement: str, context: str) -> float | None:
         """The probability that ``statement`` is not supported by ``context``: the cascade's
@@ -419,6 +450,14 @@ def _trained_reason(outcome: Support, rules: Finding, p: float, flipped: bool) -
             return f"The statement reverses what the context says {risk}."
         return f"The context gives no support for this statement; very likely unfounded {risk}."
     return f"The context does not clearly support this statement {risk}."
+
+
+#: A finding of a factoid, as it applies to a variant that reverses the factoid.
+REVERSED = {
+    Support.SUPPORTED: Support.CONTRADICTED,
+    Support.CONTRADICTED: Support.SUPPORTED,
+    Support.UNKNOWN: Support.UNKNOWN,
+}
 
 
 def _encoder_note(probs: Sequence[float]) -> str:
