@@ -330,6 +330,8 @@ class Mutator:
                 if not self._same_part_of_speech(word, form, replacement, tokens, i):
                     continue  # "lasts" (a verb) never becomes "finals"
                 new = self.lex.morph.inflect(replacement, form) if form else replacement
+                if any(t.lower in (new.lower(), replacement) for t in tokens):
+                    continue  # "the south tower ... the north tower": both sides would match
                 yield _apply(text, [(tok.start, tok.end, _match_case(tok.text, new))])
 
     def _same_part_of_speech(

@@ -65,6 +65,14 @@ def test_antonyms_never_double_negate(judge):
             assert not low.startswith("it is true that") or "not" not in low
 
 
+def test_no_swap_to_a_word_the_sentence_already_has(judge):
+    """ "The south tower is taller than the north tower" never becomes a comparison of the
+    north tower with itself."""
+    factoid = "The south tower is taller than the north tower."
+    variants = mutate(judge, "antonym", factoid, count=4)
+    assert variants and all(v.lower().count("north") < 2 for v in variants), variants
+
+
 def test_measurements_are_not_swapped_for_antonyms(judge):
     """ "300 metres tall" does not become "300 metres short"."""
     assert all(

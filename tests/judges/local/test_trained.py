@@ -282,3 +282,91 @@ async def test_rt4chart_with_trained_judge_flags_the_invented_sentence():
 def test_degenerate_inputs_are_not_sure(statement, context):
     """Nothing to weigh (no content words or no context) is NOT SURE, never a model guess."""
     assert _label(statement, context) is Label.NOT_SURE
+
+
+def _variant(statement: str, factoid: str, context: str = CURIE_CONTEXT) -> tuple[Label, str]:
+    reply = _TRAINED.answer(
+        "verify", {"statement": statement, "factoid": factoid, "context": context}
+    )
+    label, reason, failure = parse_verdict(reply)
+    assert failure is None and reason, reply
+    return label, reason
+
+
+_TAKEOUT_RECORD = json.dumps(
+    {"name": "Cafe Blue", "attributes": {"RestaurantsTakeOut": True, "WiFi": "free"}}
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "factoid", "context", "label"),
+    [
+        # a supported factoid: its restatement is YES, its negations NO
+        (
+            "In fact, Cafe Blue offers take-out.",
+            "Cafe Blue offers take-out.",
+            _TAKEOUT_RECORD,
+            Label.YES,
+        ),
+        (
+            "Cafe Blue does not offer take-out.",
+            "Cafe Blue offers take-out.",
+            _TAKEOUT_RECORD,
+            Label.NO,
+        ),
+        (
+            "It is not true that Curie discovered radium.",
+            "Curie discovered radium.",
+            CURIE_CONTEXT,
+            Label.NO,
+        ),
+        # an unsupported factoid: neither its restatement nor its negation is settled
+        (
+            "In fact, Curie won an Olympic gold medal in rowing in 1912.",
+            "Curie won an Olympic gold medal in rowing in 1912.",
+            CURIE_CONTEXT,
+            Label.NOT_SURE,
+        ),
+        (
+            "Curie did not win an Olympic gold medal in rowing in 1912.",
+            "Curie won an Olympic gold medal in rowing in 1912.",
+            CURIE_CONTEXT,
+            Label.NOT_SURE,
+        ),
+    ],
+)
+def test_a_variant_follows_its_factoid(statement, factoid, context, label):
+    """A MetaRAG variant gets its factoid's verdict, reversed when it reverses the factoid."""
+    got, reason = _variant(statement, factoid, context)
+    assert got is label
+    reversing = any(word in statement for word in ("does not", "did not", "not true"))
+    assert reason.startswith("The statement reverses its factoid.") is reversing
+
+
+def test_a_variant_is_read_on_its_own_when_it_matches_another_unit():
+    """A 'variant' that talks about another sentence than its factoid is not read off it."""
+    label, reason = _variant(
+        "She did not share the Nobel Prize in Physics in 1903.", "Curie discovered radium."
+    )
+    assert label is Label.NO and "reverses its factoid" not in reason
+
+
+def test_reverses_compares_a_variant_with_its_factoid_through_the_context():
+    from guardrail.judges.local.features import reverses
+
+    prepared = _VERIFIER.prepare(CURIE_CONTEXT)
+
+    def read(text: str):
+        return _VERIFIER.assess(text, prepared)
+
+    born = read("Marie Curie was born in Warsaw.")
+    assert reverses(read("Marie Curie was not born in Warsaw."), born) is True
+    assert reverses(read("In fact, Marie Curie was born in Warsaw."), born) is False
+    assert reverses(read("It is not true that Marie Curie was not born in Warsaw."), born) is False
+    # different context units: not comparable
+    assert reverses(read("She did not share the Nobel Prize in 1903."), born) is None
+    # no unit matches either: their own negations decide
+    yacht = read("Bob owns a yacht.")
+    assert yacht.best is None
+    assert reverses(read("Bob does not own a yacht."), yacht) is True
+    assert reverses(read("Bob owns a yacht, in fact."), yacht) is False
