@@ -17,11 +17,12 @@ cross-fits it):
    through MetaRAG's own aggregation (k variants, penalty table, mean per factoid, max per
    answer, flag at 0.5; a variant's verdict read off its factoid's as the trained verifier
    does), and the ``support`` threshold and polarity ``trust`` that maximize answer-level F1
-   among those flagging at most :data:`MAX_FLAGGED` of the answers are kept; RT4CHART's ``entailed`` threshold likewise for its
-   any-claim-not-entailed rule. ``refute`` stays off (a high ``p`` means NOT SURE, never NO:
-   NO is kept for statements that reverse the context) and ``rule_clash`` stays off (on
-   RAGTruth the rules' number/name clash test raised more false alarms than it caught, about
-   -0.02 F1 under this protocol); both remain available in the model file.
+   among those flagging at most :data:`MAX_FLAGGED` of the answers are kept; RT4CHART's
+   ``entailed`` threshold likewise for its any-claim-not-entailed rule. ``refute`` stays off
+   (a high ``p`` means NOT SURE, never NO: NO is kept for statements that reverse the context)
+   and ``rule_clash`` stays off (on RAGTruth the rules' number/name clash test raised more
+   false alarms than it caught, about -0.02 F1 under this protocol); both remain available in
+   the model file.
 
 Nothing here runs at scoring time; it needs scikit-learn and numpy (both package
 dependencies).
