@@ -16,13 +16,41 @@ different cuts (and the packaged models were trained on them):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Literal
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from guardrail.text.stemming import light_stem
 
 TokenMode = Literal["align", "lexical"]
+_T = TypeVar("_T")
+
+
+class _computed_once(Generic[_T]):  # a decorator, named like cached_property
+    """An attribute computed on first read and then stored on the instance.
+
+    Like :func:`functools.cached_property` without its lock (Python 3.11 takes one on every
+    first read): tokens are made by the thousand and most attributes are read once.
+    """
+
+    def __init__(self, compute: Callable[[Any], _T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _computed_once[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = self.compute(instance)
+        instance.__dict__[self.name] = value  # later reads find it there, not here
+        return value
+
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "align": re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*|\S", re.UNICODE),
@@ -56,7 +84,7 @@ class Token:
     start: int
     end: int
 
-    @cached_property
+    @_computed_once
     def lower(self) -> str:
         """Lower case, with the typographic apostrophe made plain."""
         return self.text.lower().replace("’", "'")
@@ -80,12 +108,12 @@ class Token:
     def is_capitalized(self) -> bool:
         return self.text[:1].isupper()
 
-    @cached_property
+    @_computed_once
     def key(self) -> str:
         """The alignment key: :func:`~guardrail.text.stemming.light_stem` of the text."""
         return light_stem(self.text)
 
-    @cached_property
+    @_computed_once
     def content(self) -> bool:
         """A word or number that is not a function word (negations and quantifiers count)."""
         low = self.text.lower()
