@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Generic, Literal, TypeVar, overload
 
 from guardrail.text.stemming import light_stem
@@ -120,9 +121,27 @@ class Token:
         return self.is_alnum and (low not in STOPWORDS or low in MEANINGFUL)
 
 
+#: Texts whose tokens are remembered (a statement is read again by several steps), and the
+#: longest text remembered: at most a few MB of tokens are kept.
+TEXTS_KEPT = 256
+_KEPT_CHARS = 1000
+
+
 def tokenize(text: str, mode: TokenMode) -> list[Token]:
     """The tokens of ``text`` with their offsets (see the module docstring for ``mode``)."""
+    if len(text) <= _KEPT_CHARS:
+        return list(_remembered(text, mode))
+    return _tokenize(text, mode)
+
+
+def _tokenize(text: str, mode: TokenMode) -> list[Token]:
     return [Token(m.group(0), m.start(), m.end()) for m in _PATTERNS[mode].finditer(text)]
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _remembered(text: str, mode: TokenMode) -> tuple[Token, ...]:
+    """Tokens are immutable, so one text's tokens (and what they compute) can be shared."""
+    return tuple(_tokenize(text, mode))
 
 
 def words(text: str) -> list[str]:
