@@ -156,8 +156,18 @@ def has_marker(text: str) -> bool:
     return bool(_MARKER.search(folded) or _BARE_MARKER.search(folded))
 
 
+#: Texts whose defused form is remembered: a scorer fences one context into every prompt it
+#: sends for an answer (and renders each prompt twice, see :meth:`PromptSet.render_shared`).
+DEFUSED_KEPT = 64
+
+
 def defuse(text: str) -> str:
     """``text`` with every data-marker lookalike's opening bracket replaced by ``(``."""
+    return _defused(text)
+
+
+@functools.lru_cache(maxsize=DEFUSED_KEPT)
+def _defused(text: str) -> str:
     if not _may_hold_marker(text):
         return text
     folded, where = _fold(text)

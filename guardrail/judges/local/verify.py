@@ -121,8 +121,12 @@ class ContextIndex:
 def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
     """Indices of the tokens that negate ("not", "never", "n't" ...; not "not only", "no doubt")."""
     out: list[int] = []
+    negations = lex.negations
     for i, tok in enumerate(tokens):
-        if not tok.is_word or not lex.is_negation(tok.lower):
+        if not tok.text[:1].isalpha():
+            continue
+        low = tok.lower  # lower-cased with a plain apostrophe: what is_negation compares
+        if low not in negations and not low.endswith("n't"):
             continue
         nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         if tok.lower == "not" and nxt in _NOT_NEGATION_AFTER:
