@@ -32,6 +32,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -78,10 +79,25 @@ class ContextWords:
 
     @classmethod
     def build(cls, contexts: Sequence[str]) -> ContextWords:
+        """The contexts' words (remembered for the last few sets of contexts: the answers to
+        one question share them)."""
+        return _context_words(tuple(contexts))
+
+    @classmethod
+    def _build(cls, contexts: Sequence[str]) -> ContextWords:
         prose = [json_to_prose(c) for c in contexts]
         structured = any(p != c for p, c in zip(prose, contexts, strict=True))
         keys = [t.key for t in tokenize("\n\n".join(prose), "align") if t.is_alnum]
         return cls(NgramIndex.of(keys), structured)
+
+
+#: Sets of contexts whose words are remembered.
+CONTEXTS_KEPT = 8
+
+
+@lru_cache(maxsize=CONTEXTS_KEPT)
+def _context_words(contexts: tuple[str, ...]) -> ContextWords:
+    return ContextWords._build(contexts)
 
 
 def _share(flags: Sequence[bool]) -> float:

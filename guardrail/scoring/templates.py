@@ -186,8 +186,13 @@ def fence(name: str, text: str, marker: str | None = None) -> str:
     return f"\n[BEGIN DATA{tag}: {name}]\n{defuse(text)}\n[END DATA{tag}: {name}]\n"
 
 
+#: A fenced block: its opening line, then everything up to the first matching closing line.
+#: (The body is ``.*?`` written out as runs of anything but ``[``, and ``[`` that does not
+#: start the closing line: the same match, without trying the closing line at every character.)
 _FENCED_BLOCK = re.compile(
-    r"\[BEGIN DATA(?: [0-9a-f]+)?: ([^\]]+)\].*?\[END DATA(?: [0-9a-f]+)?: \1\]", re.DOTALL
+    r"\[BEGIN DATA(?: [0-9a-f]+)?: ([^\]]+)\]"
+    r"[^\[]*(?:\[(?!END DATA(?: [0-9a-f]+)?: \1\])[^\[]*)*"
+    r"\[END DATA(?: [0-9a-f]+)?: \1\]"
 )
 
 
