@@ -389,11 +389,9 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
                 relation = 1 if sign in signs else -1
                 if relation == 1:
                     break
-        if relation == 0 and len(term.stem) > 4:
-            for form in _opposite_forms(term.stem):
-                if form in stems:
-                    relation = -1
-                    break
+        prefixable = relation == 0 and len(term.stem) > 4
+        if prefixable and not stems.isdisjoint(_opposite_forms(term.stem)):
+            relation = -1
         if relation == 1:
             got += weight
         elif relation == -1:
@@ -489,11 +487,16 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
     elsewhere: list[bool] = []
     df_of, postings = index.df.get, index.postings.get
     candidates: set[int] = set()
+    # per unit: how much more than their "found elsewhere" half the terms it may match weigh
+    reach: dict[int, float] = {}
+    elsewhere_half = 0.0
     for term in terms:
         keys = list(_term_keys(term))
         df = max([df_of(k, 0) for k in keys])  # the stem is always a key
+        found: set[int] = set()
         for key in keys:
-            candidates.update(postings(key, ()))
+            found.update(postings(key, ()))
+        candidates |= found
         weight = math.log((n + 1) / (df + 0.5)) + 1.0 if df else math.log(n + 1) + 1.0
         if term.entity or term.number is not None:
             weight *= 1.5
@@ -501,12 +504,25 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
             weight *= 0.25
         weights.append(weight)
         elsewhere.append(df > 0)
-
+        if len(term.stem) > 4:  # a prefixed opposite counts as covered too (see _match)
+            for form in _opposite_forms(term.stem):
+                found.update(postings(form, ()))
+        gain = weight - 0.5 * weight if df > 0 else weight
+        elsewhere_half += weight - gain
+        for unit in found:
+            reach[unit] = reach.get(unit, 0.0) + gain
+    # The best unit: the highest coverage (to 6 decimals), then the smallest unit, then the
+    # first one. Units are tried by the coverage they could reach at most (every term that
+    # may match them counted in full): once that bound is short of the best coverage found,
+    # no unit left can win, so the rest are not matched. (The margin is far above rounding.)
+    total = sum(weights) or 1.0
     best: _Match | None = None
-    best_rank = (-1.0, 0)
-    for i in sorted(candidates):
+    best_rank = ((-1.0, 0), 0)
+    for i in sorted(candidates, key=lambda i: (-reach[i], i)):
+        if best is not None and (elsewhere_half + reach[i]) / total < best_rank[0][0] - 1e-6:
+            break
         m = _match(index.units[i], terms, weights, elsewhere)
-        rank = (round(m.coverage, 6), -m.unit.size)
+        rank = ((round(m.coverage, 6), -m.unit.size), -i)
         if rank > best_rank:
             best, best_rank = m, rank
     return _Core(tokens, terms, negations, weights, elsewhere, best)
