@@ -34,7 +34,19 @@ def _refuse_inside_a_loop(coro: Coroutine[Any, Any, Any]) -> None:
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` with :func:`asyncio.run`; refuse inside a running event loop."""
     _refuse_inside_a_loop(coro)
-    return asyncio.run(coro)
+    box: list[T] = []
+    asyncio.run(_into(coro, box))
+    return box[0]
+
+
+async def _into(coro: Coroutine[Any, Any, T], box: list[T]) -> None:
+    """Await ``coro`` and keep its result aside, so the main task finishes with ``None``.
+
+    On Python 3.11, :func:`asyncio.run` formats the ``repr`` of its finished main task (while
+    restoring the SIGINT handler), and that ``repr`` includes the task's result: for a large
+    result such as a score report it costs more than a whole offline scoring run.
+    """
+    box.append(await coro)
 
 
 class LoopThread:

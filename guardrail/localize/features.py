@@ -32,11 +32,12 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from guardrail.judges.local.structured import json_to_prose
-from guardrail.text.ngrams import NgramIndex
+from guardrail.text.ngrams import NgramIndex, bigrams, trigrams
 from guardrail.text.sentences import split_sentences
 from guardrail.text.tokens import Token, tokenize
 
@@ -78,10 +79,25 @@ class ContextWords:
 
     @classmethod
     def build(cls, contexts: Sequence[str]) -> ContextWords:
+        """The contexts' words (remembered for the last few sets of contexts: the answers to
+        one question share them)."""
+        return _context_words(tuple(contexts))
+
+    @classmethod
+    def _build(cls, contexts: Sequence[str]) -> ContextWords:
         prose = [json_to_prose(c) for c in contexts]
         structured = any(p != c for p, c in zip(prose, contexts, strict=True))
         keys = [t.key for t in tokenize("\n\n".join(prose), "align") if t.is_alnum]
         return cls(NgramIndex.of(keys), structured)
+
+
+#: Sets of contexts whose words are remembered.
+CONTEXTS_KEPT = 8
+
+
+@lru_cache(maxsize=CONTEXTS_KEPT)
+def _context_words(contexts: tuple[str, ...]) -> ContextWords:
+    return ContextWords._build(contexts)
 
 
 def _share(flags: Sequence[bool]) -> float:
@@ -107,35 +123,47 @@ def word_features(
         for i in inside:
             sentence_of[i] = figures
     has_question = float(bool(question.strip()))
-    rows = np.zeros((n, len(FEATURE_NAMES)))
+    keys = [t.key for t in words]
+    bigram = [pair in context.ngrams.bigrams for pair in bigrams(keys)]
+    trigram = [triple in context.ngrams.trigrams for triple in trigrams(keys)]
+    # running counts of content words, and of those found in the context (for _share of a
+    # window of words: hits / content words, 1.0 when the window has none)
+    seen, hits = [0], [0]
+    for t, f in zip(words, found, strict=True):
+        seen.append(seen[-1] + t.content)
+        hits.append(hits[-1] + (t.content and f))
+
+    def near(i: int, reach: int) -> float:
+        lo, hi = max(0, i - reach), min(n, i + reach + 1)
+        count = seen[hi] - seen[lo]
+        return (hits[hi] - hits[lo]) / count if count else 1.0
+
+    table: list[tuple[float | bool, ...]] = []
     for i, t in enumerate(words):
-        key = t.key
+        key = keys[i]
         number = bool(_DIGIT.search(t.text)) or t.text.lower() in _NUMBER_WORDS
         capital = i > 0 and t.text[:1].isupper()
-        near3 = [found[j] for j in range(max(0, i - 3), min(n, i + 4)) if words[j].content]
-        near6 = [found[j] for j in range(max(0, i - 6), min(n, i + 7)) if words[j].content]
-        trigram = any(
-            (words[j].key, words[j + 1].key, words[j + 2].key) in context.ngrams.trigrams
-            for j in range(max(0, i - 2), min(i + 1, n - 2))
-        )
         coverage, length = sentence_of[i]
-        rows[i] = (
-            t.content,
-            found[i],
-            key in question_keys,
-            number,
-            number and not found[i],
-            capital,
-            capital and not found[i],
-            i > 0 and (words[i - 1].key, key) in context.ngrams.bigrams,
-            i < n - 1 and (key, words[i + 1].key) in context.ngrams.bigrams,
-            trigram,
-            _share(near3),
-            _share(near6),
-            coverage,
-            length,
-            i / n,
-            has_question,
-            context.structured,
+        table.append(
+            (
+                t.content,
+                found[i],
+                key in question_keys,
+                number,
+                number and not found[i],
+                capital,
+                capital and not found[i],
+                i > 0 and bigram[i - 1],
+                i < n - 1 and bigram[i],
+                any(trigram[max(0, i - 2) : min(i + 1, n - 2)]),
+                near(i, 3),
+                near(i, 6),
+                coverage,
+                length,
+                i / n,
+                has_question,
+                context.structured,
+            )
         )
+    rows = np.array(table, dtype=float)
     return words, rows

@@ -19,8 +19,11 @@ spans — never silently dropped.
 from __future__ import annotations
 
 import re
+import string
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from guardrail.models import Span
 from guardrail.text.sentences import split_sentences
@@ -36,8 +39,12 @@ class Alignment:
     aligned: bool = False
 
 
-#: Whitespace other than single spaces: where ``\s+`` and one space can match differently.
-_ODD_SPACE = re.compile(r"[^\S ]| {2}")
+#: Characters beyond ASCII that a case-insensitive pattern matches to an ASCII letter ("ſ" to
+#: "s", the Kelvin sign to "k", dotted and dotless i); with none of them in the answer, lowering
+#: its ASCII letters compares exactly as ``re.IGNORECASE`` does for an ASCII factoid.
+_ASCII_CASE_TWINS = re.compile("[\u0130\u0131\u017f\u212a]")
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_SPACE = re.compile(r"\s+")
 
 
 def _exact(factoid: str, answer: str) -> Span | None:
@@ -47,18 +54,34 @@ def _exact(factoid: str, answer: str) -> Span | None:
     if not core:
         return None
     parts = core.split()
-    if answer.isascii() and core.isascii() and _ODD_SPACE.search(answer) is None:
+    if core.isascii() and _ASCII_CASE_TWINS.search(answer) is None:
         # the common case, without compiling a pattern per factoid: same first match
-        start = answer.lower().find(" ".join(parts).lower())
-        if start < 0:
-            return None
-        return (start, start + len(" ".join(parts)))
+        low = answer.lower() if answer.isascii() else answer.translate(_ASCII_LOWER)
+        return _find_words([part.lower() for part in parts], low)
     pattern = r"\s+".join(re.escape(part) for part in parts)
     m = re.search(pattern, answer, flags=re.IGNORECASE)
     return (m.start(), m.end()) if m else None
 
 
-def _runs(tokens: list[Token], matched: list[bool]) -> list[Span]:
+def _find_words(parts: list[str], text: str) -> Span | None:
+    """The first place ``text`` holds ``parts`` in order, separated by runs of whitespace (what
+    ``re.search(r"\\s+".join(parts), text)`` finds; no part holds white space)."""
+    first = parts[0]
+    start = text.find(first)
+    while start >= 0:
+        end = start + len(first)
+        for part in parts[1:]:
+            gap = _SPACE.match(text, end)
+            if gap is None or not text.startswith(part, gap.end()):
+                break
+            end = gap.end() + len(part)
+        else:
+            return (start, end)
+        start = text.find(first, start + 1)
+    return None
+
+
+def _runs(tokens: Sequence[Token], matched: list[bool]) -> list[Span]:
     spans: list[Span] = []
     i = 0
     n = len(tokens)
@@ -85,6 +108,27 @@ def _runs(tokens: list[Token], matched: list[bool]) -> list[Span]:
     return spans
 
 
+#: Answers whose tokens and sentences are remembered (an answer's factoids align one by one),
+#: and the longest answer remembered, so the memory they hold stays small.
+ANSWERS_KEPT = 8
+_KEPT_CHARS = 20_000
+_AnswerParts = tuple[tuple[Token, ...], tuple[int, ...], tuple[Span, ...]]
+
+
+def _read_answer(answer: str) -> _AnswerParts:
+    """The answer's tokens, their start offsets, and its sentences' bounds."""
+    return _remembered(answer) if len(answer) <= _KEPT_CHARS else _parts(answer)
+
+
+def _parts(answer: str) -> _AnswerParts:
+    tokens = tuple(tokenize(answer, "align"))
+    sentences = tuple(split_sentences(answer, rules="plain"))
+    return tokens, tuple(t.start for t in tokens), sentences
+
+
+_remembered = lru_cache(maxsize=ANSWERS_KEPT)(_parts)
+
+
 def align(factoid: str, answer: str, *, min_alignment: float = 0.5) -> Alignment:
     """Locate ``factoid`` in ``answer``; see the module docstring for the rules."""
     exact = _exact(factoid, answer)
@@ -97,9 +141,8 @@ def align(factoid: str, answer: str, *, min_alignment: float = 0.5) -> Alignment
     best: tuple[float, list[Span]] = (0.0, [])
     # Tokens hold no white space and sentences are cut at white space or after . ! ?, so no
     # token crosses a sentence edge: a sentence's tokens are the answer's that start within it.
-    a_tokens = tokenize(answer, "align")
-    starts = [t.start for t in a_tokens]
-    for s_start, s_end in split_sentences(answer, rules="plain"):
+    a_tokens, starts, sentences = _read_answer(answer)
+    for s_start, s_end in sentences:
         tokens = a_tokens[bisect_left(starts, s_start) : bisect_left(starts, s_end)]
         matched = [t.is_alnum and t.key in wanted for t in tokens]
         found = {t.key for t, m in zip(tokens, matched, strict=True) if m}

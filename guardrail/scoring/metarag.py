@@ -645,13 +645,20 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+@functools.lru_cache(maxsize=32)
+def _own_words(instructions: str) -> str:
+    """The prompt's own instructions and examples, normalized (remembered per instruction
+    text: it is the same for every call of a stage, whatever the data it fences)."""
+    return _norm(instructions)
+
+
 def copies_instructions(reply: str, prompt: str) -> bool:
     """True when the reply's first line (20 characters or more) is copied from the prompt's
     own instructions or examples (outside its data fences): a parrot, not a verdict."""
     body, _echoed = strip_echoed_fence(reply)
     first = next((line for line in body.splitlines() if line.strip()), "")
     norm = _norm(first).rstrip(".")
-    return len(norm) >= 20 and norm in _norm(instruction_text(prompt))
+    return len(norm) >= 20 and norm in _own_words(instruction_text(prompt))
 
 
 def drop_echoes(
@@ -662,7 +669,7 @@ def drop_echoes(
     any were dropped (unusable when none is left)."""
     if not items:
         return items, found
-    own = _norm(instruction_text(prompt))
+    own = _own_words(instruction_text(prompt))
     kept = []
     for item in items:
         norm = _norm(item).rstrip(".")

@@ -33,6 +33,7 @@ import re
 import secrets
 import string
 import sys
+import threading
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -156,8 +157,18 @@ def has_marker(text: str) -> bool:
     return bool(_MARKER.search(folded) or _BARE_MARKER.search(folded))
 
 
+#: Texts whose defused form is remembered: a scorer fences one context into every prompt it
+#: sends for an answer (and renders each prompt twice, see :meth:`PromptSet.render_shared`).
+DEFUSED_KEPT = 64
+
+
 def defuse(text: str) -> str:
     """``text`` with every data-marker lookalike's opening bracket replaced by ``(``."""
+    return _defused(text)
+
+
+@functools.lru_cache(maxsize=DEFUSED_KEPT)
+def _defused(text: str) -> str:
     if not _may_hold_marker(text):
         return text
     folded, where = _fold(text)
@@ -176,8 +187,13 @@ def fence(name: str, text: str, marker: str | None = None) -> str:
     return f"\n[BEGIN DATA{tag}: {name}]\n{defuse(text)}\n[END DATA{tag}: {name}]\n"
 
 
+#: A fenced block: its opening line, then everything up to the first matching closing line.
+#: (The body is ``.*?`` written out as runs of anything but ``[``, and ``[`` that does not
+#: start the closing line: the same match, without trying the closing line at every character.)
 _FENCED_BLOCK = re.compile(
-    r"\[BEGIN DATA(?: [0-9a-f]+)?: ([^\]]+)\].*?\[END DATA(?: [0-9a-f]+)?: \1\]", re.DOTALL
+    r"\[BEGIN DATA(?: [0-9a-f]+)?: ([^\]]+)\]"
+    r"[^\[]*(?:\[(?!END DATA(?: [0-9a-f]+)?: \1\])[^\[]*)*"
+    r"\[END DATA(?: [0-9a-f]+)?: \1\]"
 )
 
 
@@ -213,6 +229,32 @@ def strip_echoed_fence(reply: str) -> tuple[str, bool]:
     if closed is not None:
         rest = rest[: where_rest[closed.start()]]
     return rest, True
+
+
+#: Shared-prefix lengths remembered (one per stage of each answer being scored).
+SHARED_KEPT = 64
+_LENGTHS: dict[tuple[Any, ...], int] = {}
+_LENGTHS_LOCK = threading.Lock()
+
+
+def _shared_length(
+    prompts: PromptSet,
+    task: str,
+    varying: str,
+    others: tuple[tuple[str, str], ...],
+    marker: str | None,
+) -> int:
+    """:meth:`PromptSet._shared_length` for text values, remembered by all it depends on: the
+    template, whether and with which marker it fences, and every value but ``varying``."""
+    key = (prompts.templates.get(task), prompts.fence, marker, varying, others)
+    found = _LENGTHS.get(key)
+    if found is None:
+        found = prompts._shared_length(task, varying, dict(others))
+        with _LENGTHS_LOCK:
+            _LENGTHS[key] = found
+            while len(_LENGTHS) > SHARED_KEPT:
+                del _LENGTHS[next(iter(_LENGTHS))]
+    return found
 
 
 @dataclass(frozen=True)
@@ -281,8 +323,18 @@ class PromptSet:
         """
         with marker_scope(_CURRENT_MARKER.get()):
             prompt = self.render(task, **values)
-            probe = self.render(task, **{**values, varying: _VARYING})
-        return prompt, max(probe.find(_VARYING), 0)
+            others = tuple((k, v) for k, v in values.items() if k != varying)
+            if all(type(v) is str for _, v in others):
+                # the same for every call of a stage in one answer: remembered
+                marker = _CURRENT_MARKER.get() if self.fence else None
+                shared = _shared_length(self, task, varying, others, marker)
+            else:
+                shared = self._shared_length(task, varying, values)
+        return prompt, shared
+
+    def _shared_length(self, task: str, varying: str, values: dict[str, Any]) -> int:
+        probe = self.render(task, **{**values, varying: _VARYING})
+        return max(probe.find(_VARYING), 0)
 
     def render(self, task: str, **values: Any) -> str:
         """The prompt for ``task``; fenced text uses the current :func:`marker_scope`'s marker

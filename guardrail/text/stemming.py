@@ -10,6 +10,11 @@ figure were made with them as they are.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+#: Words whose stems each stemmer remembers (the judge stems the same words over and over).
+STEMS_KEPT = 32768
+
 _LIGHT_SUFFIXES = ("ingly", "edly", "ing", "ed", "es", "s", "ly")
 
 _SUFFIXES: tuple[tuple[str, str], ...] = (
@@ -43,6 +48,7 @@ def _lower_without_possessive(word: str) -> str:
     return w[:-2] if w.endswith("'s") else w
 
 
+@lru_cache(maxsize=STEMS_KEPT)
 def light_stem(word: str) -> str:
     """Lower-case, strip a possessive and one common suffix ("discovered" -> "discover")."""
     w = _lower_without_possessive(word)
@@ -52,6 +58,7 @@ def light_stem(word: str) -> str:
     return w
 
 
+@lru_cache(maxsize=STEMS_KEPT)
 def stem(word: str) -> str:
     """The judge's stem: "discovered"/"discovers" -> "discover", "safe" -> "saf"."""
     w = _lower_without_possessive(word)

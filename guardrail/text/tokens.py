@@ -16,13 +16,42 @@ different cuts (and the packaged models were trained on them):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from guardrail.text.stemming import light_stem
 
 TokenMode = Literal["align", "lexical"]
+_T = TypeVar("_T")
+
+
+class _computed_once(Generic[_T]):  # a decorator, named like cached_property
+    """An attribute computed on first read and then stored on the instance.
+
+    Like :func:`functools.cached_property` without its lock (Python 3.11 takes one on every
+    first read): tokens are made by the thousand and most attributes are read once.
+    """
+
+    def __init__(self, compute: Callable[[Any], _T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> _computed_once[_T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = self.compute(instance)
+        instance.__dict__[self.name] = value  # later reads find it there, not here
+        return value
+
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "align": re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*|\S", re.UNICODE),
@@ -56,7 +85,7 @@ class Token:
     start: int
     end: int
 
-    @cached_property
+    @_computed_once
     def lower(self) -> str:
         """Lower case, with the typographic apostrophe made plain."""
         return self.text.lower().replace("’", "'")
@@ -80,21 +109,39 @@ class Token:
     def is_capitalized(self) -> bool:
         return self.text[:1].isupper()
 
-    @cached_property
+    @_computed_once
     def key(self) -> str:
         """The alignment key: :func:`~guardrail.text.stemming.light_stem` of the text."""
         return light_stem(self.text)
 
-    @cached_property
+    @_computed_once
     def content(self) -> bool:
         """A word or number that is not a function word (negations and quantifiers count)."""
         low = self.text.lower()
         return self.is_alnum and (low not in STOPWORDS or low in MEANINGFUL)
 
 
+#: Texts whose tokens are remembered (a statement is read again by several steps), and the
+#: longest text remembered: at most a few MB of tokens are kept.
+TEXTS_KEPT = 256
+_KEPT_CHARS = 1000
+
+
 def tokenize(text: str, mode: TokenMode) -> list[Token]:
     """The tokens of ``text`` with their offsets (see the module docstring for ``mode``)."""
+    if len(text) <= _KEPT_CHARS:
+        return list(_remembered(text, mode))
+    return _tokenize(text, mode)
+
+
+def _tokenize(text: str, mode: TokenMode) -> list[Token]:
     return [Token(m.group(0), m.start(), m.end()) for m in _PATTERNS[mode].finditer(text)]
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def _remembered(text: str, mode: TokenMode) -> tuple[Token, ...]:
+    """Tokens are immutable, so one text's tokens (and what they compute) can be shared."""
+    return tuple(_tokenize(text, mode))
 
 
 def words(text: str) -> list[str]:

@@ -100,6 +100,10 @@ class Comparisons:
             if w not in self.lex.stopwords and w not in _PRONOUNS and not self.lex.is_negation(w)
         )
 
+    def _negations(self, words: list[str]) -> int:
+        """How many of ``words`` negate (counted only once a comparison is found)."""
+        return sum(self.lex.is_negation(w) for w in words)
+
     def read(self, text: str) -> Comparison | None:
         """The comparison ``text`` makes, if any."""
         words = _words(text)
@@ -109,7 +113,6 @@ class Comparisons:
                 words = words[len(frame) :]
                 negations += count
                 break
-        negations += sum(self.lex.is_negation(w) for w in words)
         if "than" in words:
             than = words.index("than")
             for at in range(than - 1, max(-1, than - 8), -1):
@@ -124,7 +127,7 @@ class Comparisons:
                 first = between or before
                 rest = before if between else frozenset()
                 second = self._content(words[than + 1 :])
-                return Comparison(*found, first, second, rest, negations)
+                return Comparison(*found, first, second, rest, negations + self._negations(words))
             return None
         for at, word in enumerate(words):
             if not word.endswith("er") and (at == 0 or words[at - 1] not in ("more", "less")):
@@ -134,6 +137,7 @@ class Comparisons:
                 start = at - 1 if at > 0 and words[at - 1] in ("more", "less") else at
                 first = self._content(words[:start])
                 rest = self._content(words[at + 1 :])
+                negations += self._negations(words)
                 return Comparison(*found, first, frozenset(), rest, negations)
         return None
 

@@ -33,6 +33,7 @@ from guardrail.judges.local.verify import (
     Support,
     Thresholds,
     _decide,
+    word_reading,
 )
 from guardrail.text.ngrams import NgramIndex, bigrams, trigrams
 from guardrail.text.tokens import words
@@ -194,7 +195,7 @@ def extract(
     ent_missing_unit = sum(t.stem not in unit.stems for t in entities) if unit else len(entities)
 
     w = [t.lower for t in assessment.tokens if t.is_word or t.is_number]
-    uni = [x for x in w if lex.is_content(x) or x[:1].isdigit()]
+    uni = [x for x in w if x[:1].isdigit() or word_reading(x, lex).content]
     bi = list(bigrams(w))
     tri = list(trigrams(w))
     tri_flags = [g in context.ngrams.trigrams for g in tri]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,23 @@ _RT4CHART = {
     Support.CONTRADICTED: "CONTRADICTED",
     Support.UNKNOWN: "BASELESS",
 }
+
+
+#: Shared prompt prefixes (instructions and context) whose word count is remembered.
+_PREFIXES_KEPT = 16
+
+
+def prompt_words(prompt: str, shared: int = 0) -> int:
+    """``len(prompt.split())``, counting the ``shared`` leading characters (the part every
+    call of a stage repeats) once per prefix when no word straddles its end."""
+    if 0 < shared < len(prompt) and (prompt[shared - 1].isspace() or prompt[shared].isspace()):
+        return _words_in(prompt[:shared]) + len(prompt[shared:].split())
+    return len(prompt.split())
+
+
+@lru_cache(maxsize=_PREFIXES_KEPT)
+def _words_in(text: str) -> int:
+    return len(text.split())
 
 
 class LocalJudge:
@@ -99,7 +116,7 @@ class LocalJudge:
         return JudgeResponse(
             text=text,
             model=self.verifier.model,
-            prompt_tokens=len(request.prompt.split()),
+            prompt_tokens=prompt_words(request.prompt, request.shared_prefix),
             completion_tokens=len(text.split()),
         )
 

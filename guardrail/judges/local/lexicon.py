@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -64,6 +64,11 @@ class Lexicon:
     framing_negating: tuple[str, ...]
     #: generic words ("characterized", "used", "method") that weigh little when verifying
     light_words: frozenset[str] = frozenset()
+    #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
+    #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
+    readings: dict[str, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     @classmethod
     def load(cls) -> Lexicon:

@@ -154,9 +154,11 @@ class _Tok(NamedTuple):
 
 def _tokens(text: str) -> list[_Tok]:
     out = []
+    make = tuple.__new__  # what _Tok(...) calls, without its Python-level __new__
     for m in _TOKEN.finditer(text):
         word = m.group()
-        out.append(_Tok(word, word.lower(), m.start(), m.end(), word[:1].isdigit()))
+        start, end = m.span()
+        out.append(make(_Tok, (word, word.lower(), start, end, word[:1].isdigit())))
     return out
 
 
@@ -419,10 +421,11 @@ def _names(text: str, toks: list[_Tok], common: Callable[[str], bool] | None) ->
         run.clear()
 
     for k, tok in enumerate(toks):
-        word = tok.text[:1].isalpha()
-        capital = word and tok.text[:1].isupper()
-        skip = tok.low in _MONTHS or tok.low in _WEEKDAYS or tok.low in _CURRENCY_WORDS
-        if capital and not skip:
+        head = tok.text[:1]
+        capital = head.isalpha() and head.isupper()
+        if capital and not (
+            tok.low in _MONTHS or tok.low in _WEEKDAYS or tok.low in _CURRENCY_WORDS
+        ):
             first = k == 0 or toks[k - 1].text in '.!?:;"“(' or toks[k - 1].low == "-"
             if first and not run and (tok.low in _NOT_NAMES or (common and common(tok.low))):
                 continue
@@ -434,7 +437,7 @@ def _names(text: str, toks: list[_Tok], common: Callable[[str], bool] | None) ->
             and toks[k + 1].text[:1].isupper()
         ):
             run.append(tok)
-        else:
+        elif run:
             close()
     close()
     return out

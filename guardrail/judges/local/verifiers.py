@@ -25,7 +25,6 @@ answer sends the same context.
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -146,9 +145,9 @@ class LexicalVerifier:
         return []
 
     def prepare(self, context: str) -> Prepared:
-        """``context`` preprocessed (cached by content)."""
-        raw = context.encode("utf-8", "surrogatepass")
-        key = hashlib.blake2b(raw, digest_size=16).hexdigest()
+        """``context`` preprocessed (cached by content: the text itself is the key, so a
+        repeated context costs one dict lookup, its hash being kept on the string)."""
+        key = context
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)

@@ -28,6 +28,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
+from typing import NamedTuple
 
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.text.edits import strip_citations, strip_passage_label
@@ -119,8 +121,12 @@ class ContextIndex:
 def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
     """Indices of the tokens that negate ("not", "never", "n't" ...; not "not only", "no doubt")."""
     out: list[int] = []
+    negations = lex.negations
     for i, tok in enumerate(tokens):
-        if not tok.is_word or not lex.is_negation(tok.lower):
+        if not tok.text[:1].isalpha():
+            continue
+        low = tok.lower  # lower-cased with a plain apostrophe: what is_negation compares
+        if low not in negations and not low.endswith("n't"):
             continue
         nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         if tok.lower == "not" and nxt in _NOT_NEGATION_AFTER:
@@ -159,43 +165,83 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
     return tuple(scopes)
 
 
-def _is_entity(tok: Token, lex: Lexicon, lower_vocab: frozenset[str], initial: bool) -> bool:
-    if not tok.is_word or not tok.is_capitalized:
-        return False
-    low = tok.lower
-    if low in lex.stopwords or lex.is_negation(low) or low in lex.number_words:
-        return False
-    if tok.text.isupper() and len(tok.text) >= 2:
-        return True  # acronyms
-    if initial and lex.is_known_word(low):
-        return False  # "Transfer the potatoes ..." starts with a verb, not a name
-    return low not in lower_vocab
+class WordReading(NamedTuple):
+    """What the verifier reads of one lower-cased word (the same in every text and context)."""
+
+    #: A content word (not a stop word, negation or punctuation).
+    content: bool
+    stem: str
+    same: frozenset[str]
+    polar: tuple[tuple[str, int], ...]
+    number: float | None
+    light: bool
+    #: A stop word, negation or number word: never part of a name.
+    unnamed: bool
+    #: A word the lexicon knows, so a capitalized first word is not taken for a name.
+    known: bool
+
+
+#: Words whose reading one lexicon remembers.
+WORDS_KEPT = 65536
+
+
+def word_reading(low: str, lex: Lexicon) -> WordReading:
+    """The reading of ``low`` (a token's :attr:`~guardrail.text.tokens.Token.lower`), remembered
+    on the lexicon."""
+    found: WordReading | None = lex.readings.get(low)
+    if found is None:
+        s = stem(low)
+        number = lex.number_value(low)
+        if low in ("one", "first", "once"):
+            number = None  # too often a pronoun or an idiom to compare as a number
+        found = WordReading(
+            content=lex.is_content(low),
+            stem=s,
+            same=lex.same_keys.get(s, frozenset()),
+            polar=lex.polar_keys.get(s, ()),
+            number=number,
+            light=s in lex.light_words,
+            unnamed=low in lex.stopwords or lex.is_negation(low) or low in lex.number_words,
+            known=lex.is_known_word(low),
+        )
+        if len(lex.readings) < WORDS_KEPT:
+            lex.readings[low] = found
+    return found
 
 
 def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> list[Term]:
     out: list[Term] = []
     first_word = next((i for i, t in enumerate(tokens) if t.is_word), -1)
     for i, tok in enumerate(tokens):
-        if tok.is_number:
-            value = parse_number(tok.text)
-            out.append(Term(tok.text, tok.text.rstrip("%"), frozenset(), (), value, False))
+        text = tok.text
+        head = text[:1]
+        if head.isdigit():
+            value = parse_number(text)
+            out.append(Term(text, text.rstrip("%"), frozenset(), (), value, False))
             continue
-        if not tok.is_word or not lex.is_content(tok.lower):
+        if not head.isalpha():
             continue
         low = tok.lower
-        s = stem(low)
-        number = lex.number_value(low)
-        if low in ("one", "first", "once"):
-            number = None  # too often a pronoun or an idiom to compare as a number
+        reading = word_reading(low, lex)
+        if not reading.content:
+            continue
+        if not head.isupper() or reading.unnamed:
+            entity = False
+        elif text.isupper() and len(text) >= 2:
+            entity = True  # acronyms
+        elif i == first_word and reading.known:
+            entity = False  # "Transfer the potatoes ..." starts with a verb, not a name
+        else:
+            entity = low not in lower_vocab
         out.append(
             Term(
-                surface=tok.text,
-                stem=s,
-                same=lex.same_keys.get(s, frozenset()),
-                polar=lex.polar_keys.get(s, ()),
-                number=number,
-                entity=_is_entity(tok, lex, lower_vocab, initial=i == first_word),
-                light=s in lex.light_words,
+                surface=text,
+                stem=reading.stem,
+                same=reading.same,
+                polar=reading.polar,
+                number=reading.number,
+                entity=entity,
+                light=reading.light,
             )
         )
     return out
@@ -307,33 +353,45 @@ class _Match:
     missing: list[Term]
 
 
+#: Prefixes that make a word's opposite ("unsafe", "nonsmoker", "dislike").
+_NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis")
+
+
+@lru_cache(maxsize=32768)
+def _opposite_forms(stem_text: str) -> tuple[str, ...]:
+    """Stems that say the opposite of ``stem_text`` by a prefix: it without its negating prefix,
+    and it with each one."""
+    out: list[str] = []
+    for prefix in _NEGATING_PREFIXES:
+        if stem_text.startswith(prefix):
+            out.append(stem_text[len(prefix) :])
+        out.append(prefix + stem_text)
+    return tuple(out)
+
+
 def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[bool]) -> _Match:
     got = 0.0
     total = sum(weights) or 1.0
     opposed: list[Term] = []
     missing: list[Term] = []
+    stems, numbers, same, polar = unit.stems, unit.numbers, unit.same, unit.polar
     for i, (term, weight) in enumerate(zip(terms, weights, strict=True)):
-        if term.stem in unit.stems or (term.number is not None and term.number in unit.numbers):
+        if term.stem in stems or (term.number is not None and term.number in numbers):
             got += weight
             continue
-        if term.same & unit.same:
+        if not term.same.isdisjoint(same):
             got += weight
             continue
         relation = 0
         for key, sign in term.polar:
-            signs = unit.polar.get(key)
+            signs = polar.get(key)
             if signs:
                 relation = 1 if sign in signs else -1
                 if relation == 1:
                     break
-        if relation == 0 and len(term.stem) > 4:
-            for prefix in ("un", "non", "in", "im", "ir", "il", "dis"):
-                if term.stem.startswith(prefix) and term.stem[len(prefix) :] in unit.stems:
-                    relation = -1
-                    break
-                if prefix + term.stem in unit.stems:
-                    relation = -1
-                    break
+        prefixable = relation == 0 and len(term.stem) > 4
+        if prefixable and not stems.isdisjoint(_opposite_forms(term.stem)):
+            relation = -1
         if relation == 1:
             got += weight
         elif relation == -1:
@@ -427,8 +485,18 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
     n = index.sentences
     weights: list[float] = []
     elsewhere: list[bool] = []
+    df_of, postings = index.df.get, index.postings.get
+    candidates: set[int] = set()
+    # per unit: how much more than their "found elsewhere" half the terms it may match weigh
+    reach: dict[int, float] = {}
+    elsewhere_half = 0.0
     for term in terms:
-        df = max((index.df.get(k, 0) for k in _term_keys(term)), default=0)
+        keys = list(_term_keys(term))
+        df = max([df_of(k, 0) for k in keys])  # the stem is always a key
+        found: set[int] = set()
+        for key in keys:
+            found.update(postings(key, ()))
+        candidates |= found
         weight = math.log((n + 1) / (df + 0.5)) + 1.0 if df else math.log(n + 1) + 1.0
         if term.entity or term.number is not None:
             weight *= 1.5
@@ -436,16 +504,25 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
             weight *= 0.25
         weights.append(weight)
         elsewhere.append(df > 0)
-
-    candidates: set[int] = set()
-    for term in terms:
-        for key in _term_keys(term):
-            candidates.update(index.postings.get(key, ()))
+        if len(term.stem) > 4:  # a prefixed opposite counts as covered too (see _match)
+            for form in _opposite_forms(term.stem):
+                found.update(postings(form, ()))
+        gain = weight - 0.5 * weight if df > 0 else weight
+        elsewhere_half += weight - gain
+        for unit in found:
+            reach[unit] = reach.get(unit, 0.0) + gain
+    # The best unit: the highest coverage (to 6 decimals), then the smallest unit, then the
+    # first one. Units are tried by the coverage they could reach at most (every term that
+    # may match them counted in full): once that bound is short of the best coverage found,
+    # no unit left can win, so the rest are not matched. (The margin is far above rounding.)
+    total = sum(weights) or 1.0
     best: _Match | None = None
-    best_rank = (-1.0, 0)
-    for i in sorted(candidates):
+    best_rank = ((-1.0, 0), 0)
+    for i in sorted(candidates, key=lambda i: (-reach[i], i)):
+        if best is not None and (elsewhere_half + reach[i]) / total < best_rank[0][0] - 1e-6:
+            break
         m = _match(index.units[i], terms, weights, elsewhere)
-        rank = (round(m.coverage, 6), -m.unit.size)
+        rank = ((round(m.coverage, 6), -m.unit.size), -i)
         if rank > best_rank:
             best, best_rank = m, rank
     return _Core(tokens, terms, negations, weights, elsewhere, best)
