@@ -254,7 +254,8 @@ class Polarity:
     ``framing``: the statement is wrapped in "It is not true that ..."; ``coverage``: how much
     of the statement that unit covers (a poorly matched unit says little about polarity);
     ``negated``: the statement's own negations (framing included) are odd; ``matched``: some
-    context unit matched the statement at all.
+    context unit matched the statement at all; ``opposed``: the unit holds an opposite of one of
+    the statement's words.
     """
 
     parity: bool
@@ -262,15 +263,18 @@ class Polarity:
     coverage: float
     negated: bool = False
     matched: bool = True
+    opposed: bool = False
 
     def flipped(self, trust: float = TRUSTED_COVERAGE) -> bool:
-        """Reversed: the unit's parity when it covers at least ``trust``; with no matching
-        unit at all, the statement's own negations (a context states what it states
+        """Reversed: the unit's parity when it covers at least ``trust``, or at least
+        :data:`TRUSTED_COVERAGE` when an opposite word takes part ("safe" against
+        "contraindicated" is explicit, a stray negation in a long sentence is not); with no
+        matching unit at all, the statement's own negations (a context states what it states
         affirmatively: "It does not offer takeout" reverses a record that lists takeout);
         else the framing."""
         if not self.matched:
             return self.negated
-        if self.coverage >= trust:
+        if self.coverage >= trust or (self.opposed and self.coverage >= TRUSTED_COVERAGE):
             return self.parity
         return self.framing
 
@@ -296,6 +300,7 @@ def polarity(assessment: Assessment) -> Polarity:
         coverage=best.coverage if best is not None else 0.0,
         negated=assessment.negations % 2 == 1,
         matched=best is not None,
+        opposed=best is not None and bool(best.opposed),
     )
 
 

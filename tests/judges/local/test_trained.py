@@ -370,3 +370,21 @@ def test_reverses_compares_a_variant_with_its_factoid_through_the_context():
     assert yacht.best is None
     assert reverses(read("Bob does not own a yacht."), yacht) is True
     assert reverses(read("Bob owns a yacht, in fact."), yacht) is False
+
+
+def test_an_opposite_word_reverses_a_partly_matched_sentence():
+    """'safe' against 'contraindicated' is believed at partial coverage; the packaged model
+    trusts bare negations only at high coverage."""
+    from guardrail.judges.local.features import polarity
+
+    context = (
+        "Ibuprofen and other NSAIDs are contraindicated in the third trimester of pregnancy. "
+        "Paracetamol is generally considered the first choice for pain relief during pregnancy."
+    )
+    statement = "Ibuprofen is completely safe in every trimester of pregnancy."
+    prepared = _VERIFIER.prepare(context)
+    read = polarity(_VERIFIER.assess(statement, prepared))
+    assert read.opposed and read.coverage < _VERIFIER.fitted_model.decision.trust
+    assert read.flipped(_VERIFIER.fitted_model.decision.trust)
+    report = MetaRAG(_TRAINED).score_sync("Can I take ibuprofen?", statement, [context])
+    assert report.score == 1.0
