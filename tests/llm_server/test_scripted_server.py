@@ -60,6 +60,15 @@ PATHOLOGICAL = {
 }
 
 
+def _contradicting(task: str, body: dict[str, Any]) -> str:
+    """A judge that answers in format: one factoid, its variants, every verdict NO."""
+    if task == "decompose":
+        return json.dumps({"factoids": [ANSWER]})
+    if task in ("synonym", "antonym"):
+        return json.dumps({"variants": [f"{task} of the claim."]})
+    return json.dumps({"verdict": "NO", "reason": "contradicted"})
+
+
 def _policy(tmp_path: Path, url: str, **scorer: Any) -> Path:
     text = (ROOT / "policies" / "default.yaml").read_text(encoding="utf-8")
     settings = {"k": 1, "judge": f"openai-compatible:scripted@{url}", "max_attempts": 1}
@@ -229,13 +238,6 @@ async def test_a_runaway_row_delays_another_by_at_most_its_own_deadline() -> Non
     def delay(task: str, body: dict[str, Any]) -> float:
         return 60.0 if "A runaway." in _prompt(body) else 0.05
 
-    def script(task: str, body: dict[str, Any]) -> str:
-        if task == "decompose":
-            return json.dumps({"factoids": [ANSWER]})
-        if task in ("synonym", "antonym"):
-            return json.dumps({"variants": [f"{task} of the claim."]})
-        return json.dumps({"verdict": "NO", "reason": "contradicted"})
-
     deadline = 1.0
     rows = [
         EvalRow(
@@ -243,7 +245,7 @@ async def test_a_runaway_row_delays_another_by_at_most_its_own_deadline() -> Non
         ),
         EvalRow(id="b", task="qa", question=QUESTION, context=CONTEXT[0], answer=ANSWER, label=1),
     ]
-    with scripted_server(script, delay, serial=True) as server:
+    with scripted_server(_contradicting, delay, serial=True) as server:
         judge = _judge(server.url)
         await _warm(judge, server)
         policy = RetryPolicy(timeout_s=deadline, max_attempts=1)
@@ -347,15 +349,8 @@ async def test_eval_counts_streamed_calls_whose_usage_is_unknown(usage_chunk: bo
     from guardrail.scoring.factory import judge_for
     from guardrail.scoring.settings import MetaRAGSettings
 
-    def script(task: str, body: dict[str, Any]) -> str:
-        if task == "decompose":
-            return json.dumps({"factoids": [ANSWER]})
-        if task in ("synonym", "antonym"):
-            return json.dumps({"variants": [f"{task} of the claim."]})
-        return json.dumps({"verdict": "NO", "reason": "contradicted"})
-
     row = EvalRow(id="r", task="qa", question=QUESTION, context=CONTEXT[0], answer=ANSWER, label=1)
-    with scripted_server(script, stream_usage=usage_chunk) as server:
+    with scripted_server(_contradicting, stream_usage=usage_chunk) as server:
         judge = judge_for(MetaRAGSettings(judge=f"openai-compatible:scripted@{server.url}"))
         scorer = MetaRAG(judge, config=MetaRAGConfig(k=1), localizer=None)
         try:

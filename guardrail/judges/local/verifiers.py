@@ -61,7 +61,8 @@ from guardrail.judges.local.verify import (
 MODEL = "local-rules-v1"
 TRAINED_MODEL = "local-trained-v1"
 ENCODER_MODEL = "local-encoder-v2"
-#: Windows remembered per context (one per statement source read against it).
+#: Windows (and factoid findings) remembered per context (one per statement source read
+#: against it).
 _WINDOWS_KEPT = 4096
 
 
@@ -108,6 +109,9 @@ class Prepared:
     cores: dict[str, Any] = field(default_factory=dict)
     #: The trained features per statement core (they do not depend on the framing).
     features: dict[str, Features] = field(default_factory=dict)
+    #: A factoid's own finding (``None``: nothing to weigh) per (factoid, RT4CHART operating
+    #: point): its variants each read it (:meth:`TrainedVerifier.from_factoid`), it is found once.
+    factoids: dict[tuple[str, bool], Finding | None] = field(default_factory=dict)
 
 
 class LexicalVerifier:
@@ -314,13 +318,18 @@ class TrainedVerifier(LexicalVerifier):
         reversed_ = reverses(variant, a)
         if reversed_ is None:
             return None
-        found = self.value_verdict(factoid, a, prepared)
-        if found is None:
-            f = self.features(a, prepared)
-            if not checkable(f):
-                return None
-            found = model_finding(self.fitted_model, a, f, None, rt4chart)
-        if not reversed_:
+        key = (factoid, rt4chart)
+        if key in prepared.factoids:
+            found = prepared.factoids[key]
+        else:
+            found = self.value_verdict(factoid, a, prepared)
+            if found is None:
+                f = self.features(a, prepared)
+                if checkable(f):
+                    found = model_finding(self.fitted_model, a, f, None, rt4chart)
+            if len(prepared.factoids) < _WINDOWS_KEPT:
+                prepared.factoids[key] = found
+        if found is None or not reversed_:
             return found
         outcome = REVERSED[found.outcome]
         return Finding(outcome, f"The statement reverses its factoid. Factoid: {found.reason}")

@@ -507,7 +507,7 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
         if len(term.stem) > 4:  # a prefixed opposite counts as covered too (see _match)
             for form in _opposite_forms(term.stem):
                 found.update(postings(form, ()))
-        gain = weight - 0.5 * weight if df > 0 else weight
+        gain = 0.5 * weight if df > 0 else weight
         elsewhere_half += weight - gain
         for unit in found:
             reach[unit] = reach.get(unit, 0.0) + gain
