@@ -251,7 +251,8 @@ def main() -> int:
         "--max-flagged",
         type=float,
         default=MAX_FLAGGED,
-        help="the recipe's cap on the share of answers its thresholds flag (default: none)",
+        help="the recipe's cap on the share of answers its thresholds flag "
+        f"(default: {MAX_FLAGGED}; 1 lifts it)",
     )
     ap.add_argument(
         "--per-kind",

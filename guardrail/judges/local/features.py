@@ -255,7 +255,8 @@ class Polarity:
     of the statement that unit covers (a poorly matched unit says little about polarity);
     ``negated``: the statement's own negations (framing included) are odd; ``matched``: some
     context unit matched the statement at all; ``opposed``: the unit holds an opposite of one of
-    the statement's words.
+    the statement's words on a verdict scale ("safe" against "contraindicated"; relational
+    opposites such as "before"/"after" and prefixed forms do not count).
     """
 
     parity: bool
@@ -267,8 +268,9 @@ class Polarity:
 
     def flipped(self, trust: float = TRUSTED_COVERAGE) -> bool:
         """Reversed: the unit's parity when it covers at least ``trust``, or at least
-        :data:`TRUSTED_COVERAGE` when an opposite word takes part ("safe" against
-        "contraindicated" is explicit, a stray negation in a long sentence is not); with no
+        :data:`TRUSTED_COVERAGE` when a verdict-scale opposite takes part ("safe" against
+        "contraindicated" is explicit; "before" against "after" may be the same order told
+        from the other end, and a stray negation in a long sentence is not explicit); with no
         matching unit at all, the statement's own negations (a context states what it states
         affirmatively: "It does not offer takeout" reverses a record that lists takeout);
         else the framing."""
@@ -300,7 +302,7 @@ def polarity(assessment: Assessment) -> Polarity:
         coverage=best.coverage if best is not None else 0.0,
         negated=assessment.negations % 2 == 1,
         matched=best is not None,
-        opposed=best is not None and bool(best.opposed),
+        opposed=best is not None and best.decisive,
     )
 
 

@@ -8,7 +8,9 @@ Three relations matter:
 * synonym groups ("safe"/"harmless") — synonym mutations swap them; the verifier treats them as
   the same word;
 * polarity scales — looser families, used only when verifying: any positive word of a scale
-  ("safe", "recommended") opposes any negative one ("contraindicated", "avoid").
+  ("safe", "recommended") opposes any negative one ("contraindicated", "avoid"). A scale marked
+  ``verdict`` judges one thing (acceptability, truth, efficacy, possibility, requirement); its
+  keys start with :data:`VERDICT`. Relational scales (timing, direction) are not verdicts.
 
 Lookups for verification are keyed by :func:`~guardrail.text.stemming.stem`, so inflected
 forms ("increases", "increased") find their entry.
@@ -26,6 +28,8 @@ from guardrail.judges.local.morph import Form, Morphology
 from guardrail.text.stemming import stem
 
 _FORMS: tuple[Form, ...] = ("", "s", "ed", "ing")
+#: Prefix of the polar keys of verdict scales ("verdict:acceptability").
+VERDICT = "verdict:"
 
 
 def _surface_map(morph: Morphology, entries: Iterable[str]) -> dict[str, tuple[str, Form]]:
@@ -101,7 +105,7 @@ class Lexicon:
                 for surface in _inflections(morph, word):
                     polar.setdefault(stem(surface), set()).add((f"pair:{i}", sign))
         for scale in data.get("polarity_scales", []):
-            name = f"scale:{scale['name']}"
+            name = f"{VERDICT if scale.get('verdict') else 'scale:'}{scale['name']}"
             for word in scale.get("positive", []):
                 for surface in _inflections(morph, word):
                     polar.setdefault(stem(surface), set()).add((name, 1))

@@ -31,7 +31,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.lexicon import VERDICT, Lexicon
 from guardrail.text.edits import strip_citations, strip_passage_label
 from guardrail.text.sentences import split_sentences
 from guardrail.text.stemming import stem
@@ -351,6 +351,9 @@ class _Match:
     coverage: float
     opposed: list[Term]
     missing: list[Term]
+    #: Some opposed term is opposed on a verdict scale ("safe" against "contraindicated"), not
+    #: only relationally ("before"/"after") or by a prefix ("closed"/"disclosed").
+    decisive: bool = False
 
 
 #: Prefixes that make a word's opposite ("unsafe", "nonsmoker", "dislike").
@@ -374,6 +377,7 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
     total = sum(weights) or 1.0
     opposed: list[Term] = []
     missing: list[Term] = []
+    decisive = False
     stems, numbers, same, polar = unit.stems, unit.numbers, unit.same, unit.polar
     for i, (term, weight) in enumerate(zip(terms, weights, strict=True)):
         if term.stem in stems or (term.number is not None and term.number in numbers):
@@ -383,12 +387,14 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
             got += weight
             continue
         relation = 0
+        verdict = False
         for key, sign in term.polar:
             signs = polar.get(key)
             if signs:
                 relation = 1 if sign in signs else -1
                 if relation == 1:
                     break
+                verdict = verdict or key.startswith(VERDICT)
         prefixable = relation == 0 and len(term.stem) > 4
         if prefixable and not stems.isdisjoint(_opposite_forms(term.stem)):
             relation = -1
@@ -397,11 +403,12 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
         elif relation == -1:
             got += weight
             opposed.append(term)
+            decisive = decisive or verdict
         else:
             missing.append(term)
             if elsewhere[i]:
                 got += 0.5 * weight
-    return _Match(unit, min(1.0, got / total), opposed, missing)
+    return _Match(unit, min(1.0, got / total), opposed, missing, decisive)
 
 
 def _quote(text: str) -> str:

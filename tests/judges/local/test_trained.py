@@ -388,3 +388,25 @@ def test_an_opposite_word_reverses_a_partly_matched_sentence():
     assert read.flipped(_VERIFIER.fitted_model.decision.trust)
     report = MetaRAG(_TRAINED).score_sync("Can I take ibuprofen?", statement, [context])
     assert report.score == 1.0
+
+
+def test_a_relational_opposite_does_not_reverse_a_partly_matched_sentence():
+    """'before' against 'after' can tell the same order from the other end, so at partial
+    coverage it does not reverse the statement; a verdict-scale opposite ('safe' against
+    'contraindicated') does."""
+    from guardrail.judges.local.features import polarity
+
+    trust = _VERIFIER.fitted_model.decision.trust
+    context = "Bates shot Harris with his handgun after calling out a warning."
+    statement = "Bates called out a warning before he shot Harris with his handgun in the street."
+    found = _VERIFIER.assess(statement, _VERIFIER.prepare(context))
+    read = polarity(found)
+    assert found.best is not None and [t.stem for t in found.best.opposed] == ["befor"]
+    assert read.parity and read.coverage < trust
+    assert not read.opposed and not read.flipped(trust)
+
+    context = "Ibuprofen is contraindicated in the third trimester of pregnancy."
+    statement = "Ibuprofen is completely safe in every trimester of pregnancy."
+    read = polarity(_VERIFIER.assess(statement, _VERIFIER.prepare(context)))
+    assert read.opposed and read.parity and read.coverage < trust
+    assert read.flipped(trust)

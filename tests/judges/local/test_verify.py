@@ -166,3 +166,20 @@ def test_clause_keys_are_counted_in_df(context):
     """A clause's keys are its sentence's, so ``df`` alone says whether the context uses a key."""
     index = index_context(context, _SHARED.lexicon)
     assert set(index.postings) == set(index.df)
+
+
+def test_verdict_scales_are_marked_in_the_lexicon():
+    """Verdict scales (safe/contraindicated, true/false) get their own key prefix; relational
+    ones (before/after, increase/decrease) do not."""
+    from guardrail.judges.local.lexicon import VERDICT, Lexicon
+    from guardrail.text.stemming import stem
+
+    lex = Lexicon.load()
+
+    def keys(word: str) -> set[str]:
+        return {key for key, _ in lex.polar_keys[stem(word)]}
+
+    assert any(k.startswith(VERDICT) for k in keys("contraindicated"))
+    assert any(k.startswith(VERDICT) for k in keys("false"))
+    assert not any(k.startswith(VERDICT) for k in keys("before"))
+    assert not any(k.startswith(VERDICT) for k in keys("decrease"))
