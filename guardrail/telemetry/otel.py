@@ -195,6 +195,7 @@ class Recorder:
             "guardrail.attempts": len(self.attempts),
             "guardrail.judge.calls": len(calls),
             "guardrail.judge.failed_calls": sum(1 for c in calls if not c.ok),
+            "guardrail.judge.unusable_replies": sum(1 for c in calls if c.reply_unusable),
             "guardrail.usage.prompt_tokens": sum(c.prompt_tokens for c in calls),
             "guardrail.usage.completion_tokens": sum(c.completion_tokens for c in calls),
         }
@@ -328,8 +329,8 @@ class Recorder:
 
 def _call_attributes(call: JudgeCall) -> dict[str, Any]:
     """A judge call's attributes; those at their usual value (one attempt, no tokens, not
-    cached, succeeded) are left out: the SDK's cost of a span grows with its attributes, and an
-    offline judge makes dozens of calls per turn."""
+    cached, succeeded, its reply read as asked) are left out: the SDK's cost of a span grows
+    with its attributes, and an offline judge makes dozens of calls per turn."""
     attrs: dict[str, Any] = {"guardrail.stage": call.stage, "guardrail.judge": call.judge}
     if call.prompt_tokens or call.completion_tokens:
         attrs["gen_ai.usage.input_tokens"] = call.prompt_tokens
@@ -344,6 +345,10 @@ def _call_attributes(call: JudgeCall) -> dict[str, Any]:
         attrs["guardrail.judge.cached"] = True
     if call.parse_failure:
         attrs["guardrail.judge.parse_failure"] = call.parse_failure
+    if call.parse_causes:
+        attrs["guardrail.judge.parse_causes"] = list(call.parse_causes)
+    if call.reply_unusable:
+        attrs["guardrail.judge.reply_unusable"] = True
     if call.error:
         attrs["guardrail.judge.error"] = call.error
     return attrs

@@ -204,6 +204,31 @@ def test_a_judge_outage_marks_the_attempt_and_its_calls_as_errors(tmp_path, queu
     assert "guardrail.score" not in (turn.attributes or {})  # no score when scoring failed
 
 
+def test_unusable_replies_carry_their_causes(tmp_path, queue, otel: Otel):
+    """A verify reply with nothing in it is a missing signal: its call span names the causes
+    and the turn counts it."""
+
+    def mute(req: JudgeRequest) -> str:
+        return "" if req.task == "verify" else handler(req)
+
+    with make_guard(tmp_path, queue, otel.telemetry(), judge=ScriptedJudge(mute)) as guard:
+        result = guard.check(QUESTION, ANSWER, CONTEXTS)
+    assert result.report is not None
+    unusable = [c for c in result.report.calls if c.reply_unusable]
+    assert unusable and all(c.stage == "verify" for c in unusable)
+    spans = [
+        j.attributes or {}
+        for j in otel.spans("guardrail.judge")
+        if (j.attributes or {}).get("guardrail.judge.reply_unusable")
+    ]
+    assert len(spans) == len(unusable)
+    assert all("empty" in attrs["guardrail.judge.parse_causes"] for attrs in spans)
+    [turn] = otel.spans("guardrail.turn")
+    assert (turn.attributes or {})["guardrail.judge.unusable_replies"] == len(unusable)
+    # no verdict is not a pass: the turn falls back to the topic's on-error decision
+    assert result.decision.error and result.decision.action == "escalate"
+
+
 def test_a_crashed_turn_ends_its_span_with_the_exception(tmp_path, queue, otel: Otel):
     class Broken:
         method = "broken"
