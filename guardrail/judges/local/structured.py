@@ -23,7 +23,7 @@ _LONG_TEXT = 60
 _MAX_LINES = 2000
 
 
-def _key_words(key: str) -> str:
+def key_words(key: str) -> str:
     words = " ".join(p for p in _CAMEL.split(str(key)) if p).lower().strip()
     return _ALIASES.get(words, words)
 
@@ -56,7 +56,7 @@ def _lines(value: Any, path: list[str], out: list[str]) -> None:
         return
     if isinstance(value, dict):
         for key, inner in value.items():
-            _lines(inner, [*path, _key_words(key)], out)
+            _lines(inner, [*path, key_words(key)], out)
         return
     if isinstance(value, list):
         for inner in value:

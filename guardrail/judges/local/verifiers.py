@@ -45,6 +45,7 @@ from guardrail.judges.local.features import (
     reverses,
 )
 from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.records import RecordFacts, record_finding
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
 from guardrail.judges.local.verify import (
@@ -105,6 +106,8 @@ class Prepared:
     windows: dict[str, str] = field(default_factory=dict)
     #: The conflict check over this context (its per-sentence values are read once).
     conflicts: ConflictCheck | None = None
+    #: The yes/no attributes of a JSON record context (``None`` for other contexts).
+    records: RecordFacts | None = None
     #: The matching pass per statement core (see :func:`~guardrail.judges.local.verify.assess`).
     cores: dict[str, Any] = field(default_factory=dict)
     #: The trained features per statement core (they do not depend on the framing).
@@ -164,10 +167,15 @@ class LexicalVerifier:
                 context_profile(text, structured=text is not context),
                 tuple(context_sentences(index)),
                 conflicts=ConflictCheck(index, self.lexicon),
+                records=RecordFacts.of(context, self.lexicon),
             )
         else:
             index = index_context(context, self.lexicon)
-            prepared = Prepared(index, conflicts=ConflictCheck(index, self.lexicon))
+            prepared = Prepared(
+                index,
+                conflicts=ConflictCheck(index, self.lexicon),
+                records=RecordFacts.of(context, self.lexicon),
+            )
         self._cache[key] = prepared
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -205,11 +213,15 @@ class LexicalVerifier:
         self, statement: str, assessment: Assessment, prepared: Prepared
     ) -> Finding | None:
         """The conflict check's finding, when it decides ``statement``: a conflicting value
-        (or its denial), a comparison the same or the other way round, or a match once values
-        are normalized."""
+        (or its denial), a yes/no attribute a JSON record states otherwise, a comparison the
+        same or the other way round, or a match once values are normalized."""
         found = self.conflict(statement, assessment, prepared)
         if found is not None:
             return found.finding()
+        if prepared.records is not None:
+            fact = prepared.records.conflict(assessment.core or statement)
+            if fact is not None:
+                return record_finding(fact, framed=assessment.framing % 2 == 1)
         assert prepared.conflicts is not None
         compared = prepared.conflicts.compared(statement, assessment)
         if compared is not None:

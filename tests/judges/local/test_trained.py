@@ -340,7 +340,9 @@ def test_a_variant_follows_its_factoid(statement, factoid, context, label):
     got, reason = _variant(statement, factoid, context)
     assert got is label
     reversing = any(word in statement for word in ("does not", "did not", "not true"))
-    assert reason.startswith("The statement reverses its factoid.") is reversing
+    read_off = reason.startswith("The statement reverses its factoid.")
+    # a yes/no attribute a JSON record states otherwise is decided by the conflict check
+    assert read_off is reversing or (reversing and "the record says" in reason)
 
 
 def test_a_variant_is_read_on_its_own_when_it_matches_another_unit():
@@ -372,9 +374,13 @@ def test_reverses_compares_a_variant_with_its_factoid_through_the_context():
     assert reverses(read("Bob owns a yacht, in fact."), yacht) is False
 
 
+#: The highest coverage the recipe may trust bare negations from (``TRUST_GRID``).
+_STRICT_TRUST = 0.9
+
+
 def test_an_opposite_word_reverses_a_partly_matched_sentence():
-    """'safe' against 'contraindicated' is believed at partial coverage; the packaged model
-    trusts bare negations only at high coverage."""
+    """'safe' against 'contraindicated' is believed at partial coverage, whatever coverage the
+    model's recipe trusts bare negations from (here the strictest it may choose)."""
     from guardrail.judges.local.features import polarity
 
     context = (
@@ -384,8 +390,8 @@ def test_an_opposite_word_reverses_a_partly_matched_sentence():
     statement = "Ibuprofen is completely safe in every trimester of pregnancy."
     prepared = _VERIFIER.prepare(context)
     read = polarity(_VERIFIER.assess(statement, prepared))
-    assert read.opposed and read.coverage < _VERIFIER.fitted_model.decision.trust
-    assert read.flipped(_VERIFIER.fitted_model.decision.trust)
+    assert read.opposed and read.coverage < _STRICT_TRUST
+    assert read.flipped(_STRICT_TRUST)
     report = MetaRAG(_TRAINED).score_sync("Can I take ibuprofen?", statement, [context])
     assert report.score == 1.0
 
@@ -396,7 +402,7 @@ def test_a_relational_opposite_does_not_reverse_a_partly_matched_sentence():
     'contraindicated') does."""
     from guardrail.judges.local.features import polarity
 
-    trust = _VERIFIER.fitted_model.decision.trust
+    trust = _STRICT_TRUST
     context = "Bates shot Harris with his handgun after calling out a warning."
     statement = "Bates called out a warning before he shot Harris with his handgun in the street."
     found = _VERIFIER.assess(statement, _VERIFIER.prepare(context))
