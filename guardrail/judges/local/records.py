@@ -13,7 +13,9 @@ An attribute is named when all the content words of its key (and of the key it s
 "Business", "GoodFor", "Accepts") are not needed. A negation ("not", "no", "without", "n't")
 before the attribute in the same clause denies it; a list keeps the clause going ("does not
 offer garage, street, or valet parking" denies all three), a comma before a new clause ends it.
-Unknown values (``null``) and values that are not yes/no are left to the verifier.
+An attribute the record holds without a value (``null``) is not known: a statement that claims
+or denies it is not supported either way ("NOT SURE", naming the key). Values that are not
+yes/no are left to the verifier.
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ class RecordFact:
     """One yes/no attribute: the stems that name it, its value and how the record puts it."""
 
     stems: frozenset[str]
-    value: bool
+    #: ``None``: the record holds the attribute without a value (``null``).
+    value: bool | None
     says: str
 
 
@@ -131,27 +134,36 @@ class RecordFacts:
                     cls._walk(inner, [*path, str(key)], out, lex)
             return
         found = _value(value)
-        if found is None or not path:
+        if (found is None and value is not None) or not path:
             return
         keys = [k for k in path[-2:] if k.lower() != "attributes"]
         named = [_stems(key_words(k), lex) for k in keys]
         if not keys or not named[-1]:
             return  # the attribute's own key says nothing a statement would name ("lot")
-        if sum(1 for w in _words(key_words(keys[-1])) if lex.is_negation(w)) % 2:
+        if (
+            found is not None
+            and sum(1 for w in _words(key_words(keys[-1])) if lex.is_negation(w)) % 2
+        ):
             found = not found  # "no_music": false says there is music
         says = f"{'.'.join(keys)}: {json.dumps(value)}"
         out.append(RecordFact(frozenset().union(*named), found, says))
 
     def conflict(self, statement: str) -> RecordFact | None:
         """The first attribute ``statement`` names and asserts against the record (or denies
-        where the record says yes), or ``None``."""
+        where the record says yes); else the first it names that the record does not know
+        (``value`` ``None``); else ``None``."""
         words = _words(statement)
         stems = [stem(w) if w.isalnum() else w for w in words]
+        unknown: RecordFact | None = None
         for fact in self.facts:
             at = _named(stems, fact.stems)
-            if at is not None and self._denied(words, *at) == fact.value:
+            if at is None:
+                continue
+            if fact.value is None:
+                unknown = unknown or fact
+            elif self._denied(words, *at) == fact.value:
                 return fact
-        return None
+        return unknown
 
     def _denied(self, words: list[str], start: int, end: int) -> bool:
         """An odd count of negations in the clause around ``words[start:end]`` ("no
@@ -207,6 +219,8 @@ def _in_list(words: list[str], comma: int) -> bool:
 def record_finding(fact: RecordFact, framed: bool) -> Finding:
     """The verdict on a statement that asserts ``fact`` against the record (``framed``: it is
     wrapped in "It is not true that ...", so it denies what contradicts the record)."""
+    if fact.value is None:
+        return Finding(Support.UNKNOWN, f"The record does not say: {fact.says}.")
     if framed:
         return Finding(Support.SUPPORTED, f"The record says {fact.says}, as the statement has it.")
     return Finding(Support.CONTRADICTED, f"Conflicting value: the record says {fact.says}.")

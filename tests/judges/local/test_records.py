@@ -44,8 +44,9 @@ def test_a_record_yields_its_yes_no_attributes():
     assert facts["OutdoorSeating: false"] == (["outdoor", "seat"], False)
     assert facts["BusinessParking.street: false"] == (["park", "street"], False)
     assert facts["Music.no_music: false"] == (["music"], True)  # no "no music": there is music
-    # unknown values, and keys a statement would not name on their own, are left out
-    assert not any(s.startswith(("HasTV", "BusinessParking.lot")) for s in facts)
+    assert facts["HasTV: null"] == (["tv"], None)  # held, but not known
+    # keys a statement would not name on their own are left out
+    assert not any(s.startswith("BusinessParking.lot") for s in facts)
 
 
 @pytest.mark.parametrize("context", ["Cafe Blue serves coffee.", "[1, 2]", '{"a": ', '{"a": 1}'])
@@ -83,6 +84,18 @@ def test_statements_against_the_record_conflict(statement, conflicting):
 )
 def test_statements_that_agree_with_the_record_do_not_conflict(statement):
     assert _facts().conflict(statement) is None
+
+
+@pytest.mark.parametrize("statement", ["The cafe has a TV.", "There is no TV."])
+def test_an_attribute_the_record_does_not_know_is_not_sure(statement):
+    """``"HasTV": null``: the record holds the attribute without a value, so neither a claim
+    nor a denial of it is supported."""
+    found = _facts().conflict(statement)
+    assert found is not None and found.value is None
+    label, reason, _ = parse_verdict(
+        LocalJudge().answer("verify", {"statement": statement, "context": RECORD})
+    )
+    assert label is Label.NOT_SURE and "HasTV: null" in reason
 
 
 def test_a_new_clause_after_a_comma_is_not_negated():
