@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.structured import key_words
+from guardrail.judges.local.structured import key_words, load_json
 from guardrail.judges.local.verify import Finding, Support
 from guardrail.text.stemming import stem
 
@@ -113,13 +113,9 @@ class RecordFacts:
     def of(cls, context: str, lex: Lexicon) -> RecordFacts | None:
         """The record's attributes, or ``None`` when ``context`` is not a JSON object that has
         any."""
-        stripped = context.strip()
-        if not stripped.startswith("{") or len(stripped) > MAX_RECORD:
+        if len(context.strip()) > MAX_RECORD:
             return None
-        try:
-            data = json.loads(stripped)
-        except (json.JSONDecodeError, RecursionError):
-            return None
+        data = load_json(context)
         if not isinstance(data, dict):
             return None
         facts: list[RecordFact] = []
@@ -154,9 +150,10 @@ class RecordFacts:
         (``value`` ``None``); else ``None``."""
         words = _words(statement)
         stems = [stem(w) if w.isalnum() else w for w in words]
+        present = set(stems)
         unknown: RecordFact | None = None
         for fact in self.facts:
-            at = _named(stems, fact.stems)
+            at = _named(stems, fact.stems) if fact.stems <= present else None
             if at is None:
                 continue
             if fact.value is None:
@@ -205,12 +202,9 @@ def _named(stems: list[str], wanted: frozenset[str]) -> tuple[int, int] | None:
 def _in_list(words: list[str], comma: int) -> bool:
     """The comma at ``comma`` separates list items ("garage, street, or valet parking"), not
     clauses."""
-    after = words[comma + 1 : comma + 2 + _LIST_ITEM]
-    if after and after[0] in _LIST_WORDS:
-        return True
-    for n, w in enumerate(after):
-        if w in (",",) or w in _LIST_WORDS:
-            return n <= _LIST_ITEM
+    for w in words[comma + 1 : comma + 2 + _LIST_ITEM]:
+        if w == "," or w in _LIST_WORDS:
+            return True
         if w in ".;:!?":
             return False
     return False

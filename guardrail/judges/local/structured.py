@@ -71,16 +71,22 @@ def _lines(value: Any, path: list[str], out: list[str]) -> None:
     out.append(f"{label}: {scalar}." if label else f"{scalar}.")
 
 
-def json_to_prose(context: str) -> str:
-    """Rewrite a JSON object/array context as one line per leaf; other text is unchanged."""
+def load_json(context: str) -> dict[str, Any] | list[Any] | None:
+    """``context`` parsed when it is a JSON object or array, else ``None``."""
     stripped = context.strip()
     if not stripped or stripped[0] not in "{[":
-        return context
+        return None
     try:
         data = json.loads(stripped)
     except (json.JSONDecodeError, RecursionError):
-        return context
-    if not isinstance(data, (dict, list)):
+        return None
+    return data if isinstance(data, (dict, list)) else None
+
+
+def json_to_prose(context: str) -> str:
+    """Rewrite a JSON object/array context as one line per leaf; other text is unchanged."""
+    data = load_json(context)
+    if data is None:
         return context
     out: list[str] = []
     _lines(data, [], out)

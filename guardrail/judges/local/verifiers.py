@@ -159,23 +159,22 @@ class LexicalVerifier:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
+        profile: ContextProfile | None = None
+        sentences: tuple[str, ...] = ()
         if self.prose:
             text = json_to_prose(context)
             index = index_context(text, self.lexicon)
-            prepared = Prepared(
-                index,
-                context_profile(text, structured=text is not context),
-                tuple(context_sentences(index)),
-                conflicts=ConflictCheck(index, self.lexicon),
-                records=RecordFacts.of(context, self.lexicon),
-            )
+            profile = context_profile(text, structured=text is not context)
+            sentences = tuple(context_sentences(index))
         else:
             index = index_context(context, self.lexicon)
-            prepared = Prepared(
-                index,
-                conflicts=ConflictCheck(index, self.lexicon),
-                records=RecordFacts.of(context, self.lexicon),
-            )
+        prepared = Prepared(
+            index,
+            profile,
+            sentences,
+            conflicts=ConflictCheck(index, self.lexicon),
+            records=RecordFacts.of(context, self.lexicon),
+        )
         self._cache[key] = prepared
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
