@@ -65,7 +65,7 @@ def serve(mode: str, port: int, delay_s: float, workdir: Path) -> None:
     from guardrail.queues import SQLiteQueue
     from guardrail.server import create_app
     from guardrail.server.app import tune_serving_process
-    from guardrail.server.limits import RequestLimits
+    from guardrail.serving.limits import RequestLimits
 
     judge = None
     if mode == "scripted":

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import inspect
-import logging
 import uuid
 import weakref
 from collections.abc import (
@@ -36,44 +36,36 @@ from collections.abc import (
     Sequence,
 )
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar, cast, overload
 
 from guardrail._sync import LoopThread
-from guardrail.actions.answers import accepts_instruction, normalize_answer, normalize_contexts
+from guardrail.actions.answers import accepts_instruction, normalize_answer
 from guardrail.actions.escalate import Escalator
-from guardrail.actions.table import Turn, apply_actions, exhausted_note, strongest
-from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
-from guardrail.audit.trail import trail_identity
-from guardrail.exceptions import ConfigError, JudgeError, ScoringError
+from guardrail.audit import AuditTrail, TextRedaction
+from guardrail.exceptions import ConfigError
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import make_judge
-from guardrail.judges.runner import JudgeCallError
 from guardrail.logs import bound, get_logger
-from guardrail.models import (
-    ActionName,
-    Citation,
-    Decision,
-    GuardResult,
-    JudgeCall,
-    ScoreReport,
-    TopicLabel,
-)
+from guardrail.models import GuardResult, JudgeCall
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB
 from guardrail.policy import Policy, PolicyEngine, load_policy
-from guardrail.policy.schema import TopicRule
 from guardrail.queues.base import EscalationSink
 from guardrail.scoring.base import Scorer
-from guardrail.scoring.cascade import CascadeChoice
 from guardrail.scoring.factory import build_scorer
-from guardrail.telemetry.turns import Telemetry, scoring_done, scoring_started
+from guardrail.telemetry.turns import Telemetry
 from guardrail.topics import TopicClassifier
+from guardrail.turn import CHECK, Driver, Regenerator, Turn, TurnParts, run_check
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.streaming import AsyncGuardedStream, GuardedStream
 
-#: Regenerate callback: takes the stricter instruction, returns a new answer-like value.
-Regenerator = Callable[[str], Awaitable[Any]]
 _log = get_logger(__name__)
+#: Scorers in force for ``Guard.override`` blocks, by guard (``id``): per context, so an
+#: override reaches the turns its block starts and nothing else.
+_OVERRIDES: contextvars.ContextVar[Mapping[int, Scorer]] = contextvars.ContextVar(
+    "guardrail_overrides", default=MappingProxyType({})
+)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -143,47 +135,80 @@ class Guard:
 
     @property
     def scorer(self) -> Scorer:
-        """The scorer every turn uses. Assigning one checks it against the policy: a policy
-        that sets a topic's ``cascade`` needs a scorer with ``supports_cascade``."""
-        return self._scorer
+        """The scorer turns started here use: the guard's own, or an :meth:`override`'s
+        inside its block. Assigning one checks it against the policy: a policy that sets a
+        topic's ``cascade`` needs a scorer with ``supports_cascade``."""
+        return _OVERRIDES.get().get(id(self), self._scorer)
 
     @scorer.setter
     def scorer(self, scorer: Scorer) -> None:
+        self._check_scorer(scorer)
+        self._scorer = scorer
+
+    def _check_scorer(self, scorer: Scorer) -> None:
         cascade_ok = bool(getattr(scorer, "supports_cascade", False))
         if not cascade_ok and any(r.cascade not in (None, False) for r in self.policy.topics):
             raise ConfigError(
                 f"policy {self.policy.name!r} turns a topic's cascade on, but the scorer "
                 f"({type(scorer).__name__}) has no cascade"
             )
-        self._scorer = scorer
-        self._cascade_ok = cascade_ok
 
     @contextlib.contextmanager
     def override(
         self, *, scorer: Scorer | None = None, judge: Judge | str | None = None
     ) -> Iterator[Guard]:
         """Use another ``scorer``, or the policy's scorer built around another ``judge`` (a
-        judge or a spec such as ``"test"``), inside a ``with`` block; restored on exit.
+        judge or a spec such as ``"test"``), for the turns started inside a ``with`` block.
 
         Meant for tests::
 
             with guard.override(judge=TestJudge(rule)):
                 result = guard.check(question, answer, contexts)
 
-        The replacement is checked against the policy like any scorer.
+        The override is a context variable, not a change to the guard: it reaches every part
+        of the turns its block starts (a held stream's sentence checks included), other
+        threads and tasks keep the guard's own scorer, and it ends with the block. The
+        replacement is checked against the policy like any scorer.
         """
         if scorer is not None and judge is not None:
             raise ConfigError("override takes a scorer or a judge, not both")
-        previous = self._scorer
         if judge is not None:
             scorer = build_scorer(self.policy.scorer, judge=make_judge(judge))
-        if scorer is not None:
-            self.scorer = scorer
+        if scorer is None:
+            yield self
+            return
+        self._check_scorer(scorer)
+        token = _OVERRIDES.set(MappingProxyType({**_OVERRIDES.get(), id(self): scorer}))
         try:
             yield self
         finally:
-            self._scorer = previous
-            self._cascade_ok = bool(getattr(previous, "supports_cascade", False))
+            _OVERRIDES.reset(token)
+
+    def parts(self) -> TurnParts:
+        """The parts a turn started now uses (an override in force included)."""
+        return TurnParts(
+            policy=self.policy,
+            engine=self.engine,
+            scorer=self.scorer,
+            classifier=self.classifier,
+            escalator=self.escalator,
+            audit=self.audit,
+            redaction=self.redaction,
+            telemetry=self.telemetry,
+        )
+
+    def open_turn(
+        self,
+        question: str,
+        contexts: Sequence[Any] | str | None = None,
+        *,
+        audit_id: str | None = None,
+    ) -> Turn:
+        """Open one turn of the pipeline (:mod:`guardrail.turn`) on this guard's parts: for
+        drivers other than :meth:`check` and :meth:`stream` (the proxy, adapters)."""
+        if not isinstance(question, str):
+            raise ConfigError("question must be a string")
+        return self.parts().open(question, contexts, audit_id=audit_id)
 
     # -- entry points -----------------------------------------------------------------------
 
@@ -194,12 +219,16 @@ class Guard:
         contexts: Sequence[Any] | str | None = None,
         *,
         regenerate: Regenerator | None = None,
+        driver: Driver = CHECK,
+        notes: Sequence[str] = (),
     ) -> GuardResult:
-        """Guard one turn. ``regenerate(instruction)`` may be called for a stricter answer."""
+        """Guard one turn. ``regenerate(instruction)`` may be called for a stricter answer;
+        ``driver`` names what drives the turn (for the reasons it gives: the proxy's);
+        ``notes`` are added to the decision's reason (what the driver did to the answer)."""
         if not isinstance(question, str) or not isinstance(answer, str):
             raise ConfigError("question and answer must be strings")
+        parts = self.parts()
         audit_id = uuid.uuid4().hex
-        passages = normalize_contexts(contexts)
         calls: list[JudgeCall] = []
         with (
             bound(turn_id=audit_id),
@@ -208,22 +237,14 @@ class Guard:
             ) as trace,
         ):
             try:
-                result = await self._turn(audit_id, question, answer, passages, regenerate, calls)
+                turn = parts.open(question, contexts, audit_id=audit_id)
+                calls = turn.calls
+                result = await run_check(
+                    turn, answer, regenerate=regenerate, driver=driver, notes=notes
+                )
             except BaseException as exc:
-                _log.error("turn failed", policy=self.policy.name, error=repr(exc))
-                await self._audit_crash(audit_id, question, answer, calls, exc)
+                await parts.record_failure(audit_id, question, answer, exc, calls)
                 raise
-            decision = result.decision
-            _log.log(
-                logging.WARNING if decision.error else logging.INFO,
-                "turn decided",
-                policy=self.policy.name,
-                topic=decision.topic,
-                action=decision.action,
-                score=decision.score,
-                error=decision.error,
-            )
-            await self._audit_turn(result, calls)
             trace.done(result)
         return result
 
@@ -251,17 +272,21 @@ class Guard:
         contexts: Sequence[Any] | str | None = None,
         *,
         unscored: Callable[[], str | None] | None = None,
+        deadline_s: float | None = None,
     ) -> AsyncGuardedStream:
         """Guard a streamed answer: an async iterator of the text to show (see
         :mod:`guardrail.streaming`); ``chunks`` is a sync or async iterator of text chunks or
         the ``openai`` SDK's stream. The turn's :class:`GuardResult` is its ``result``.
         ``unscored()``, asked when the stream ends, may give a reason to record the turn
-        unscored (the proxy: a turn that ended in tool calls)."""
+        unscored (the proxy: a turn that ended in tool calls). ``deadline_s`` bounds the
+        final scoring (past it the policy's ``on_error`` rule decides)."""
         from guardrail.streaming import AsyncGuardedStream
 
         if not isinstance(question, str):
             raise ConfigError("question must be a string")
-        return AsyncGuardedStream(self, question, chunks, contexts, unscored=unscored)
+        return AsyncGuardedStream(
+            self.parts(), question, chunks, contexts, unscored=unscored, deadline_s=deadline_s
+        )
 
     def stream(
         self, question: str, chunks: Any, contexts: Sequence[Any] | str | None = None
@@ -392,192 +417,6 @@ class Guard:
             return self.check(question, answer, contexts, regenerate=regen if regenerable else None)
 
         return cast("Callable[Concatenate[str, P], GuardResult]", wrapped)
-
-    # -- one turn ---------------------------------------------------------------------------
-
-    async def _score(
-        self,
-        question: str,
-        answer: str,
-        passages: list[str],
-        threshold: float,
-        calls: list[JudgeCall],
-        cascade: CascadeChoice = None,
-    ) -> tuple[ScoreReport | None, str | None]:
-        """The report, or ``(None, error)`` when the judges failed (the policy's ``on_error``).
-
-        Only judge and scoring failures take that path; any other exception is a bug in the
-        scorer and propagates (:meth:`acheck` audits it as ``turn_failed``), so it can never let
-        an answer pass unscored.
-        """
-        try:
-            options = {} if cascade is None else {"cascade": cascade}
-            report = await self.scorer.score(
-                question, answer, passages, threshold=threshold, **options
-            )
-        except ScoringError as exc:
-            calls.extend(exc.calls)
-            return None, str(exc)
-        except JudgeError as exc:
-            if isinstance(exc, JudgeCallError):
-                calls.append(exc.call)
-            return None, f"{type(exc).__name__}: {exc}"
-        calls.extend(report.calls)
-        return report, None
-
-    async def _turn(
-        self,
-        audit_id: str,
-        question: str,
-        answer: str,
-        passages: list[str],
-        regenerate: Regenerator | None,
-        calls: list[JudgeCall],
-    ) -> GuardResult:
-        topics = self.classifier.classify(question, passages)
-        rule = self.engine.rule_for(topics)
-        cascade = self.engine.cascade_for(topics) if self._cascade_ok else None
-        original = answer
-        attempt = 1
-        notes: list[str] = []
-        taken: list[ActionName] = []
-        while True:
-            mark = scoring_started(calls)
-            report, error = await self._score(
-                question, answer, passages, rule.threshold, calls, cascade
-            )
-            scoring_done(mark, report, error)
-            decision = self.engine.decide(report, topics, error=error, attempt=attempt)
-            regen = rule.on_flag.regenerate
-            if "regenerate" not in decision.actions or regen is None:
-                break
-            attempt += 1
-            failure = "regeneration skipped: no chatbot to ask again (wrap it, or pass regenerate=)"
-            if regenerate is not None:
-                try:
-                    answer, passages = normalize_answer(await regenerate(regen.instruction))
-                    failure = ""
-                except Exception as exc:  # a failing chatbot must not lose the turn
-                    failure = f"regeneration failed: {type(exc).__name__}: {exc}"
-            if failure:
-                # The answer did not change: decide once more on its report, as exhausted,
-                # rather than scoring the same answer again.
-                notes.append(failure)
-                exhausted = regen.max_attempts + 1
-                decision = self.engine.decide(report, topics, error=error, attempt=exhausted)
-                reason = decision.reason.replace(exhausted_note(regen.max_attempts), "")
-                decision = decision.model_copy(update={"reason": reason})
-                break
-            if "regenerate" not in taken:
-                taken.append("regenerate")
-
-        final, citations, highlighted, escalation_error = await self._apply(
-            audit_id, question, answer, passages, topics, rule, decision, report
-        )
-        decision = self._final_decision(decision, taken, notes, escalation_error)
-        result = GuardResult(
-            audit_id=audit_id,
-            policy=self.policy.name,
-            question=question,
-            answer=final,
-            original_answer=original,
-            contexts=passages,
-            decision=decision,
-            topics=topics,
-            report=report,
-            citations=citations,
-            highlighted=highlighted,
-            attempts=attempt if taken else 1,
-            scored_answer=answer,
-        )
-        return result
-
-    async def _apply(
-        self,
-        audit_id: str,
-        question: str,
-        answer: str,
-        passages: list[str],
-        topics: list[TopicLabel],
-        rule: TopicRule,
-        decision: Decision,
-        report: ScoreReport | None,
-    ) -> tuple[str, list[Citation], str | None, str | None]:
-        """Apply the decision's actions (the action table's, in its order)."""
-        turn = await apply_actions(
-            Turn(
-                audit_id=audit_id,
-                policy=self.policy.name,
-                question=question,
-                answer=answer,
-                contexts=passages,
-                topics=topics,
-                rule=rule,
-                decision=decision,
-                report=report,
-                escalator=self.escalator,
-                final=answer,
-                audit_trail=trail_identity(self.audit),
-            )
-        )
-        return turn.final, turn.citations, turn.highlighted, turn.escalation_error
-
-    @staticmethod
-    def _final_decision(
-        decision: Decision, taken: list[ActionName], notes: list[str], escalation_error: str | None
-    ) -> Decision:
-        actions = [*taken, *(a for a in decision.actions if a not in taken)]
-        reason = "; ".join([decision.reason, *notes]) if notes else decision.reason
-        errors = [e for e in (decision.error, escalation_error) if e]
-        return decision.model_copy(
-            update={
-                "actions": actions,
-                "action": strongest(actions),
-                "reason": reason,
-                "error": "; ".join(errors) if errors else None,
-            }
-        )
-
-    # -- audit ------------------------------------------------------------------------------
-
-    async def _audit_turn(self, result: GuardResult, calls: list[JudgeCall]) -> None:
-        if self.audit is None:
-            return
-        record = AuditRecord.from_result(
-            result, policy_hash=self.policy.content_hash, redaction=self.redaction, calls=calls
-        )
-        await self.audit.aappend(record)
-
-    async def _audit_crash(
-        self,
-        audit_id: str,
-        question: str,
-        answer: str,
-        calls: list[JudgeCall],
-        exc: BaseException,
-    ) -> None:
-        if self.audit is None:
-            return
-        record = (
-            AuditRecord.event(
-                "turn_failed",
-                policy=self.policy.name,
-                policy_hash=self.policy.content_hash,
-                error=f"{type(exc).__name__}: {exc}",
-            )
-            .model_copy(
-                update={
-                    "audit_id": audit_id,
-                    "question": question,
-                    "answer": answer,
-                    "judge_calls": list(calls),
-                }
-            )
-            .redacted(self.redaction)
-        )
-        # The original error matters more: the caller re-raises it whatever happens here.
-        with contextlib.suppress(Exception):
-            await self.audit.aappend(record)
 
 
 def _async_regenerator(fn: Callable[[str], Any]) -> Regenerator:

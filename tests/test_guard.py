@@ -346,15 +346,18 @@ class BuggyScorer:
         return int("0.5 as text")  # ValueError: the old guard took it for a judge outage
 
 
-def test_a_scorer_bug_surfaces_and_is_audited_instead_of_passing(policy, queue, audit):
-    """A general topic fails open on judge errors only: a scorer bug raises and is audited."""
+def test_a_scorer_bug_is_decided_by_on_error_and_named(policy, queue, audit, caplog):
+    """A scorer bug is logged with its traceback and ends in the rule's on_error, naming it."""
     guard = make_guard(policy, queue, audit)
     guard.scorer = BuggyScorer()
-    with pytest.raises(ValueError, match="invalid literal"):
-        guard.check("How do I reset my password?", "Use the portal.", ["Use the portal."])
+    with caplog.at_level("ERROR", logger="guardrail"):
+        result = guard.check(REFUGEE_Q, REFUGEE_A, REFUGEE_CTX)
+    assert result.decision.action == "escalate" and result.decision.score is None
+    assert "ValueError" in (result.decision.error or "")
+    assert "invalid literal" in (result.decision.error or "")
+    assert any("Traceback" in str(r.msg) or "traceback" in r.__dict__ for r in caplog.records)
     [record] = read_audit(audit)
-    assert record["kind"] == "event" and record["event_name"] == "turn_failed"
-    assert record["error"].startswith("ValueError")
+    assert record["kind"] == "turn" and record["decision"]["action"] == "escalate"
 
 
 def test_a_judge_error_raised_by_a_custom_scorer_takes_the_on_error_path(policy, queue, audit):

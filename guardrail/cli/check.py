@@ -21,7 +21,7 @@ from guardrail.cli.options import (
     judge_overrides,
 )
 from guardrail.exceptions import ConfigError
-from guardrail.judges.registry import parse_spec
+from guardrail.judges.registry import spec_capabilities
 from guardrail.models import ScoreReport
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB, fallback_beside
 from guardrail.sanitize import require_clean
@@ -113,24 +113,19 @@ def _build_scorer(args: argparse.Namespace) -> ScorerBase:
     return build_scorer(settings, threshold=check_flag_threshold(threshold))
 
 
-#: The environment variable each hosted judge's SDK reads its key from.
-_KEY_ENV = {
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
-}
-
-
 def require_key(spec: str | None) -> None:
     """Fail at once, naming the variable, when ``--judge`` names a hosted API whose key is not
-    set (rather than after the first judge call). ``OPENAI_BASE_URL`` points ``openai:`` at a
-    server that may need no key, so it lifts the check."""
+    set (rather than after the first judge call). The judge's registered capabilities name the
+    variables; one that points it at a server that may need no key (``OPENAI_BASE_URL``)
+    lifts the check."""
     if not spec:
         return
-    kind = parse_spec(spec).kind
-    names = _KEY_ENV.get(kind, ())
+    capabilities = spec_capabilities(spec)
+    names = capabilities.key_env
     if not names or any(os.environ.get(n) for n in names):
         return
-    if kind == "openai" and os.environ.get("OPENAI_BASE_URL"):
+    lifted = capabilities.key_optional_with
+    if lifted and os.environ.get(lifted):
         return
     raise ConfigError(
         f"--judge {spec}: {names[0]} is not set; export it (export {names[0]}=...) "

@@ -22,12 +22,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guardrail.cli.commands import COMMANDS
-from guardrail.cli.serve import (
-    _env,
-    _limit_fields,
-    _recover_crashed_turns,
-    build_checker,
+from guardrail.cli.serve import build_checker
+from guardrail.cli.serving import (
+    add_limit_flags,
+    add_log_flag,
+    configure_logs,
+    env_value,
+    recover_crashed_turns,
     request_limits,
+    require_server_extra,
 )
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
@@ -81,35 +84,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="PATH|URL",
         help=f"every turn is appended here (default {DEFAULT_AUDIT_LOG})",
     )
-    limits = p.add_argument_group("request limits (as for guardrail serve)")
-    for name, field in _limit_fields().items():
-        limits.add_argument(
-            "--" + name.replace("_", "-"),
-            type=int,
-            default=None,
-            metavar="N",
-            help=f"{field.description or name.replace('_', ' ')} (default {field.default})",
-        )
+    add_limit_flags(p, "request limits, deadline, lanes and work budget (as for guardrail serve)")
+    add_log_flag(p)
     p.set_defaults(func=_proxy)
 
 
 def build_proxy_app(args: argparse.Namespace, guard: Any = None) -> Starlette:
     """Everything ``proxy`` does before uvicorn starts: validate options, build the app."""
-    try:
-        from guardrail.proxy import Upstream, create_proxy_app
-    except ImportError as exc:
-        raise ConfigError(
-            f"guardrail proxy needs the server extra ({exc.name} is missing):"
-            " pip install 'guardrail[server]'"
-        ) from exc
+    require_server_extra("proxy")
+    from guardrail.proxy import Upstream, create_proxy_app
+
     if not args.upstream.startswith(("http://", "https://")):
         raise ConfigError(f"--upstream must be an http(s):// URL, got {args.upstream!r}")
     if args.upstream_timeout <= 0:
         raise ConfigError("--upstream-timeout must be > 0")
     limits = request_limits(args)
-    api_key = _env(args.api_key_env, "--api-key-env") if args.api_key_env else None
+    api_key = env_value(args.api_key_env, "--api-key-env") if args.api_key_env else None
     upstream_key = (
-        _env(args.upstream_key_env, "--upstream-key-env") if args.upstream_key_env else None
+        env_value(args.upstream_key_env, "--upstream-key-env") if args.upstream_key_env else None
     )
     if guard is None:
         guard = build_checker(args.policy, db=args.db, audit_log=args.audit_log)
@@ -125,8 +117,9 @@ def build_proxy_app(args: argparse.Namespace, guard: Any = None) -> Starlette:
 
 
 def _proxy(args: argparse.Namespace) -> int:
+    configure_logs(args)
     app = build_proxy_app(args)
-    _recover_crashed_turns(args)
+    recover_crashed_turns(args)
     import uvicorn
 
     from guardrail.server.app import tune_serving_process

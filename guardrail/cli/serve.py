@@ -28,6 +28,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guardrail.cli.commands import COMMANDS
+from guardrail.cli.serving import (
+    add_limit_flags,
+    add_log_flag,
+    configure_logs,
+    env_value,
+    recover_crashed_turns,
+    request_limits,
+    require_server_extra,
+)
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_FALLBACK, DEFAULT_REVIEW_DB, fallback_beside
 from guardrail.storage import Target, is_postgres_url, parse_target
@@ -102,37 +111,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="export OpenTelemetry spans and metrics over OTLP/HTTP, e.g. http://127.0.0.1:4318 "
         "(the otel extra; docs/telemetry.md)",
     )
-    limits = p.add_argument_group("request limits (see the HTTP service guide)")
-    for name, field in _limit_fields().items():
-        limits.add_argument(
-            "--" + name.replace("_", "-"),
-            type=int,
-            default=None,
-            metavar="N",
-            help=f"{field.description or name.replace('_', ' ')} (default {field.default})",
-        )
+    add_limit_flags(p, "request limits (see the HTTP service guide)")
+    add_log_flag(p)
     p.set_defaults(func=_serve)
-
-
-def _limit_fields() -> dict[str, Any]:
-    from guardrail.server.limits import RequestLimits
-
-    return dict(RequestLimits.model_fields)
-
-
-def request_limits(args: argparse.Namespace) -> Any:
-    """``RequestLimits`` from the ``--max-*`` flags (validated, naming the flag)."""
-    from pydantic import ValidationError
-
-    from guardrail.server.limits import RequestLimits
-    from guardrail.validation import error_line
-
-    given = {n: getattr(args, n) for n in _limit_fields() if getattr(args, n, None) is not None}
-    try:
-        return RequestLimits.model_validate(given)
-    except ValidationError as exc:
-        flags = {n: "--" + n.replace("_", "-") for n in _limit_fields()}
-        raise ConfigError(error_line(exc, flags)) from None
 
 
 def parse_tokens(text: str, source: str) -> dict[str, str]:
@@ -159,13 +140,6 @@ def parse_tokens(text: str, source: str) -> dict[str, str]:
     return tokens
 
 
-def _env(var: str, what: str) -> str:
-    value = os.environ.get(var, "")
-    if not value.strip():
-        raise ConfigError(f"{what}: environment variable {var} is not set or empty")
-    return value.strip()
-
-
 def load_tokens(args: argparse.Namespace) -> dict[str, str]:
     """Reviewer tokens from ``--tokens-file`` and/or ``--tokens-env``."""
     tokens: dict[str, str] = {}
@@ -177,7 +151,9 @@ def load_tokens(args: argparse.Namespace) -> dict[str, str]:
             raise ConfigError(msg) from exc
         tokens.update(parse_tokens(text, str(args.tokens_file)))
     if args.tokens_env:
-        tokens.update(parse_tokens(_env(args.tokens_env, "--tokens-env"), f"${args.tokens_env}"))
+        tokens.update(
+            parse_tokens(env_value(args.tokens_env, "--tokens-env"), f"${args.tokens_env}")
+        )
     return tokens
 
 
@@ -211,13 +187,8 @@ def build_checker(
 
 
 def _server_module() -> Any:
-    try:
-        return importlib.import_module("guardrail.server")
-    except ImportError as exc:
-        raise ConfigError(
-            f"guardrail serve needs the server extra ({exc.name} is missing):"
-            " pip install 'guardrail[server]'"
-        ) from exc
+    require_server_extra("serve")
+    return importlib.import_module("guardrail.server")
 
 
 def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastAPI:
@@ -233,9 +204,11 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
     tokens = load_tokens(args) if review_ui else {}
     if review_ui and not tokens:
         raise ConfigError(f"the review UI needs at least one reviewer token: {_TOKEN_HELP}")
-    api_key = _env(args.api_key_env, "--api-key-env") if args.api_key_env else None
+    api_key = env_value(args.api_key_env, "--api-key-env") if args.api_key_env else None
     secret = (
-        _env(args.session_secret_env, "--session-secret-env") if args.session_secret_env else None
+        env_value(args.session_secret_env, "--session-secret-env")
+        if args.session_secret_env
+        else None
     )
     from guardrail.audit.review import record_resolutions
     from guardrail.audit.trail import open_audit_log
@@ -268,7 +241,7 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
 ARGS_ENV = "GUARDRAIL_SERVE_ARGV"
 
 
-def app_from_env() -> FastAPI:
+def app_fromenv_value() -> FastAPI:
     """The app factory each ``--workers`` process runs (``uvicorn ... --factory``)."""
     import json
 
@@ -282,25 +255,6 @@ def app_from_env() -> FastAPI:
     return app
 
 
-def _recover_crashed_turns(args: argparse.Namespace) -> None:
-    """Once, before any worker starts: turn records a crash left out (see audit/recover.py)."""
-    from guardrail.audit.recover import recover_turns
-    from guardrail.audit.trail import open_audit_log
-    from guardrail.queues.review_queue import ReviewQueue
-
-    log = open_audit_log(args.audit_log)
-    try:
-        recovered = recover_turns(log, ReviewQueue(args.db))
-    finally:
-        log.close()
-    if recovered:
-        print(
-            f"guardrail: recovered {len(recovered)} turn record(s) a crash left out of "
-            f"{args.audit_log}",
-            file=sys.stderr,
-        )
-
-
 def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.workers <= MAX_WORKERS:
         raise ConfigError(f"--workers must be between 1 and {MAX_WORKERS}, got {args.workers}")
@@ -309,8 +263,9 @@ def _serve(args: argparse.Namespace) -> int:
             "--workers > 1 with the review UI needs --session-secret-env VAR: every worker must "
             "sign session cookies with the same secret"
         )
+    configure_logs(args)
     app = build_app(args)  # validates everything (and fails early) before forking workers
-    _recover_crashed_turns(args)
+    recover_crashed_turns(args)
     import uvicorn
 
     from guardrail.server.app import tune_serving_process

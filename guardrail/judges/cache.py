@@ -25,6 +25,7 @@ from pathlib import Path
 from guardrail._fs import ensure_private
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge, JudgeRequest, JudgeResponse
+from guardrail.registry import Capabilities, capabilities_of
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS replies (
@@ -116,6 +117,11 @@ class CachingJudge:
     @property
     def name(self) -> str:
         return self.judge.name
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """The cached judge's (a cache adds no network and needs no key)."""
+        return capabilities_of(self.judge)
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         if request.temperature != 0.0:

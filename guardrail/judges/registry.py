@@ -32,7 +32,21 @@ from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
-from guardrail.plugins import load_plugin, plugin_names
+from guardrail.registry import Capabilities, Registry, capabilities_of
+
+__all__ = [
+    "Capabilities",
+    "JudgeEntry",
+    "JudgeSpec",
+    "judge_capabilities",
+    "make_judge",
+    "parse_spec",
+    "register_judge",
+    "registered_judges",
+    "scorer_is_offline",
+    "spec_capabilities",
+    "spec_help",
+]
 
 #: ``factory(argument, **options)``: the judge for a spec's argument (``""`` when it has none).
 JudgeFactory = Callable[..., Judge]
@@ -40,15 +54,12 @@ JudgeFactory = Callable[..., Judge]
 
 @dataclass(frozen=True)
 class JudgeEntry:
-    """One registered prefix."""
+    """One registered prefix's factory and argument check."""
 
-    prefix: str
     factory: JudgeFactory
     #: Rejects a malformed argument with a ``ConfigError`` without building anything (no SDK
     #: import), so a policy is checked when it loads.
     check: Callable[[str], object]
-    #: How the spec is written, for help texts (``""``: not listed).
-    usage: str
 
 
 @dataclass(frozen=True)
@@ -61,7 +72,7 @@ class JudgeSpec:
 
 
 ENTRY_POINT_GROUP = "guardrail.judges"
-_JUDGES: dict[str, JudgeEntry] = {}
+JUDGES: Registry[JudgeEntry] = Registry("judge prefix", ENTRY_POINT_GROUP)
 
 
 def _any_argument(argument: str) -> None:
@@ -74,39 +85,43 @@ def register_judge(
     *,
     check: Callable[[str], object] = _any_argument,
     usage: str | None = None,
+    capabilities: Capabilities | None = None,
     replace: bool = False,
 ) -> None:
     """Make ``PREFIX`` and ``PREFIX:ARGUMENT`` specs build judges with ``factory``.
 
     ``check`` validates an argument without building the judge (raise ``ConfigError``);
-    ``usage`` is how the spec is shown in help texts (default ``PREFIX:ARGUMENT``). A prefix is
-    registered once unless ``replace`` is true.
+    ``usage`` is how the spec is shown in help texts (default ``PREFIX:ARGUMENT``);
+    ``capabilities`` says what its judges can do (default: online, no key, no streaming —
+    e.g. ``Capabilities(offline=True)`` lets a held stream check sentences with it). A prefix
+    is registered once unless ``replace`` is true.
     """
     key = prefix.strip().lower()
     if not key or ":" in key or any(c.isspace() for c in key):
         raise ConfigError(f"judge prefix {prefix!r} must be one word without ':'")
-    if key in _JUDGES and not replace:
-        raise ConfigError(f"judge prefix {key!r} is already registered")
-    _JUDGES[key] = JudgeEntry(key, factory, check, f"{key}:ARGUMENT" if usage is None else usage)
+    JUDGES.register(
+        key,
+        JudgeEntry(factory, check),
+        capabilities=capabilities or Capabilities(),
+        usage=f"{key}:ARGUMENT" if usage is None else usage,
+        replace=replace,
+    )
 
 
 def registered_judges() -> tuple[str, ...]:
     """Every prefix that can be used: the registered ones, then those of installed plug-ins."""
-    return tuple(dict.fromkeys([*_JUDGES, *plugin_names(ENTRY_POINT_GROUP)]))
+    return JUDGES.names()
 
 
 def spec_help() -> str:
     """The spec forms, for help texts."""
-    return " | ".join(entry.usage for entry in _JUDGES.values() if entry.usage)
+    return " | ".join(entry.usage for entry in JUDGES.entries() if entry.usage)
 
 
-def _entry(prefix: str, spec: str) -> JudgeEntry:
-    if prefix not in _JUDGES:
-        load_plugin(ENTRY_POINT_GROUP, prefix)
-    entry = _JUDGES.get(prefix)
-    if entry is None:
-        raise ConfigError(f"unknown judge spec {spec!r}; expected {spec_help()}")
-    return entry
+def _prefix(spec: str) -> tuple[str, str, str]:
+    text = (spec or "").strip()
+    prefix, _, argument = text.partition(":")
+    return text, prefix.lower(), argument
 
 
 def parse_spec(spec: str) -> JudgeSpec:
@@ -114,12 +129,17 @@ def parse_spec(spec: str) -> JudgeSpec:
 
     Policy validation uses this too, so a policy accepts exactly the specs the CLI accepts.
     """
-    text = (spec or "").strip()
-    prefix, _, argument = text.partition(":")
-    prefix = prefix.lower()
-    entry = _entry(prefix, text)
-    entry.check(argument)
+    text, prefix, argument = _prefix(spec)
+    entry = JUDGES.find(prefix)
+    if entry is None:
+        raise ConfigError(f"unknown judge spec {text!r}; expected {spec_help()}")
+    entry.value.check(argument)
     return JudgeSpec(prefix, argument)
+
+
+def spec_capabilities(spec: str) -> Capabilities:
+    """What the judges ``spec`` names can do (``ConfigError`` for an unknown spec)."""
+    return JUDGES.entry(parse_spec(spec).kind).capabilities
 
 
 def make_judge(spec: str | Judge, **options: Any) -> Judge:
@@ -131,18 +151,34 @@ def make_judge(spec: str | Judge, **options: Any) -> Judge:
             raise ConfigError(f"expected a judge spec or a Judge, got {type(spec).__name__}")
         return spec
     parsed = parse_spec(spec)
-    return _JUDGES[parsed.kind].factory(parsed.model, **options)
+    return JUDGES.get(parsed.kind).factory(parsed.model, **options)
+
+
+def judge_capabilities(judge: Judge) -> Capabilities:
+    """What a judge *instance* can do: its ``capabilities`` attribute (a wrapper such as the
+    response cache reports its inner judge's); the cautious default when it declares none."""
+    return capabilities_of(judge)
+
+
+def scorer_is_offline(scorer: object) -> bool:
+    """Whether every judge ``scorer`` uses works offline (a scorer that does not list its
+    ``judges`` is not known to be offline)."""
+    judges = getattr(scorer, "judges", None)
+    if not judges:
+        return False
+    return all(judge_capabilities(j).offline for j in judges)
 
 
 # --- the built-in judges, registered like any plug-in -----------------------------------------
 
 
 def _check_local(verifier: str) -> None:
-    from guardrail.judges.local.verifiers import VERIFIERS
+    from guardrail.judges.local.verifiers import VERIFIER_REGISTRY
 
-    if verifier and verifier not in VERIFIERS:
+    if verifier and VERIFIER_REGISTRY.find(verifier) is None:
         raise ConfigError(
-            f"judge spec 'local:{verifier}': the local verifier is one of {', '.join(VERIFIERS)}"
+            f"judge spec 'local:{verifier}': the local verifier is one of "
+            f"{', '.join(VERIFIER_REGISTRY.names())}"
         )
 
 
@@ -206,18 +242,44 @@ def _test(argument: str, **options: Any) -> Judge:
     return TestJudge(**options)
 
 
+OFFLINE = Capabilities(offline=True)
 register_judge(
-    "local", _local, check=_check_local, usage="local | local:rules | local:trained | local:encoder"
+    "local",
+    _local,
+    check=_check_local,
+    usage="local | local:rules | local:trained | local:encoder",
+    # reads_model: ``local:NAME`` loads ``judge_model`` when verifier NAME reads a model file
+    capabilities=Capabilities(offline=True, reads_model=True),
 )
-register_judge("openai", _openai, check=_needs_model("openai"), usage="openai:MODEL")
+register_judge(
+    "openai",
+    _openai,
+    check=_needs_model("openai"),
+    usage="openai:MODEL",
+    capabilities=Capabilities(
+        key_env=("OPENAI_API_KEY",),
+        key_optional_with="OPENAI_BASE_URL",
+        streams=True,
+        chat_model=True,
+    ),
+)
 register_judge(
     "openai-compatible",
     _openai_compatible,
     check=_check_openai_compatible,
     usage="openai-compatible:MODEL@URL",
+    capabilities=Capabilities(streams=True, chat_model=True),
 )
-register_judge("anthropic", _anthropic, check=_needs_model("anthropic"), usage="anthropic:MODEL")
-register_judge("test", _test, check=_check_test, usage="")
+register_judge(
+    "anthropic",
+    _anthropic,
+    check=_needs_model("anthropic"),
+    usage="anthropic:MODEL",
+    capabilities=Capabilities(
+        key_env=("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"), chat_model=True
+    ),
+)
+register_judge("test", _test, check=_check_test, usage="", capabilities=OFFLINE)
 
 #: The built-in spec forms, for help texts.
 SPEC_HELP = spec_help()

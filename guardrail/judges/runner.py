@@ -21,13 +21,14 @@ import contextvars
 import logging
 import random
 import time
+import traceback
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from guardrail.exceptions import JudgeError, JudgeTimeout
+from guardrail.exceptions import JudgeBugError, JudgeError, JudgeTimeout
 from guardrail.judges.base import Judge, JudgeRequest, JudgeResponse
 from guardrail.logs import get_logger
 from guardrail.models import JudgeCall
@@ -188,7 +189,16 @@ class JudgeRunner:
                 except JudgeError as exc:
                     last = exc
                 except Exception as exc:  # a backend bug must not lose the audit trail
-                    last = JudgeError(f"{self.judge.name}: {type(exc).__name__}: {exc}")
+                    _log.error(
+                        "judge raised an unexpected exception",
+                        judge=self.judge.name,
+                        error=repr(exc),
+                        traceback=traceback.format_exc(),
+                    )
+                    last = JudgeBugError(
+                        f"{self.judge.name} raised {type(exc).__name__} (a bug in the judge or "
+                        f"its plug-in, not a judge failure): {exc}"
+                    )
                 else:
                     return response, JudgeCall(
                         stage=stage,

@@ -14,9 +14,11 @@ import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from guardrail._sync import run_sync
 from guardrail.judges.base import JudgeRequest, JudgeResponse
+from guardrail.registry import Capabilities
 
 Handler = Callable[[JudgeRequest], "str | JudgeResponse | Awaitable[str | JudgeResponse]"]
 
@@ -25,6 +27,8 @@ Handler = Callable[[JudgeRequest], "str | JudgeResponse | Awaitable[str | JudgeR
 class ScriptedJudge:
     """Answers from a handler; records every request in ``requests``."""
 
+    #: Answers in-process: offline (a held stream may check sentences with it).
+    capabilities: ClassVar[Capabilities] = Capabilities(offline=True)
     handler: Handler
     latency_s: float = 0.0
     judge_name: str = "scripted"

@@ -26,6 +26,7 @@ Rules, in the order they apply:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from guardrail.actions.table import ACTION_ORDER, planned, strongest
 from guardrail.exceptions import ConfigError
@@ -33,7 +34,13 @@ from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
 from guardrail.scoring.cascade import CascadeChoice
 
-__all__ = ["ACTION_ORDER", "PolicyEngine", "strongest"]
+__all__ = ["ACTION_ORDER", "PolicyEngine", "UnscoredEnding", "strongest"]
+
+#: How a turn can end without a score, and the rule field that decides each:
+#: ``tool_calls`` (the turn ended in tool calls, no text for the user) -> ``on_tool_calls``;
+#: ``unread`` (the consumer closed the stream before anything was shown), ``no_text`` (the
+#: upstream's answer had no text) and ``failed`` (no score could be had) -> ``on_error``.
+UnscoredEnding = Literal["tool_calls", "unread", "no_text", "failed"]
 
 
 class PolicyEngine:
@@ -117,15 +124,39 @@ class PolicyEngine:
             error=error,
         )
 
-    def _on_error(self, rule: TopicRule, error: str) -> Decision:
-        action: ActionName = rule.on_error
+    def decide_unscored(
+        self, topics: Sequence[TopicLabel], *, ending: UnscoredEnding, reason: str
+    ) -> Decision:
+        """Decide a turn that carries no score (see :data:`UnscoredEnding`): the topic's
+        ``on_tool_calls`` for a tool-call turn, its ``on_error`` otherwise — never a hard-coded
+        pass."""
+        rule = self.rule_for(topics)
+        tool_turn = ending == "tool_calls"
+        return self._on_error(
+            rule,
+            None if tool_turn else reason,
+            action=rule.on_tool_calls if tool_turn else None,
+            head=f"not scored ({reason})",
+            setting="on_tool_calls" if tool_turn else "on_error",
+        )
+
+    def _on_error(
+        self,
+        rule: TopicRule,
+        error: str | None,
+        *,
+        action: ActionName | None = None,
+        head: str = "scoring failed",
+        setting: str = "on_error",
+    ) -> Decision:
+        action = rule.on_error if action is None else action
         queue = None
         if action == "escalate" and rule.on_flag.escalate is not None:
             queue = rule.on_flag.escalate.queue
         what = {
-            "pass": "passed through unscored",
-            "abstain": "abstained (fail closed)",
-            "escalate": f"escalated to queue {queue!r} (fail closed)",
+            "pass": f"passed through unscored ({setting}: pass)",
+            "abstain": f"abstained (fail closed; {setting}: abstain)",
+            "escalate": f"escalated to queue {queue!r} (fail closed; {setting}: escalate)",
         }[action]
         return Decision(
             action=action,
@@ -135,7 +166,7 @@ class PolicyEngine:
             threshold=rule.threshold,
             topic=rule.name,
             queue=queue,
-            reason=f"scoring failed for topic {rule.name!r} ({rule.sensitivity}): {what}",
+            reason=f"{head} for topic {rule.name!r} ({rule.sensitivity}): {what}",
             error=error,
         )
 

@@ -178,6 +178,12 @@ class TopicRule(Settings):
         description="when scoring fails. Default: escalate for sensitive topics with "
         "on_flag.escalate, abstain for other sensitive topics (fail closed), pass otherwise",
     )
+    on_tool_calls: OnError = Field(
+        default="pass",
+        description="a turn that ended in tool calls and has no text for the user (nothing "
+        "to verify is shown): pass (the default), abstain or escalate. Text beside tool calls "
+        "is always scored",
+    )
 
     @model_validator(mode="before")
     @classmethod

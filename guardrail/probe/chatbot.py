@@ -29,8 +29,6 @@ from guardrail.actions.answers import normalize_answer
 from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges.base import ClosableJudge, Judge, JudgeRequest
 
-#: Spec prefixes that name a model, not a Python module.
-MODEL_KINDS = ("openai", "openai-compatible", "anthropic")
 #: HTTP statuses after which no question can succeed: stop the run.
 _FATAL = frozenset({401, 403, 404})
 
@@ -38,8 +36,11 @@ _FATAL = frozenset({401, 403, 404})
 def is_model_spec(spec: str) -> bool:
     """Whether ``spec`` names a model (``openai:...``, ``openai-compatible:...``,
     ``anthropic:...``) rather than an answer function."""
+    from guardrail.judges.registry import JUDGES
+
     kind, colon, _ = (spec or "").strip().partition(":")
-    return bool(colon) and kind.lower() in MODEL_KINDS
+    entry = JUDGES.find(kind.lower()) if colon else None
+    return entry is not None and entry.capabilities.chat_model
 
 
 class ModelChatbot:

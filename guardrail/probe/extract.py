@@ -277,9 +277,9 @@ def parse_triples(text: str, points: int) -> list[list[Key]]:
 def extractor_judge(spec: str, *, split_subjects: bool = False) -> Judge:
     """The judge for ``spec``: :class:`OfflineExtractor` for ``local`` specs (which splits
     coordinated subjects when ``split_subjects``), else the LLM the spec names."""
-    from guardrail.judges.registry import make_judge, parse_spec
+    from guardrail.judges.registry import make_judge, spec_capabilities
 
-    if parse_spec(spec).kind == "local":
+    if spec_capabilities(spec).offline:
         return OfflineExtractor(split_subjects=split_subjects)
     return make_judge(spec)
 

@@ -1,8 +1,8 @@
 """The proxy app: an OpenAI-compatible ``/v1/chat/completions`` and ``/v1/models``, guarded.
 
-Built from ``serve``'s parts, not copies of them: :class:`~guardrail.server.limits.GuardGate`
+Built from ``serve``'s parts, not copies of them: :class:`~guardrail.serving.limits.GuardGate`
 checks the API key (``Authorization: Bearer``, so the ``openai`` SDK's ``api_key`` works)
-before the body is read and caps the body size; :class:`~guardrail.server.limits.
+before the body is read and caps the body size; :class:`~guardrail.serving.limits.
 RequestLimits` bounds the question and the contexts (checked like ``POST /v1/check``'s) and
 the requests in flight (more get 503); the turns run on a scoring loop of their own
 (``LoopThread``), so this loop keeps answering while the offline judge works.
@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -27,18 +26,31 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from guardrail._sync import LoopThread
-from guardrail.exceptions import ConfigError, GuardrailError
-from guardrail.proxy.completions import complete, open_stream
+from guardrail.exceptions import ConfigError, GuardrailError, RequestError
+from guardrail.logs import get_logger
+from guardrail.proxy.completions import Scoring, complete, open_stream
 from guardrail.proxy.relay import relay
-from guardrail.proxy.request import ChatTurn, read_chat_request
+from guardrail.proxy.request import ChatTurn, chat_shape, read_chat_request
 from guardrail.proxy.upstream import Upstream, UpstreamError, error_body
-from guardrail.server.api import CheckRequest
-from guardrail.server.limits import GuardGate, RequestLimits
+from guardrail.serving.core import ServingCore, ServingError, read_json_body
+from guardrail.serving.limits import GuardGate, RequestLimits, bearer_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
 
 __all__ = ["ProxyState", "create_proxy_app"]
+
+_log = get_logger(__name__)
+
+#: The OpenAI error ``type`` for each status the proxy itself answers.
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    413: "invalid_request_error",
+    422: "invalid_request_error",
+    500: "server_error",
+    503: "server_busy",
+}
 
 
 @dataclass
@@ -47,80 +59,111 @@ class ProxyState:
     upstream: Upstream
     api_key: str | None
     forward_api_key: bool
-    limits: RequestLimits = field(default_factory=RequestLimits)
-    scoring: LoopThread = field(default_factory=lambda: LoopThread("guardrail-proxy"))
-    in_flight: int = 0
+    #: Limits, lanes, deadlines and the in-flight count, as ``serve`` has them.
+    core: ServingCore = field(default_factory=ServingCore)
+    #: The loop the upstream's requests and streams run on (this loop stays free).
+    io: LoopThread = field(default_factory=lambda: LoopThread("guardrail-proxy"))
+
+    @property
+    def limits(self) -> RequestLimits:
+        return self.core.limits
 
 
-def _error(status: int, message: str, kind: str, headers: dict[str, str] | None = None) -> Response:
-    return JSONResponse(error_body(message, kind, status), status_code=status, headers=headers)
+def openai_error_body(status: int, message: str) -> dict[str, Any]:
+    """Every error the proxy answers, in the OpenAI API's shape (the SDK shows ``message``)."""
+    kind = _ERROR_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
+    return error_body(message, kind, status)
 
 
-def _bearer(request: Request) -> str | None:
-    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
-    return credentials.strip() or None if scheme.lower() == "bearer" else None
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse(openai_error_body(status, message), status_code=status, headers=headers)
 
 
 def _too_large(turn: ChatTurn, limits: RequestLimits) -> str | None:
-    check = CheckRequest.model_construct(question=turn.question, answer="", contexts=turn.contexts)
-    return check.too_large(limits)
+    checks = [
+        (len(turn.question), limits.max_question_chars, "question", "max-question-chars"),
+        (len(turn.contexts), limits.max_contexts, "number of contexts", "max-contexts"),
+        (
+            max(map(len, turn.contexts), default=0),
+            limits.max_context_chars,
+            "a context",
+            "max-context-chars",
+        ),
+        (
+            sum(map(len, turn.contexts)),
+            limits.max_total_context_chars,
+            "all contexts",
+            "max-total-context-chars",
+        ),
+    ]
+    for size, limit, what, flag in checks:
+        if size > limit:
+            return f"{what}: {size} is over the limit of {limit} (--{flag})"
+    return None
+
+
+async def _read_turn(request: Request, limits: RequestLimits) -> ChatTurn:
+    """The request as a :class:`ChatTurn`; :class:`ServingError` for anything refused."""
+    data, _replaced = read_json_body(await request.body(), chat_shape(limits))
+    try:
+        turn = read_chat_request(data)
+    except RequestError as exc:
+        raise ServingError(exc.status, str(exc)) from None
+    problem = _too_large(turn, limits)
+    if problem is not None:
+        raise ServingError(413, problem)
+    return turn
 
 
 async def _chat(request: Request) -> Response:
     state: ProxyState = request.app.state.proxy
+    core = state.core
     try:
-        body = json.loads(await request.body())
-    except ValueError:
-        return _error(400, "the request body is not valid JSON", "invalid_request_error")
-    try:
-        turn = read_chat_request(body)
-    except ConfigError as exc:
-        return _error(400, str(exc), "invalid_request_error")
-    problem = _too_large(turn, state.limits)
-    if problem is not None:
-        return _error(413, problem, "invalid_request_error")
-    if turn.stream and turn.choices > 1:
-        return _error(
-            400, "streaming is guarded for one choice: use n=1 with stream", "invalid_request_error"
-        )
-    if state.in_flight >= state.limits.max_in_flight:
-        busy = f"busy: {state.in_flight} requests in progress; retry shortly"
-        return _error(503, busy, "server_busy", {"retry-after": "1"})
-    client_key = _bearer(request) if state.forward_api_key else None
-    state.in_flight += 1
+        turn = await _read_turn(request, core.limits)
+        core.acquire("requests")
+    except ServingError as exc:
+        return _error(exc.status, exc.message, exc.headers or None)
+    client_key = bearer_key(request.scope["headers"]) if state.forward_api_key else None
+    scoring = Scoring(core)
     release = True
     try:
         if not turn.stream:
-            done = await state.scoring.submit(
-                complete(state.guard, state.upstream, turn, client_key)
+            done = await state.io.submit(
+                complete(state.guard, state.upstream, turn, client_key, scoring)
             )
             return JSONResponse(done.body, headers=done.headers)
-        opened = await state.scoring.submit(
-            open_stream(state.guard, state.upstream, turn, client_key)
+        opened = await state.io.submit(
+            open_stream(state.guard, state.upstream, turn, client_key, scoring)
         )
         release = False  # the stream's end releases the slot
         return StreamingResponse(
-            _counted(state, relay(state.scoring, opened.body)),
+            _counted(core, relay(state.io, opened.body)),
             media_type="text/event-stream",
             headers={"x-guardrail-audit-id": opened.audit_id, "cache-control": "no-cache"},
         )
     except UpstreamError as exc:
         return JSONResponse(exc.body, status_code=exc.status, headers=exc.headers)
+    except ServingError as exc:
+        return _error(exc.status, exc.message, exc.headers or None)
+    except RequestError as exc:
+        return _error(exc.status, str(exc))
     except ConfigError as exc:
-        return _error(400, str(exc), "invalid_request_error")
+        _log.error("configuration error in a proxied request", error=repr(exc))
+        return _error(500, f"proxy configuration error: {exc}")
     except GuardrailError as exc:
-        return _error(503, f"{type(exc).__name__}: {exc}", "guard_error")
+        _log.error("the guard failed on a proxied request", error=repr(exc))
+        return _error(503, f"{type(exc).__name__}: {exc}")
     finally:
         if release:
-            state.in_flight -= 1
+            core.release()
 
 
-async def _counted(state: ProxyState, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+async def _counted(core: ServingCore, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
     try:
         async for piece in body:
             yield piece
     finally:
-        state.in_flight -= 1
+        core.release()
         closer = getattr(body, "aclose", None)
         if closer is not None:
             await closer()
@@ -128,9 +171,9 @@ async def _counted(state: ProxyState, body: AsyncIterator[bytes]) -> AsyncIterat
 
 async def _models(request: Request) -> Response:
     state: ProxyState = request.app.state.proxy
-    client_key = _bearer(request) if state.forward_api_key else None
+    client_key = bearer_key(request.scope["headers"]) if state.forward_api_key else None
     try:
-        data = await state.scoring.submit(state.upstream.get_json("/models", client_key))
+        data = await state.io.submit(state.upstream.get_json("/models", client_key))
     except UpstreamError as exc:
         return JSONResponse(exc.body, status_code=exc.status, headers=exc.headers)
     return JSONResponse(data)
@@ -150,17 +193,21 @@ def create_proxy_app(
 ) -> Starlette:
     """Build the proxy. ``api_key``: what clients must send (None: no key asked);
     ``forward_api_key``: send the client's key upstream (otherwise the ``upstream``'s own key,
-    if it has one, or none)."""
+    if it has one, or none); ``limits``: the request limits, deadline, lanes and work budget
+    (as ``serve`` applies them)."""
     if api_key is not None and not api_key.strip():
         raise ConfigError("api_key must be None (no auth) or a non-empty string")
-    state = ProxyState(guard, upstream, api_key, forward_api_key, limits or RequestLimits())
+    state = ProxyState(guard, upstream, api_key, forward_api_key, ServingCore(limits))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        with contextlib.suppress(Exception):
-            await state.scoring.submit(_shutdown(state))
-        await asyncio.to_thread(state.scoring.stop)
+        try:
+            await state.io.submit(_shutdown(state))
+        except Exception as exc:
+            _log.warning("proxy shutdown incomplete", error=repr(exc))
+        await asyncio.to_thread(state.io.stop)
+        await asyncio.to_thread(state.core.stop)
 
     app = Starlette(
         routes=[
@@ -175,6 +222,7 @@ def create_proxy_app(
         GuardGate,
         api_key=lambda: state.api_key,
         max_body_bytes=lambda: state.limits.max_body_bytes,
+        error_body=openai_error_body,
     )
     return app
 
@@ -184,4 +232,4 @@ async def _shutdown(state: ProxyState) -> None:
 
     await drain_finishing()
     await state.upstream.aclose()
-    await state.guard._close_built_judges()
+    await state.guard.aclose()

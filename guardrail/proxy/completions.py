@@ -33,16 +33,65 @@ from typing import TYPE_CHECKING, Any
 from guardrail.models import GuardResult
 from guardrail.proxy.request import ChatTurn
 from guardrail.proxy.upstream import Upstream, UpstreamError, UpstreamStream, error_body
-from guardrail.streaming.turn import AsyncGuardedStream, unscored_result
+from guardrail.serving.core import ServingCore
+from guardrail.streaming.turn import AsyncGuardedStream
+from guardrail.turn import Driver
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
 
-__all__ = ["ChatChunks", "Completion", "GuardedSSE", "complete", "guard_headers", "open_stream"]
+__all__ = [
+    "PROXY",
+    "ChatChunks",
+    "Completion",
+    "GuardedSSE",
+    "Scoring",
+    "complete",
+    "guard_headers",
+    "open_stream",
+]
 
 COMPLETIONS = "/chat/completions"
 _TOOL_FINISH = ("tool_calls", "function_call")
 TOOL_CALLS_REASON = "the turn ended in tool calls"
+#: The proxy as a driver of turns: it cannot ask the model again for a stricter answer.
+PROXY = Driver("proxy", "no regeneration: the proxy does not ask the model again")
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How the proxy scores an upstream answer: through the serving core, as ``serve`` scores
+    a check — cut at ``max_answer_chars``, refused scoring above ``max_work`` (the policy's
+    ``on_error`` decides, recorded), on a fair lane with the ``max_check_seconds`` deadline."""
+
+    core: ServingCore
+
+    @property
+    def deadline_s(self) -> float:
+        return float(self.core.limits.max_check_seconds)
+
+    @property
+    def max_answer_chars(self) -> int:
+        return self.core.limits.max_answer_chars
+
+    async def check(self, guard: Guard, turn: ChatTurn, text: str) -> GuardResult:
+        notes: list[str] = []
+        limit = self.max_answer_chars
+        if len(text) > limit:
+            notes.append(
+                f"the upstream's answer was cut at {limit} of {len(text)} characters "
+                "(--max-answer-chars); the cut answer was scored"
+            )
+            text = text[:limit]
+        work = self.core.work(text, turn.contexts)
+        problem = self.core.work_problem(work)
+        if problem is not None:
+            opened = guard.open_turn(turn.question, turn.contexts)
+            return await opened.conclude_unscored(text, "failed", f"not scored: {problem}")
+        return await self.core.run_turn(
+            guard.acheck(turn.question, text, turn.contexts, driver=PROXY, notes=notes),
+            work=work,
+        )
 
 
 def guard_summary(result: GuardResult) -> dict[str, Any]:
@@ -80,10 +129,12 @@ def server_timing(upstream_s: float, guard_s: float) -> str:
 
 async def record_failure(guard: Guard, turn: ChatTurn, exc: BaseException, audit_id: str) -> None:
     """A ``turn_failed`` record for a request the upstream did not answer."""
-    await guard._audit_crash(audit_id, turn.question, "", [], exc)
+    await guard.open_turn(turn.question, turn.contexts, audit_id=audit_id).record_failure("", exc)
 
 
-async def _guard_choice(guard: Guard, turn: ChatTurn, choice: Any) -> dict[str, Any]:
+async def _guard_choice(
+    guard: Guard, turn: ChatTurn, choice: Any, scoring: Scoring
+) -> dict[str, Any]:
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise UpstreamError(502, "upstream reply has a choice without a message")
@@ -91,16 +142,20 @@ async def _guard_choice(guard: Guard, turn: ChatTurn, choice: Any) -> dict[str, 
     tool_turn = bool(message.get("tool_calls") or message.get("function_call")) or (
         choice.get("finish_reason") in _TOOL_FINISH
     )
-    if tool_turn or not isinstance(content, str):
-        reason = TOOL_CALLS_REASON if tool_turn else "the answer has no text"
-        topics = guard.classifier.classify(turn.question, turn.contexts)
+    if not (isinstance(content, str) and content.strip()):
+        # Nothing the user would read: the policy decides the turn (on_tool_calls for a
+        # tool-call turn, on_error for an answer without text).
+        opened = guard.open_turn(turn.question, turn.contexts)
         text = content if isinstance(content, str) else ""
-        result = unscored_result(
-            guard, uuid.uuid4().hex, turn.question, text, turn.contexts, topics, reason
-        )
-        await guard._audit_turn(result, [])
+        if tool_turn:
+            result = await opened.conclude_unscored(text, "tool_calls", TOOL_CALLS_REASON)
+        else:
+            result = await opened.conclude_unscored(text, "no_text", "the answer has no text")
+        if isinstance(content, str) and result.answer != content:
+            message["content"] = result.answer
         return guard_summary(result)
-    result = await guard.acheck(turn.question, content, turn.contexts)
+    # Text beside tool calls is shown to the user: it is scored like any answer.
+    result = await scoring.check(guard, turn, content)
     if result.answer != content:
         message["content"] = result.answer
         if "logprobs" in choice:
@@ -109,7 +164,7 @@ async def _guard_choice(guard: Guard, turn: ChatTurn, choice: Any) -> dict[str, 
 
 
 async def complete(
-    guard: Guard, upstream: Upstream, turn: ChatTurn, client_key: str | None
+    guard: Guard, upstream: Upstream, turn: ChatTurn, client_key: str | None, scoring: Scoring
 ) -> Completion:
     """The upstream's reply to a non-streamed request, each choice guarded."""
     started = time.perf_counter()
@@ -122,7 +177,7 @@ async def complete(
         await record_failure(guard, turn, exc, uuid.uuid4().hex)
         raise
     answered = time.perf_counter()
-    summaries = [await _guard_choice(guard, turn, choice) for choice in choices]
+    summaries = [await _guard_choice(guard, turn, choice, scoring) for choice in choices]
     summary = dict(summaries[0])
     if len(summaries) > 1:
         summary["choices"] = summaries
@@ -162,6 +217,8 @@ class ChatChunks:
             await closer()
 
     def unscored(self) -> str | None:
+        """Why the turn may carry no score: it ended in tool calls (its text, if any, is
+        still scored)."""
         return TOOL_CALLS_REASON if self.tool_calls else None
 
     async def _texts(self) -> AsyncGenerator[str, None]:
@@ -270,7 +327,7 @@ class GuardedSSE:
 
 
 async def open_stream(
-    guard: Guard, upstream: Upstream, turn: ChatTurn, client_key: str | None
+    guard: Guard, upstream: Upstream, turn: ChatTurn, client_key: str | None, scoring: Scoring
 ) -> GuardedSSE:
     """Open the upstream stream (errors before its first byte raise, recorded) and the guard."""
     audit_id = uuid.uuid4().hex
@@ -280,5 +337,11 @@ async def open_stream(
         await record_failure(guard, turn, exc, audit_id)
         raise
     chunks = ChatChunks(opened.events())
-    guarded = guard.astream(turn.question, chunks, turn.contexts, unscored=chunks.unscored)
+    guarded = guard.astream(
+        turn.question,
+        chunks,
+        turn.contexts,
+        unscored=chunks.unscored,
+        deadline_s=scoring.deadline_s,
+    )
     return GuardedSSE(guarded, chunks, opened)

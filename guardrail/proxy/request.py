@@ -20,13 +20,28 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from guardrail.exceptions import ConfigError
+from guardrail.exceptions import RequestError
+from guardrail.serving.body import JsonShape
+from guardrail.serving.limits import RequestLimits
 
-__all__ = ["CONTEXT_BLOCK", "ChatTurn", "read_chat_request"]
+__all__ = ["CONTEXT_BLOCK", "ChatTurn", "chat_shape", "read_chat_request"]
 
 #: One retrieved passage inside a system message.
 CONTEXT_BLOCK = re.compile(r"<context>(.*?)</context>", re.DOTALL)
 _SYSTEM_ROLES = ("system", "developer")
+
+
+def chat_shape(limits: RequestLimits) -> JsonShape:
+    """The most a chat request body may hold before it is parsed: messages, content parts,
+    tools and their schemas are nested, so the bounds are generous multiples of the contexts
+    a request may carry — what they stop is a body of millions of values or of nesting deep
+    enough to exhaust the parser."""
+    return JsonShape(
+        max_strings=20 * limits.max_contexts + 20_000,
+        max_values=20 * limits.max_contexts + 20_000,
+        max_containers=5 * limits.max_contexts + 5_000,
+        what=f"a chat request of at most {limits.max_contexts} contexts (--max-contexts)",
+    )
 
 
 @dataclass(frozen=True)
@@ -55,27 +70,28 @@ def _text(content: Any) -> str:
 
 
 def read_chat_request(body: Any) -> ChatTurn:
-    """Split a request body into a :class:`ChatTurn`; ``ConfigError`` names what is wrong."""
+    """Split a request body into a :class:`ChatTurn`; ``RequestError`` (400) names what is
+    wrong."""
     if not isinstance(body, dict):
-        raise ConfigError("the request body must be a JSON object")
+        raise RequestError("the request body must be a JSON object")
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
-        raise ConfigError("'messages' must be a non-empty list")
+        raise RequestError("'messages' must be a non-empty list")
     if not all(isinstance(m, dict) for m in messages):
-        raise ConfigError("every message must be an object")
+        raise RequestError("every message must be an object")
     upstream = {k: v for k, v in body.items() if k != "guardrail"}
     extra = body.get("guardrail")
     contexts: list[str] | None = None
     if extra is not None:
         if not isinstance(extra, dict):
-            raise ConfigError("'guardrail' must be an object such as {\"contexts\": [...]}")
+            raise RequestError("'guardrail' must be an object such as {\"contexts\": [...]}")
         unknown = set(extra) - {"contexts"}
         if unknown:
-            raise ConfigError(f"unknown 'guardrail' field(s): {', '.join(sorted(unknown))}")
+            raise RequestError(f"unknown 'guardrail' field(s): {', '.join(sorted(unknown))}")
         given = extra.get("contexts")
         if given is not None:
             if not isinstance(given, list) or not all(isinstance(c, str) for c in given):
-                raise ConfigError("'guardrail.contexts' must be a list of strings")
+                raise RequestError("'guardrail.contexts' must be a list of strings")
             contexts = list(given)
     if contexts is None:
         contexts = [
@@ -88,7 +104,7 @@ def read_chat_request(body: Any) -> ChatTurn:
     users = [m for m in messages if m.get("role") == "user"]
     question = _text(users[-1].get("content")) if users else ""
     if not question.strip():
-        raise ConfigError("no user message with text: the guard needs the question")
+        raise RequestError("no user message with text: the guard needs the question")
     stream = body.get("stream") is True
     n = body.get("n", 1)
     choices = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1

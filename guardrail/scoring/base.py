@@ -26,6 +26,7 @@ from guardrail.models import (
 from guardrail.scoring.failures import ParseFailure, as_failure
 
 if TYPE_CHECKING:
+    from guardrail.judges.base import Judge
     from guardrail.localize.model import SpanLocalizer
 
 _log = logging.getLogger(__name__)
@@ -134,6 +135,9 @@ class ScorerBase(ABC):
 
     method: str
     localizer: SpanLocalizer | None = None
+    #: The judges the scorer calls (set by :func:`~guardrail.scoring.factory.build_scorer`);
+    #: their capabilities say, e.g., whether the scorer works offline.
+    judges: tuple[Judge, ...] = ()
     #: Whether :meth:`score` takes ``cascade=`` (a topic's cascade choice).
     supports_cascade: ClassVar[bool] = False
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from guardrail.judges.base import Judge
 from guardrail.judges.cache import CachingJudge, ResponseCache
-from guardrail.judges.registry import make_judge, parse_spec
+from guardrail.judges.registry import make_judge, spec_capabilities
 from guardrail.scoring.registry import ScorerParts, scorer_entry
 from guardrail.scoring.settings import (
     DEFAULT_THRESHOLD,
@@ -48,8 +48,14 @@ def build_scorer(
     pool: dict[str, Judge] = judges if judges is not None else {}
     cache = ResponseCache(settings.response_cache) if settings.response_cache else None
     cached: dict[int, Judge] = {}  # one cache wrapper per judge object
+    used: dict[int, Judge] = {}  # every judge handed to the scorer, once
 
     def get(spec: str | None) -> Judge:
+        chosen = pick(spec)
+        used.setdefault(id(chosen), chosen)
+        return chosen
+
+    def pick(spec: str | None) -> Judge:
         chosen_judge = judge
         if chosen_judge is None:
             spec = spec or settings.judge
@@ -71,7 +77,9 @@ def build_scorer(
         chosen = TokenLocalizer.load(settings.localizer_model)
     else:
         chosen = "packaged"
-    return entry.build(settings, ScorerParts(judge=get, threshold=threshold, localizer=chosen))
+    scorer = entry.build(settings, ScorerParts(judge=get, threshold=threshold, localizer=chosen))
+    scorer.judges = tuple(used.values())
+    return scorer
 
 
 def metarag_scorer(settings: MetaRAGSettings, parts: ScorerParts) -> MetaRAG:
@@ -107,18 +115,15 @@ def _prompts(name: str, style: str) -> PromptSet:
     return builtin.fenced() if style == "fenced" else builtin
 
 
-#: The judge kinds that speak the OpenAI API (and take ``stream=``).
-_OPENAI_KINDS = ("openai", "openai-compatible")
-
-
 def judge_options(settings: AnyScorerSettings, spec: str) -> dict[str, Any]:
-    """The options the settings give the judge ``spec`` names: ``stream`` for the OpenAI-API
-    judges (``judge_stream``: ``auto`` streams for ``openai-compatible:`` specs)."""
-    kind = parse_spec(spec).kind
-    if kind not in _OPENAI_KINDS:
+    """The options the settings give the judge ``spec`` names: ``stream`` for judges that can
+    stream (``judge_stream``: ``auto`` streams for those that need no key, i.e. a model server
+    of your own)."""
+    capabilities = spec_capabilities(spec)
+    if not capabilities.streams:
         return {}
     choice = settings.judge_stream
-    return {"stream": choice == "on" or (choice == "auto" and kind == "openai-compatible")}
+    return {"stream": choice == "on" or (choice == "auto" and not capabilities.key_env)}
 
 
 def judge_for(settings: AnyScorerSettings, spec: str | None = None) -> Judge:

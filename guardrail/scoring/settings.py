@@ -30,7 +30,7 @@ from pydantic import (
 )
 
 from guardrail.exceptions import ConfigError
-from guardrail.judges.registry import parse_spec
+from guardrail.judges.registry import parse_spec, spec_capabilities
 from guardrail.judges.runner import RetryPolicy
 from guardrail.scoring.registry import SETTINGS_MODELS, MethodNames, register_scorer, settings_union
 from guardrail.validation import Settings, error_line
@@ -223,9 +223,12 @@ def model_verifier(spec: str) -> str | None:
     """``"trained"`` or ``"encoder"`` for the local judge specs that read a model
     (``local:trained``, ``local:encoder``), else ``None``."""
     parsed = parse_spec(spec)
-    if parsed.kind == "local" and parsed.model in ("trained", "encoder"):
-        return parsed.model
-    return None
+    from guardrail.judges.local.verifiers import VERIFIER_REGISTRY
+
+    if not spec_capabilities(spec).reads_model or not parsed.model:
+        return None
+    entry = VERIFIER_REGISTRY.find(parsed.model)
+    return parsed.model if entry is not None and entry.capabilities.reads_model else None
 
 
 class MetaRAGSettings(MetaRAGParams, ScorerWiring):

@@ -2,15 +2,15 @@
 
 A check goes through, in order (each step refuses before the next costs anything):
 
-1. the API key and the body size (:class:`~guardrail.server.limits.GuardGate`, before the body);
-2. a count of the body's strings, values and containers (:func:`~guardrail.server.body.
+1. the API key and the body size (:class:`~guardrail.serving.limits.GuardGate`, before the body);
+2. a count of the body's strings, values and containers (:func:`~guardrail.serving.body.
    precheck_json`), then JSON parsing (413/422);
 3. odd code points replaced before validation (:func:`guardrail.sanitize.clean_json`; the
    reply's ``X-Guardrail-Replaced-Characters`` header says how many), then validation (422);
 4. the size limits and the estimated scoring work (413, naming the limit);
 5. the in-flight limit (503 with ``Retry-After``);
 6. scoring on the small or the large lane, under the request's deadline, stopped if the client
-   disconnects (:mod:`guardrail.server.scheduler`).
+   disconnects (:mod:`guardrail.serving.scheduler`).
 """
 
 from __future__ import annotations
@@ -27,21 +27,20 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from guardrail.exceptions import ConfigError, GuardrailError
+from guardrail.exceptions import ConfigError, GuardrailError, RequestError
+from guardrail.logs import get_logger
 from guardrail.models import GuardResult
-from guardrail.sanitize import clean_json
-from guardrail.server.body import BodyError, JsonShape, parse_json, precheck_json
-from guardrail.server.limits import API_KEY_HINT, RequestLimits, api_key_matches
-from guardrail.server.scheduler import Ticket, estimated_work
+from guardrail.scoring.deadline import Ticket
 from guardrail.server.state import StateDep
+from guardrail.serving.body import JsonShape
+from guardrail.serving.core import ServingError, read_json_body
+from guardrail.serving.limits import API_KEY_HINT, RequestLimits, api_key_matches
 
 __all__ = ["CheckRequest", "router"]
 
 router = APIRouter()
+_log = get_logger(__name__)
 
-#: Extra time past ``max_check_seconds`` before a check that ignores its deadline (a custom
-#: checker, or a judge call that does not return) is cancelled and answered with 503.
-DEADLINE_GRACE_S = 10.0
 REPLACED_HEADER = "X-Guardrail-Replaced-Characters"
 
 
@@ -103,12 +102,10 @@ def require_api_key(request: Request, state: StateDep) -> None:
 async def read_check(request: Request, limits: RequestLimits) -> tuple[CheckRequest, int]:
     """Steps 2-4 of the module docstring: the validated, cleaned request and the number of
     replaced characters, or an HTTP error."""
-    raw = await request.body()
     try:
-        precheck_json(raw, check_shape(limits))
-        data, replaced = clean_json(parse_json(raw))
-    except BodyError as exc:
-        raise HTTPException(exc.status, exc.detail) from None
+        data, replaced = read_json_body(await request.body(), check_shape(limits))
+    except ServingError as exc:
+        raise HTTPException(exc.status, exc.message) from None
     try:
         body = CheckRequest.model_validate(data)
     except ValidationError as exc:
@@ -149,52 +146,42 @@ async def _abandon_on_disconnect(request: Request, ticket: Ticket) -> None:
 )
 async def check(request: Request, state: StateDep) -> Response:
     """Run the guard on one turn and return its :class:`~guardrail.models.GuardResult`."""
-    limits = state.limits
-    body, replaced = await read_check(request, limits)
-    work = estimated_work(body.answer, body.contexts)
-    if work > limits.max_work:
-        raise HTTPException(
-            status.HTTP_413_CONTENT_TOO_LARGE,
-            f"estimated scoring work {work} (answer sentences x context characters) is over"
-            f" the limit of {limits.max_work} (--max-work): send fewer or shorter contexts,"
-            " or a shorter answer",
-        )
-    if state.in_flight >= limits.max_in_flight:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            f"busy: {state.in_flight} checks in progress; retry shortly",
-            headers={"Retry-After": "1"},
-        )
+    core = state.core
+    body, replaced = await read_check(request, core.limits)
+    work = core.work(body.answer, body.contexts)
+    problem = core.work_problem(work)
+    if problem is not None:
+        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, problem)
     started = time.perf_counter()
-    state.in_flight += 1
-    ticket = Ticket(limits.max_check_seconds)
-    watcher = asyncio.create_task(_abandon_on_disconnect(request, ticket))
+    ticket = core.ticket()
     try:
-        result: GuardResult = await asyncio.wait_for(
-            state.lanes.run(
-                state.checker.acheck(body.question, body.answer, list(body.contexts)),
-                ticket=ticket,
-                small=work <= limits.small_work,
-            ),
-            timeout=limits.max_check_seconds + DEADLINE_GRACE_S,
-        )
-    except asyncio.TimeoutError:
-        state.metrics.stopped.labels("deadline").inc()
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE,
-            f"the check did not finish within {limits.max_check_seconds} s (--max-check-seconds)",
-        ) from None
+        with core.slot("checks"):
+            watcher = asyncio.create_task(_abandon_on_disconnect(request, ticket))
+            try:
+                result: GuardResult = await core.run_turn(
+                    state.checker.acheck(body.question, body.answer, list(body.contexts)),
+                    work=work,
+                    ticket=ticket,
+                )
+            finally:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+    except ServingError as exc:
+        if exc.status == 503 and "did not finish" in exc.message:
+            state.metrics.stopped.labels("deadline").inc()
+        raise HTTPException(exc.status, exc.message, headers=exc.headers or None) from None
+    except RequestError as exc:
+        raise HTTPException(exc.status, str(exc)) from exc
     except ConfigError as exc:
-        raise HTTPException(status.HTTP_400_BAD_REQUEST, str(exc)) from exc
+        _log.error("configuration error in a check", error=repr(exc))
+        raise HTTPException(
+            status.HTTP_500_INTERNAL_SERVER_ERROR, f"server configuration error: {exc}"
+        ) from exc
     except GuardrailError as exc:
         raise HTTPException(
             status.HTTP_503_SERVICE_UNAVAILABLE, f"{type(exc).__name__}: {exc}"
         ) from exc
-    finally:
-        state.in_flight -= 1
-        watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
     stop = ticket.stop_reason()
     if stop is not None and result.decision.error and stop in result.decision.error:
         state.metrics.stopped.labels(stop.split(":", 1)[0]).inc()

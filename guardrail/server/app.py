@@ -28,7 +28,13 @@ from guardrail.exceptions import ConfigError
 from guardrail.queues.review_queue import ReviewQueue
 from guardrail.server import api, review
 from guardrail.server.auth import ReviewerTokens, Throttle
-from guardrail.server.limits import (
+from guardrail.server.metrics import Metrics
+from guardrail.server.render import score_bucket
+from guardrail.server.sessions import SessionStore
+from guardrail.server.state import Checker, ServerState, server_state
+from guardrail.server.throttle import SharedLoginThrottle
+from guardrail.serving.core import ServingCore
+from guardrail.serving.limits import (
     ASGIApp,
     GuardGate,
     Message,
@@ -38,12 +44,6 @@ from guardrail.server.limits import (
     Send,
     needs_api_key,
 )
-from guardrail.server.metrics import Metrics
-from guardrail.server.render import score_bucket
-from guardrail.server.scheduler import Lanes, bound_scoring
-from guardrail.server.sessions import SessionStore
-from guardrail.server.state import Checker, ServerState, server_state
-from guardrail.server.throttle import SharedLoginThrottle
 from guardrail.telemetry.http import TraceContextMiddleware
 
 __all__ = ["Checker", "ServerState", "create_app"]
@@ -104,12 +104,12 @@ def create_app(
     False only the JSON API, health and metrics are served. ``login_throttle`` limits failed
     reviewer logins per client address (default: 5 per 5 minutes, counted in the review
     database so every worker shares the limit). ``limits`` bounds what one
-    request may send and cost (:class:`~guardrail.server.limits.RequestLimits`). ``/metrics``
+    request may send and cost (:class:`~guardrail.serving.limits.RequestLimits`). ``/metrics``
     needs the API key when one is set, unless ``metrics_public`` is True.
 
-    A :class:`~guardrail.guard.Guard` passed as ``checker`` has its scorer wrapped once in a
-    :class:`~guardrail.server.scheduler.BoundedScorer`, so a request's deadline or its client
-    leaving ends scoring with the topic's ``on_error`` decision (audited).
+    Each request's turn runs with its own deadline ticket
+    (:mod:`guardrail.scoring.deadline`), so a request's deadline or its client leaving ends
+    scoring with the topic's ``on_error`` decision (audited); the checker is not changed.
     """
     if review_ui and not reviewer_tokens:
         raise ConfigError(
@@ -122,7 +122,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        await asyncio.to_thread(app.state.guardrail.lanes.stop)
+        await asyncio.to_thread(app.state.guardrail.core.stop)
 
     app = FastAPI(
         title=f"{title} service",
@@ -135,7 +135,7 @@ def create_app(
     templates.env.globals["score_bucket"] = score_bucket
     limits = limits or RequestLimits()
     app.state.guardrail = ServerState(
-        checker=bound_scoring(checker),
+        checker=checker,
         queue=queue,
         api_key=api_key,
         tokens=ReviewerTokens.from_mapping(reviewer_tokens, secret.encode("utf-8")),
@@ -143,8 +143,7 @@ def create_app(
         metrics=Metrics(),
         templates=templates,
         sessions=SessionStore(queue.target, max_age_s=SESSION_MAX_AGE_S),
-        limits=limits,
-        lanes=Lanes(small=1, large=limits.scoring_threads),
+        core=ServingCore(limits),
         metrics_public=metrics_public,
     )
     state: ServerState = app.state.guardrail

@@ -15,10 +15,10 @@ from fastapi.templating import Jinja2Templates
 from guardrail.models import GuardResult
 from guardrail.queues.review_queue import ReviewQueue
 from guardrail.server.auth import ReviewerTokens, Throttle
-from guardrail.server.limits import RequestLimits
 from guardrail.server.metrics import Metrics
-from guardrail.server.scheduler import Lanes
 from guardrail.server.sessions import SessionStore
+from guardrail.serving.core import ServingCore
+from guardrail.serving.limits import RequestLimits
 
 __all__ = ["Checker", "ServerState", "StateDep", "server_state"]
 
@@ -39,11 +39,13 @@ class ServerState:
     metrics: Metrics
     templates: Jinja2Templates
     sessions: SessionStore
-    limits: RequestLimits = field(default_factory=RequestLimits)
-    #: The scoring threads (see :mod:`guardrail.server.scheduler`).
-    lanes: Lanes = field(default_factory=Lanes)
+    #: Limits, lanes and the in-flight count (:mod:`guardrail.serving.core`).
+    core: ServingCore = field(default_factory=ServingCore)
     metrics_public: bool = False
-    in_flight: int = 0
+
+    @property
+    def limits(self) -> RequestLimits:
+        return self.core.limits
 
 
 def server_state(request: Request) -> ServerState:

@@ -1,25 +1,26 @@
 """The per-sentence check of a held stream: one sentence scored against the contexts.
 
-A held sentence must be checked in milliseconds, so it is scored offline: with the guard's own
-scorer when every judge the policy names is the offline one (``local``, ``local:trained``,
-...), otherwise with the same scorer settings on the offline judge — the *screen* that stands
-in for the LLM judge until the full answer is scored at the end of the stream.
+A held sentence must be checked in milliseconds, so it is scored offline: with the turn's own
+scorer when every judge it uses declares itself offline (the offline judge, the test doubles,
+a plug-in registered as offline), otherwise with the policy's scorer settings on the offline
+judge — the *screen* that stands in for the LLM judge until the full answer is scored at the
+end of the stream. The scorer is the turn's: under ``Guard.override`` the override's.
 
 The check fails closed: a sentence whose scoring fails (judge error, timeout) is not released.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from guardrail.exceptions import JudgeError, ScoringError
-from guardrail.judges.base import Judge
-from guardrail.judges.registry import parse_spec
+from guardrail.judges.registry import scorer_is_offline
 from guardrail.models import JudgeCall, ScoreReport
 from guardrail.policy.schema import Policy
 from guardrail.scoring.base import Scorer
 
-__all__ = ["SentenceChecker", "SentenceVerdict", "offline_screen"]
+__all__ = ["SentenceChecker", "SentenceVerdict", "offline_screen", "sentence_checker"]
 
 
 @dataclass(frozen=True)
@@ -32,23 +33,32 @@ class SentenceVerdict:
     error: str | None = None
 
 
-def _is_offline(spec: str) -> bool:
-    return parse_spec(spec).kind == "local"
-
-
-def offline_screen(policy: Policy, scorer: Scorer, built: dict[str, Judge]) -> Scorer:
-    """``scorer`` itself when the policy scores offline, else the policy's scorer settings
-    on the offline judge (built once; ``built`` keeps its judge for closing)."""
-    settings = policy.scorer
-    if all(_is_offline(spec) for spec in settings.judge_specs()):
+def offline_screen(policy: Policy, scorer: Scorer) -> Scorer:
+    """``scorer`` itself when every judge it uses works offline (its judges say so through
+    their capabilities), else the policy's scorer settings on the offline judge."""
+    if scorer_is_offline(scorer):
         return scorer
     from guardrail.scoring.factory import build_scorer
 
+    settings = policy.scorer
     update: dict[str, object] = {"judge": "local"}
     if hasattr(settings, "decomposer"):
         update.update(decomposer=None, generator=None, verifiers=[])
     offline = settings.model_copy(update=update)
-    return build_scorer(offline, judges=built)
+    return build_scorer(offline)
+
+
+#: The sentence checker of each scorer a stream has used (kept while the scorer lives).
+_CHECKERS: weakref.WeakKeyDictionary[Scorer, SentenceChecker] = weakref.WeakKeyDictionary()
+
+
+def sentence_checker(policy: Policy, scorer: Scorer) -> SentenceChecker:
+    """The per-sentence checker of a held stream whose turn scores with ``scorer`` (built on
+    first use: an override's scorer gets its own, and the guard's is untouched by it)."""
+    checker = _CHECKERS.get(scorer)
+    if checker is None:
+        checker = _CHECKERS[scorer] = SentenceChecker(offline_screen(policy, scorer))
+    return checker
 
 
 class SentenceChecker:

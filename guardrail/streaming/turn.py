@@ -28,31 +28,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from guardrail.actions.answers import normalize_contexts
 from guardrail.models import (
     ActionName,
     Citation,
     Decision,
     GuardResult,
-    JudgeCall,
     ScoreReport,
-    TopicLabel,
     merge_spans,
 )
 from guardrail.policy.schema import StreamMode, TopicRule
-from guardrail.streaming.check import SentenceChecker, SentenceVerdict, offline_screen
+from guardrail.streaming.check import SentenceVerdict, sentence_checker
 from guardrail.streaming.chunks import close_source, text_chunks
 from guardrail.streaming.sentences import SentenceSplitter
+from guardrail.turn import Driver, Scored, Turn, TurnParts
 
-if TYPE_CHECKING:  # pragma: no cover
-    from guardrail.guard import Guard
-
-__all__ = ["CORRECTION_NOTICE", "UNCHECKED_NOTICE", "AsyncGuardedStream", "unscored_result"]
+__all__ = ["CORRECTION_NOTICE", "UNCHECKED_NOTICE", "AsyncGuardedStream", "stream_driver"]
 
 #: Appended (with the action text, if any) when an answer already released is flagged.
 CORRECTION_NOTICE = "Correction: parts of the answer above are not supported by the sources."
@@ -62,16 +56,11 @@ _SEPARATOR = "\n\n"
 
 #: Turns being finished after their consumer stopped reading (kept until their record is out).
 _FINISHING: set[asyncio.Task[Any]] = set()
-_CHECKERS: weakref.WeakKeyDictionary[Guard, SentenceChecker] = weakref.WeakKeyDictionary()
 
 
-def sentence_checker(guard: Guard) -> SentenceChecker:
-    """The guard's per-sentence checker, built on first use and kept while the guard lives."""
-    checker = _CHECKERS.get(guard)
-    if checker is None:
-        scorer = offline_screen(guard.policy, guard.scorer, guard._built_judges)
-        checker = _CHECKERS[guard] = SentenceChecker(scorer)
-    return checker
+def stream_driver(mode: StreamMode) -> Driver:
+    """The driver of a stream in ``mode`` (its reasons say the answer was streamed)."""
+    return Driver(f"stream:{mode}", "no regeneration: the answer was streamed")
 
 
 @dataclass
@@ -85,15 +74,11 @@ class _Held:
 
 @dataclass
 class _Turn:
-    audit_id: str
-    question: str
-    passages: list[str]
-    topics: list[TopicLabel]
+    turn: Turn
     rule: TopicRule
     mode: StreamMode
     produced: list[str] = field(default_factory=list)
     released: list[str] = field(default_factory=list)
-    calls: list[JudgeCall] = field(default_factory=list)
     checked: int = 0  # characters of the answer that went through the sentence check
     held: _Held | None = None
     audited: bool = False
@@ -117,19 +102,21 @@ class AsyncGuardedStream:
 
     def __init__(
         self,
-        guard: Guard,
+        parts: TurnParts,
         question: str,
         source: Any,
         contexts: Any = None,
         *,
         unscored: Callable[[], str | None] | None = None,
+        deadline_s: float | None = None,
     ) -> None:
-        self._guard = guard
+        self._parts = parts
         self.question = question
         self._source = source
         self._contexts = contexts
         #: Asked at the end: a reason not to score the turn (e.g. it ended in tool calls).
         self._unscored = unscored
+        self._deadline_s = deadline_s
         self.audit_id = uuid.uuid4().hex
         self.mode: StreamMode | None = None
         self.result: GuardResult | None = None
@@ -155,12 +142,8 @@ class AsyncGuardedStream:
 
     async def _record_unread(self, reason: str) -> None:
         """Record a turn whose answer nobody read (nothing was shown)."""
-        turn = await asyncio.to_thread(self._start)
-        result = unscored_result(
-            self._guard, turn.audit_id, turn.question, "", turn.passages, turn.topics, reason
-        )
-        await self._guard._audit_turn(result, [])
-        self.result = result
+        stream = await asyncio.to_thread(self._start)
+        self.result = await stream.turn.conclude_unscored("", "unread", reason, shown="")
 
     async def __aenter__(self) -> AsyncGuardedStream:
         return self
@@ -171,12 +154,12 @@ class AsyncGuardedStream:
     # -- the turn ---------------------------------------------------------------------------
 
     def _start(self) -> _Turn:
-        guard = self._guard
-        passages = normalize_contexts(self._contexts)
-        topics = guard.classifier.classify(self.question, passages)
-        rule = guard.engine.rule_for(topics)
+        turn = self._parts.open(
+            self.question, self._contexts, audit_id=self.audit_id, deadline_s=self._deadline_s
+        )
+        rule = turn.rule
         self.mode = rule.stream_mode
-        return _Turn(self.audit_id, self.question, passages, topics, rule, self.mode)
+        return _Turn(turn, rule, self.mode)
 
     async def _run(self) -> AsyncGenerator[str, None]:
         chunks = text_chunks(self._source)
@@ -217,9 +200,7 @@ class AsyncGuardedStream:
             await self._close_upstream(chunks)
             if not turn.audited:
                 turn.audited = True
-                await self._guard._audit_crash(
-                    turn.audit_id, turn.question, turn.answer, turn.calls, exc
-                )
+                await turn.turn.record_failure(turn.answer, exc)
             raise
 
     async def _close_upstream(self, chunks: AsyncGenerator[str, None]) -> None:
@@ -246,9 +227,10 @@ class AsyncGuardedStream:
 
     async def _passes(self, turn: _Turn, sentence: str) -> bool:
         """Check one sentence; on success it counts as released."""
-        checker = sentence_checker(self._guard)
+        checker = sentence_checker(self._parts.policy, self._parts.scorer)
+        t = turn.turn
         verdict = await checker.check(
-            turn.question, sentence, turn.passages, turn.rule.threshold, turn.calls
+            t.question, sentence, t.passages, turn.rule.threshold, t.calls
         )
         start = turn.checked
         turn.checked += len(sentence)
@@ -258,35 +240,32 @@ class AsyncGuardedStream:
         turn.released.append(sentence)
         return True
 
-    async def _finish(self, turn: _Turn, *, note: str | None) -> GuardResult:
+    async def _finish(self, stream: _Turn, *, note: str | None) -> GuardResult:
         """Score the whole answer, decide, act (escalate at most once), record the turn."""
-        turn.audited = True
-        guard = self._guard
-        answer = turn.answer
+        stream.audited = True
+        turn = stream.turn
+        answer = stream.answer
         reason = self._unscored() if self._unscored is not None else None
-        if reason is not None and turn.held is None:
-            result = unscored_result(
-                guard, turn.audit_id, turn.question, answer, turn.passages, turn.topics, reason
-            )
-            result = result.model_copy(update={"answer": turn.shown})
-            await guard._audit_turn(result, turn.calls)
-            self.result = result
-            return result
         try:
-            cascade = guard.engine.cascade_for(turn.topics) if guard._cascade_ok else None
-            report, error = await guard._score(
-                turn.question, answer, turn.passages, turn.rule.threshold, turn.calls, cascade
+            if reason is not None and stream.held is None and not answer.strip():
+                result = await turn.conclude_unscored(
+                    answer, "tool_calls", reason, shown=stream.shown
+                )
+                self.result = result
+                return result
+            scored = await turn.score(answer)
+            scored = Scored(
+                _with_held(scored.report, stream.held, answer, stream.rule.threshold),
+                scored.error,
             )
-            report = _with_held(report, turn.held, answer, turn.rule.threshold)
-            regen = turn.rule.on_flag.regenerate
-            attempt = regen.max_attempts + 1 if regen is not None else 1
-            decision = guard.engine.decide(report, turn.topics, error=error, attempt=attempt)
-            notes = [f"streamed ({turn.mode})"]
-            if regen is not None and decision.flagged:
-                notes.append("no regeneration: the answer was streamed")
+            driver = stream_driver(stream.mode)
+            decision, regen_note = turn.decide_without_regeneration(scored, driver.no_regeneration)
+            notes = [f"streamed ({stream.mode})", regen_note]
+            if reason is not None:
+                notes.append(f"{reason}; its text was scored")
             taken: list[ActionName] = []
-            if turn.held is not None:
-                held = turn.held
+            if stream.held is not None:
+                held = stream.held
                 why = held.verdict.error or f"scored {held.verdict.score:.2f}"
                 notes.append(
                     f"held sentence at characters {held.start}-{held.end} not released "
@@ -296,35 +275,23 @@ class AsyncGuardedStream:
                     taken.append("abstain")
             if note:
                 notes.append(note)
-            final, citations, highlighted, escalation_error = await guard._apply(
-                turn.audit_id,
-                turn.question,
-                answer,
-                turn.passages,
-                turn.topics,
-                turn.rule,
-                decision,
-                report,
+            acted = await turn.act(answer, decision, scored.report)
+            decision = turn.final_decision(decision, acted, taken=taken, notes=notes)
+            shown = self._shown(
+                stream, decision, acted.final, acted.citations, stopped=note is not None
             )
-            decision = guard._final_decision(decision, taken, notes, escalation_error)
-            shown = self._shown(turn, decision, final, citations, stopped=note is not None)
-            result = GuardResult(
-                audit_id=turn.audit_id,
-                policy=guard.policy.name,
-                question=turn.question,
-                answer=shown,
-                original_answer=answer,
-                contexts=turn.passages,
+            result = turn.result(
+                shown=shown,
+                original=answer,
+                scored_answer=answer,
                 decision=decision,
-                topics=turn.topics,
-                report=report,
-                citations=citations,
-                highlighted=highlighted,
+                report=scored.report,
+                acted=acted,
             )
         except BaseException as exc:
-            await guard._audit_crash(turn.audit_id, turn.question, answer, turn.calls, exc)
+            await turn.record_failure(answer, exc)
             raise
-        await guard._audit_turn(result, turn.calls)
+        await turn.record(result)
         self.result = result
         return result
 
@@ -352,42 +319,10 @@ class AsyncGuardedStream:
         elif action:
             parts.append(f"{UNCHECKED_NOTICE} {action}")
         if citations:
-            parts.append(render_sources(citations, turn.passages))
+            parts.append(render_sources(citations, turn.turn.passages))
         if not parts:
             return shown
         return shown + (_SEPARATOR if shown.strip() else "") + _SEPARATOR.join(parts)
-
-
-def unscored_result(
-    guard: Guard,
-    audit_id: str,
-    question: str,
-    answer: str,
-    passages: list[str],
-    topics: list[TopicLabel],
-    reason: str,
-) -> GuardResult:
-    """A turn passed through without a score, saying why (recorded like any other turn)."""
-    rule = guard.engine.rule_for(topics)
-    decision = Decision(
-        action="pass",
-        actions=[],
-        flagged=False,
-        score=None,
-        threshold=rule.threshold,
-        topic=rule.name,
-        reason=f"not scored: {reason}",
-    )
-    return GuardResult(
-        audit_id=audit_id,
-        policy=guard.policy.name,
-        question=question,
-        answer=answer,
-        original_answer=answer,
-        contexts=passages,
-        decision=decision,
-        topics=topics,
-    )
 
 
 def _action_text(rule: TopicRule, decision: Decision) -> str:

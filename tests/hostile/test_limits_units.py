@@ -10,9 +10,9 @@ import yaml
 from guardrail.exceptions import ConfigError
 from guardrail.safe_load import YamlLimitError, load_yaml_document, loads_json
 from guardrail.sanitize import clean_json, require_clean
-from guardrail.server.body import BodyError, JsonShape, parse_json, precheck_json
-from guardrail.server.scheduler import estimated_work
 from guardrail.server.throttle import SharedLoginThrottle
+from guardrail.serving.body import BodyError, JsonShape, parse_json, precheck_json
+from guardrail.serving.scheduler import estimated_work
 
 
 class Clock:

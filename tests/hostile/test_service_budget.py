@@ -22,8 +22,8 @@ from guardrail.judges.local import LocalJudge
 from guardrail.models import GuardResult
 from guardrail.queues import SQLiteQueue
 from guardrail.server import create_app
-from guardrail.server.limits import RequestLimits
 from guardrail.server.testing import serve_in_thread
+from guardrail.serving.limits import RequestLimits
 from tests.server.conftest import API_KEY, FakeChecker
 
 ROOT = Path(__file__).resolve().parents[2]

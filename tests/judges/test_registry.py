@@ -96,7 +96,7 @@ def test_the_undocumented_offline_alias_is_gone():
 def test_a_registered_prefix_builds_its_judge_and_checks_its_argument(monkeypatch):
     """register_judge: factory(argument, **options); check() refuses bad arguments early;
     the prefix is listed in the help text; registering it twice needs replace=True."""
-    monkeypatch.setattr(registry, "_JUDGES", dict(registry._JUDGES))
+    monkeypatch.setattr(registry.JUDGES, "_entries", dict(registry.JUDGES._entries))
 
     def check(argument: str) -> None:
         if not argument.isdigit():

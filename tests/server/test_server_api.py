@@ -6,7 +6,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from guardrail.exceptions import ConfigError, ScoringError
+from guardrail.exceptions import ConfigError, RequestError, ScoringError
 from guardrail.models import GuardResult
 from guardrail.server import create_app
 from guardrail.server.samples import sample_report
@@ -82,7 +82,8 @@ def test_oversized_input_is_413(live, checker, bearer):
 @pytest.mark.parametrize(
     ("error", "status", "text"),
     [(ScoringError("judge unreachable"), 503, "ScoringError: judge unreachable"),
-     (ConfigError("bad policy"), 400, "bad policy")],
+     (ConfigError("bad policy"), 500, "server configuration error: bad policy"),
+     (RequestError("question too vague", status=422), 422, "question too vague")],
 )  # fmt: skip
 def test_checker_errors_map_to_status_codes(queue, failing_checker, error, status, text):
     """A scoring failure is a 503, a configuration error a 400 — each with its message."""

@@ -231,12 +231,11 @@ def test_unusable_replies_carry_their_causes(tmp_path, queue, otel: Otel):
 
 def test_a_crashed_turn_ends_its_span_with_the_exception(tmp_path, queue, otel: Otel):
     class Broken:
-        method = "broken"
+        def classify(self, *args: object, **kwargs: object) -> object:
+            raise RuntimeError("classifier bug")
 
-        async def score(self, *args: object, **kwargs: object) -> object:
-            raise RuntimeError("scorer bug")
-
-    guard = Guard(parse_policy(POLICY), scorer=Broken(), telemetry=otel.telemetry())  # type: ignore[arg-type]
+    # (a scorer's bug is decided by on_error; a crash outside scoring still ends the turn)
+    guard = Guard(parse_policy(POLICY), classifier=Broken(), telemetry=otel.telemetry())  # type: ignore[arg-type]
     with guard, pytest.raises(RuntimeError):
         guard.check(QUESTION, ANSWER, CONTEXTS)
     [turn] = otel.spans("guardrail.turn")

@@ -16,9 +16,18 @@ from guardrail.judges.local.verifiers import (
     VERIFIERS,
     Verifier,
     make_verifier,
+    register_verifier,
 )
 
-__all__ = ["MODEL", "VERIFIERS", "LocalJudge", "Verifier", "make_local_judge", "make_verifier"]
+__all__ = [
+    "MODEL",
+    "VERIFIERS",
+    "LocalJudge",
+    "Verifier",
+    "make_local_judge",
+    "make_verifier",
+    "register_verifier",
+]
 
 
 def make_local_judge(

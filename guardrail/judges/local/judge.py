@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges import base as task
@@ -25,6 +25,7 @@ from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.mutate import Mutator
 from guardrail.judges.local.verifiers import DEFAULT_VERIFIER, Verifier, make_verifier
 from guardrail.judges.local.verify import Support, Thresholds
+from guardrail.registry import Capabilities
 
 _METARAG = {Support.SUPPORTED: "YES", Support.CONTRADICTED: "NO", Support.UNKNOWN: "NOT SURE"}
 _RT4CHART = {
@@ -60,6 +61,9 @@ class LocalJudge:
     coverage (0..1) a context sentence needs before the rules answer YES, or call a clash a NO.
     ``cache_size`` bounds how many preprocessed contexts the verifier keeps.
     """
+
+    #: No network, no key, no model server.
+    capabilities: ClassVar[Capabilities] = Capabilities(offline=True)
 
     def __init__(
         self,

@@ -16,8 +16,8 @@ name        class                   how it decides
 =========== ======================= ===========================================================
 
 To add a verifier, write a class with the protocol's three members and pass an instance to
-``LocalJudge(verifier=...)``; :data:`VERIFIER_CLASSES` maps the names a judge spec can use
-(``local:NAME``) to their classes.
+``LocalJudge(verifier=...)``, or register it with :func:`register_verifier` to name it in a
+policy as ``judge: local:NAME``.
 
 Each verifier keeps a small LRU of preprocessed contexts, because every verify call for one
 answer sends the same context.
@@ -26,7 +26,7 @@ answer sends the same context.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -58,6 +58,7 @@ from guardrail.judges.local.verify import (
     assess,
     index_context,
 )
+from guardrail.registry import Capabilities, Registry
 
 MODEL = "local-rules-v1"
 TRAINED_MODEL = "local-trained-v1"
@@ -484,13 +485,39 @@ def _encoder_note(probs: Sequence[float]) -> str:
     return f"(encoder: supported {probs[0]:.2f}, unsupported {probs[2]:.2f})"
 
 
-#: The verifiers a judge spec can name (``local:NAME``), in the order they are listed.
-VERIFIER_CLASSES: dict[str, type[RulesVerifier | TrainedVerifier | EncoderVerifier]] = {
-    "rules": RulesVerifier,
-    "trained": TrainedVerifier,
-    "encoder": EncoderVerifier,
-}
-VERIFIERS: tuple[str, ...] = tuple(VERIFIER_CLASSES)
+#: Builds a verifier: ``factory(thresholds=..., cache_size=..., [model_path=...])``.
+VerifierFactory = Callable[..., Verifier]
+#: The verifiers a judge spec can name (``local:NAME``), in the order they are listed; a
+#: verifier that reads a model file declares ``Capabilities(reads_model=True)``.
+VERIFIER_REGISTRY: Registry[VerifierFactory] = Registry("local verifier")
+
+
+def register_verifier(
+    name: str,
+    factory: VerifierFactory,
+    *,
+    reads_model: bool = False,
+    replace: bool = False,
+) -> None:
+    """Make ``local:NAME`` (in a policy's ``judge``, on the command line) verify with the
+    verifier ``factory`` builds. ``factory`` is called with ``thresholds`` and
+    ``cache_size`` keywords (accept and ignore what you do not use), plus ``model_path`` when
+    ``reads_model`` is true and a model file is named (``judge_model``)."""
+    if not name or ":" in name or any(c.isspace() for c in name):
+        raise ConfigError(f"verifier name {name!r} must be one word without ':'")
+    VERIFIER_REGISTRY.register(
+        name,
+        factory,
+        capabilities=Capabilities(offline=True, reads_model=reads_model),
+        replace=replace,
+    )
+
+
+register_verifier("rules", RulesVerifier)
+register_verifier("trained", TrainedVerifier, reads_model=True)
+register_verifier("encoder", EncoderVerifier, reads_model=True)
+#: The packaged verifiers' names (``local:NAME``).
+VERIFIERS: tuple[str, ...] = VERIFIER_REGISTRY.registered()
 #: What ``local`` (no verifier named) means: the best offline verifier on held-out RAGTruth.
 DEFAULT_VERIFIER = "trained"
 
@@ -502,14 +529,15 @@ def make_verifier(
     thresholds: Thresholds | None = None,
     cache_size: int = 32,
 ) -> Verifier:
-    """The verifier called ``name`` (one of :data:`VERIFIERS`); ``model_path`` points the
-    fitted ones at another model file (trained) or directory (encoder)."""
-    cls = VERIFIER_CLASSES.get(name)
-    if cls is None:
-        raise ConfigError(f"verifier must be one of {', '.join(VERIFIERS)}, got {name!r}")
+    """The verifier registered as ``name`` (:func:`register_verifier`); ``model_path`` points
+    one that reads a model at another model file (trained) or directory (encoder)."""
+    entry = VERIFIER_REGISTRY.find(name)
+    if entry is None:
+        known = ", ".join(VERIFIER_REGISTRY.registered())
+        raise ConfigError(f"verifier must be one of {known}, got {name!r}")
     options: dict[str, Any] = {"thresholds": thresholds, "cache_size": cache_size}
     if model_path is not None:
-        if cls is RulesVerifier:
-            raise ConfigError("model_path needs verifier='trained' or 'encoder'")
+        if not entry.capabilities.reads_model:
+            raise ConfigError(f"model_path needs a verifier that reads a model, not {name!r}")
         options["model_path"] = model_path
-    return cls(**options)
+    return entry.value(**options)

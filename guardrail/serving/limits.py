@@ -25,6 +25,13 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 API_KEY_HINT = "missing or invalid API key (send 'Authorization: Bearer <key>' or 'X-API-Key')"
+#: How a front end shapes an error reply: ``(status, message) -> JSON body``.
+ErrorBody = Callable[[int, str], dict[str, Any]]
+
+
+def detail_body(status: int, message: str) -> dict[str, Any]:
+    """The HTTP service's error shape (FastAPI's): ``{"detail": message}``."""
+    return {"detail": message}
 
 
 class RequestLimits(Settings):
@@ -88,6 +95,17 @@ def presented_key(raw_headers: Iterable[tuple[bytes, bytes]]) -> bytes | None:
     return bearer
 
 
+def bearer_key(raw_headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header (to forward upstream), if any."""
+    for name, value in raw_headers:
+        if name.lower() == b"authorization":
+            scheme, _, credentials = value.strip().partition(b" ")
+            if scheme.lower() == b"bearer" and credentials.strip():
+                return credentials.strip().decode("utf-8", "replace")
+            return None
+    return None
+
+
 def api_key_matches(raw_headers: Iterable[tuple[bytes, bytes]], expected: str) -> bool:
     """Whether the request carries ``expected``, compared in constant time as UTF-8 bytes (the
     header's own bytes, so a key with non-ASCII characters matches when sent as UTF-8)."""
@@ -110,11 +128,13 @@ class GuardGate:
         api_key: Callable[[], str | None],
         max_body_bytes: Callable[[], int],
         protected: Callable[[str], bool] = lambda path: path.startswith("/v1/"),
+        error_body: ErrorBody = detail_body,
     ) -> None:
         self.app = app
         self._api_key = api_key
         self._max_body = max_body_bytes
         self._protected = protected
+        self._error_body = error_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -127,20 +147,22 @@ class GuardGate:
             and not api_key_matches(scope["headers"], expected)
         ):
             scope["guardrail.refused"] = 401
-            await _reply(send, 401, API_KEY_HINT, {"www-authenticate": "Bearer"})
+            await _reply(send, self._error_body, 401, API_KEY_HINT, {"www-authenticate": "Bearer"})
             return
         limit = self._max_body()
         declared = next((v for k, v in scope["headers"] if k.lower() == b"content-length"), None)
         if declared is not None and not declared.isdigit():
-            await _reply(send, 400, "invalid Content-Length header")
+            await _reply(send, self._error_body, 400, "invalid Content-Length header")
             return
         if declared is not None and int(declared) > limit:
-            await _reply(send, 413, f"request body larger than {limit} bytes")
+            await _reply(send, self._error_body, 413, f"request body larger than {limit} bytes")
             return
-        await _capped(self.app, scope, receive, send, limit)
+        await _capped(self.app, scope, receive, send, limit, self._error_body)
 
 
-async def _capped(app: ASGIApp, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+async def _capped(
+    app: ASGIApp, scope: Scope, receive: Receive, send: Send, limit: int, error_body: ErrorBody
+) -> None:
     """Run ``app``; once more than ``limit`` body bytes arrive it sees a disconnect, its reply is
     dropped and the client gets 413 instead."""
     seen = 0
@@ -172,11 +194,17 @@ async def _capped(app: ASGIApp, scope: Scope, receive: Receive, send: Send, limi
         if not over:
             raise
     if over and not started:
-        await _reply(send, 413, f"request body larger than {limit} bytes")
+        await _reply(send, error_body, 413, f"request body larger than {limit} bytes")
 
 
-async def _reply(send: Send, status: int, detail: str, extra: dict[str, str] | None = None) -> None:
-    body = json.dumps({"detail": detail}).encode()
+async def _reply(
+    send: Send,
+    error_body: ErrorBody,
+    status: int,
+    detail: str,
+    extra: dict[str, str] | None = None,
+) -> None:
+    body = json.dumps(error_body(status, detail)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     headers += [(k.encode(), v.encode()) for k, v in (extra or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -1,6 +1,6 @@
 """Reading a JSON request body cheaply and safely, before any model validation.
 
-The body-size cap (:class:`~guardrail.server.limits.GuardGate`) bounds the bytes, but not what
+The body-size cap (:class:`~guardrail.serving.limits.GuardGate`) bounds the bytes, but not what
 they describe: 4 MB of ``[1,1,1,...]`` is two million list items, and parsing then validating
 them took half a minute and gigabytes. :func:`precheck_json` counts a body's strings, values
 and containers in a few linear byte scans (``bytes.count`` and one regular expression that

@@ -8,9 +8,10 @@ same event loop would wait for it. Four pieces bound that:
 * :func:`estimated_work` — sentences of the answer x characters of all contexts, computed
   before any scoring. The service refuses a turn above ``RequestLimits.max_work`` with 413
   naming the limit.
-* :class:`Ticket` — a per-request deadline and an *abandoned* flag (the client disconnected).
-  :class:`BoundedScorer` wraps the guard's scorer: when the deadline passes or the client
-  leaves, scoring stops at its next await and the scorer raises
+* :class:`~guardrail.scoring.deadline.Ticket` — a per-request deadline and an *abandoned*
+  flag (the client disconnected), current for that turn only: the turn pipeline's score step
+  honours it, so when the deadline passes or the client leaves, scoring stops at its next
+  await and raises
   :class:`~guardrail.exceptions.ScoringError`, so the guard decides by the topic's
   ``on_error`` rule (sensitive topics fail closed: escalated), audits the turn with the reason
   (``deadline ...`` or ``abandoned ...``) and returns — the turn is never lost.
@@ -37,27 +38,17 @@ process; to use more cores run ``guardrail serve --workers N``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
 import threading
-import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from guardrail._sync import LoopThread
-from guardrail.exceptions import ScoringError
-from guardrail.models import ScoreReport
-from guardrail.scoring.base import watch_call_logs
+from guardrail.scoring.deadline import CURRENT_TICKET, Ticket
 
-__all__ = ["BoundedScorer", "Lanes", "Ticket", "bound_scoring", "estimated_work"]
+__all__ = ["CURRENT_TICKET", "Lanes", "Ticket", "estimated_work"]
 
 T = TypeVar("T")
-
-#: The ticket of the turn being scored on this task (set by :meth:`Lanes.run`).
-CURRENT_TICKET: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar(
-    "guardrail_ticket", default=None
-)
 
 
 def estimated_work(answer: str, contexts: Sequence[str]) -> int:
@@ -70,102 +61,6 @@ def estimated_work(answer: str, contexts: Sequence[str]) -> int:
 
     sentences = max(1, len(split_sentences(answer, rules="plain")))
     return sentences * max(1, sum(map(len, contexts)))
-
-
-class Ticket:
-    """One turn's deadline and abandonment, shared between the HTTP loop and a scoring loop."""
-
-    def __init__(self, timeout_s: float, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.timeout_s = timeout_s
-        self.deadline = clock() + timeout_s
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._abandoned = False
-        self._event: asyncio.Event | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    @property
-    def abandoned(self) -> bool:
-        return self._abandoned
-
-    def remaining(self) -> float:
-        return max(0.0, self.deadline - self._clock())
-
-    def abandon(self) -> None:
-        """The client went away (thread-safe): scoring stops at its next await."""
-        with self._lock:
-            self._abandoned = True
-            if self._loop is not None and self._event is not None:
-                self._loop.call_soon_threadsafe(self._event.set)
-
-    def _bind(self) -> asyncio.Event:
-        """The event that fires on :meth:`abandon`, on the running (scoring) loop."""
-        with self._lock:
-            if self._event is None:
-                self._loop = asyncio.get_running_loop()
-                self._event = asyncio.Event()
-                if self._abandoned:
-                    self._event.set()
-            return self._event
-
-    def stop_reason(self) -> str | None:
-        if self._abandoned:
-            return "abandoned: the client disconnected before the answer was scored"
-        if self.remaining() <= 0:
-            return f"deadline: scoring took longer than {self.timeout_s:g} s"
-        return None
-
-
-class BoundedScorer:
-    """A scorer that honours the current :class:`Ticket` (see the module docstring).
-
-    Everything but :meth:`score` is the wrapped scorer's (``method``, ``localizer``, ...).
-    Without a ticket (a call outside the service) it scores exactly like the wrapped scorer.
-    """
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    async def score(
-        self, question: str, answer: str, contexts: Sequence[str], **options: Any
-    ) -> ScoreReport:
-        ticket = CURRENT_TICKET.get()
-        if ticket is None:
-            report: ScoreReport = await self.inner.score(question, answer, contexts, **options)
-            return report
-        reason = ticket.stop_reason()
-        if reason is not None:
-            raise ScoringError(reason)
-        with watch_call_logs() as logs:  # the task copies the context: its logs land here
-            scoring = asyncio.ensure_future(self.inner.score(question, answer, contexts, **options))
-        left = asyncio.ensure_future(ticket._bind().wait())
-        try:
-            await asyncio.wait(
-                {scoring, left}, timeout=ticket.remaining(), return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            left.cancel()
-            if not scoring.done():
-                scoring.cancel()
-        if not scoring.cancelled() and scoring.done():
-            result: ScoreReport = scoring.result()  # its own errors propagate as they are
-            return result
-        with contextlib.suppress(asyncio.CancelledError):
-            await scoring
-        made = [call for log in logs for call in log.calls]  # the calls that finished
-        raise ScoringError(ticket.stop_reason() or "scoring stopped", calls=made)
-
-
-def bound_scoring(checker: Any) -> Any:
-    """Wrap ``checker.scorer`` (a :class:`~guardrail.guard.Guard`'s) in a
-    :class:`BoundedScorer` once; other checkers are returned unchanged."""
-    scorer = getattr(checker, "scorer", None)
-    if scorer is not None and not isinstance(scorer, BoundedScorer) and hasattr(scorer, "score"):
-        checker.scorer = BoundedScorer(scorer)
-    return checker
 
 
 @dataclass
