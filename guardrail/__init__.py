@@ -63,7 +63,7 @@ if TYPE_CHECKING:  # _PUBLIC again, for type checkers ("X as X": re-exported)
     from guardrail.scoring.settings import RT4ChartConfig as RT4ChartConfig
     from guardrail.topics import TopicClassifier as TopicClassifier
 
-__version__ = "0.1.0"
+from guardrail._version import __version__ as __version__
 
 #: Every public name, by the module that defines it. The exceptions load with the package.
 _PUBLIC: dict[str, tuple[str, ...]] = {

@@ -27,21 +27,22 @@ Reasons say what happened to *this* turn: a driver that cannot ask for a new ans
 
 from __future__ import annotations
 
+import contextlib
 import traceback
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from guardrail.actions.answers import normalize_answer, normalize_contexts
 from guardrail.actions.escalate import Escalator
-from guardrail.actions.table import Turn as ActionTurn
 from guardrail.actions.table import apply_actions, exhausted_note, strongest
+from guardrail.actions.turn import Turn as ActionTurn
 from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
 from guardrail.audit.trail import trail_identity
 from guardrail.exceptions import JudgeError, ScoringError
 from guardrail.judges.runner import JudgeCallError
-from guardrail.logs import get_logger
+from guardrail.logs import bound, get_logger
 from guardrail.models import (
     ActionName,
     Citation,
@@ -140,7 +141,8 @@ class TurnParts:
         """A ``turn_failed`` record, also for a turn that failed before it opened (the
         original error matters more: a failure to write this record is logged, and the caller
         re-raises the original error)."""
-        _log.error("turn failed", policy=self.policy.name, error=repr(exc))
+        with bound(turn_id=audit_id):
+            _log.error("turn failed", policy=self.policy.name, error=repr(exc))
         if self.audit is None:
             return
         record = (
@@ -230,16 +232,24 @@ class Turn:
         cascade = self.cascade
         options: dict[str, Any] = {} if cascade is None else {"cascade": cascade}
         mark = scoring_started(self.calls)
-        token = None
-        if self.deadline_s is not None and CURRENT_TICKET.get() is None:
-            token = CURRENT_TICKET.set(Ticket(self.deadline_s))
-        try:
+        with self.deadline():
             scored = await self._score(scorer, answer, options)
-        finally:
-            if token is not None:
-                CURRENT_TICKET.reset(token)
         scoring_done(mark, scored.report, scored.error)
         return scored
+
+    @contextlib.contextmanager
+    def deadline(self) -> Iterator[None]:
+        """Inside the block, scoring honours the turn's own :attr:`deadline_s` (a fresh
+        ticket for each scoring step) unless a ticket is already current (the serving core's,
+        which covers the whole turn)."""
+        if self.deadline_s is None or CURRENT_TICKET.get() is not None:
+            yield
+            return
+        token = CURRENT_TICKET.set(Ticket(self.deadline_s))
+        try:
+            yield
+        finally:
+            CURRENT_TICKET.reset(token)
 
     async def _score(self, scorer: Scorer, answer: str, options: dict[str, Any]) -> Scored:
         try:
@@ -397,15 +407,16 @@ class Turn:
         """Append the turn's audit record (raises :class:`~guardrail.exceptions.AuditError`
         when it cannot be written: a turn is never answered without its record)."""
         parts = self.parts
-        _log.log(
-            30 if result.decision.error else 20,
-            "turn decided",
-            policy=parts.policy.name,
-            topic=result.decision.topic,
-            action=result.decision.action,
-            score=result.decision.score,
-            error=result.decision.error,
-        )
+        with bound(turn_id=self.audit_id):
+            _log.log(
+                30 if result.decision.error else 20,
+                "turn decided",
+                policy=parts.policy.name,
+                topic=result.decision.topic,
+                action=result.decision.action,
+                score=result.decision.score,
+                error=result.decision.error,
+            )
         if parts.audit is None:
             return
         record = AuditRecord.from_result(

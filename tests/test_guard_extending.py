@@ -47,7 +47,7 @@ def no(statement: str, context: str) -> Label:
 @pytest.fixture
 def actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Registrations made by a test stay in it."""
-    monkeypatch.setattr(custom, "_ACTIONS", dict(custom._ACTIONS))
+    monkeypatch.setattr(custom.ACTIONS, "_entries", dict(custom.ACTIONS._entries))
 
 
 def test_override_swaps_the_scorer_for_a_block_and_restores_it():

@@ -9,7 +9,9 @@ Every module is parsed with :mod:`ast` (nothing is imported). An edge ``A -> B``
 * An importer's own enclosing packages are left out: they are already initialised (or being
   initialised) when its code runs, so importing one again runs nothing. ``from pkg import name``
   of a *name* defined in an enclosing ``pkg/__init__`` still counts, since it needs that code.
-* Imports under ``if TYPE_CHECKING:`` never run and are ignored.
+* Imports under ``if TYPE_CHECKING:`` never run; they are ignored by the import-time checks
+  and counted by the strict ones (a type-only import is still a dependency: two modules whose
+  types need each other are one module in two files).
 
 Imports inside functions count as well (``deferred``): a cycle closed by a function-level
 import still means two modules that need each other, only hidden; so the strict reading of
@@ -68,12 +70,14 @@ def is_type_checking(test: ast.expr) -> bool:
 
 
 class _Imports(ast.NodeVisitor):
-    """Collects (imported module, names or None, line, deferred) from one module's tree."""
+    """Collects (imported module, names or None, line, deferred) from one module's tree;
+    with ``types``, the imports under ``if TYPE_CHECKING:`` too (counted as deferred)."""
 
-    def __init__(self, module: str, is_package: bool) -> None:
+    def __init__(self, module: str, is_package: bool, *, types: bool = False) -> None:
         self.package = module if is_package else module.rpartition(".")[0]
         self.found: list[tuple[str, tuple[str, ...] | None, int, bool]] = []
         self.depth = 0  # function nesting
+        self.types = types
 
     def _function(self, node: ast.AST) -> None:
         self.depth += 1
@@ -84,6 +88,11 @@ class _Imports(ast.NodeVisitor):
 
     def visit_If(self, node: ast.If) -> None:
         if is_type_checking(node.test):
+            if self.types:
+                self.depth += 1
+                for stmt in node.body:
+                    self.visit(stmt)
+                self.depth -= 1
             for stmt in node.orelse:
                 self.visit(stmt)
         else:
@@ -113,9 +122,11 @@ class _Imports(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def edges_of(module: str, path: Path, known: set[str], source: str | None = None) -> Iterator[Edge]:
+def edges_of(
+    module: str, path: Path, known: set[str], source: str | None = None, *, types: bool = False
+) -> Iterator[Edge]:
     """The edges out of ``module`` (read from ``path``, or given as ``source``)."""
-    visitor = _Imports(module, path.name == "__init__.py")
+    visitor = _Imports(module, path.name == "__init__.py", types=types)
     text = path.read_text(encoding="utf-8") if source is None else source
     visitor.visit(ast.parse(text, filename=str(path)))
     own = set(enclosing(module))
@@ -134,10 +145,15 @@ def edges_of(module: str, path: Path, known: set[str], source: str | None = None
                 yield Edge(module, target, line, deferred, imported)
 
 
-def import_graph() -> list[Edge]:
+def import_graph(*, types: bool = False) -> list[Edge]:
+    """Every edge; with ``types``, the type-only imports too."""
     files = module_files()
     known = set(files)
-    return [edge for module, path in files.items() for edge in edges_of(module, path, known)]
+    return [
+        edge
+        for module, path in files.items()
+        for edge in edges_of(module, path, known, types=types)
+    ]
 
 
 def cycles(edges: list[Edge]) -> list[list[Edge]]:
@@ -215,23 +231,85 @@ def test_no_cycle_through_function_level_imports_either():
     assert not found, "import cycles (some through function-level imports):\n" + describe(found)
 
 
+def test_no_cycle_counting_type_only_imports():
+    """Counting the imports under ``if TYPE_CHECKING:`` too, the modules are free of cycles
+    (a protocol in the lower module stands for a type of the higher one)."""
+    found = cycles(import_graph(types=True))
+    assert not found, "import cycles (some through type-only imports):\n" + describe(found)
+
+
 def part_of(module: str) -> str:
     """``guardrail.judges.local.trained`` -> ``guardrail.judges``; top-level modules stay."""
     return ".".join(module.split(".")[:2])
 
 
-def test_no_cycle_between_the_package_parts():
-    """The parts of the package depend on each other in one direction (function-level
-    imports included): an edge names the module import that makes it."""
-    between = [
+def part_edges() -> list[Edge]:
+    """Edges between the package's parts (type-only imports included); each names the module
+    import that makes it."""
+    return [
         Edge(part_of(e.source), part_of(e.target), e.line, e.deferred, f"{e.source} -> {e.target}")
-        for e in import_graph()
+        for e in import_graph(types=True)
         if part_of(e.source) != part_of(e.target)
     ]
+
+
+def test_no_cycle_between_the_package_parts():
+    """The parts of the package depend on each other in one direction (function-level and
+    type-only imports included): an edge names the module import that makes it."""
+    between = part_edges()
     found = cycles(between)
     assert not found, "cycles between parts ([module import]):\n" + "\n\n".join(
         "\n".join(f"  {e.source} -> {e.target} [{e.statement}]" for e in cycle) for cycle in found
     )
+
+
+#: The package's parts from the bottom up: a part may import its own layer and those below,
+#: never one above. A new part must be placed here (the test names it).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # foundation: values, errors, files, settings, logs, the registry shape
+    ("_version", "exceptions", "models", "validation", "_fs", "_sync", "canonical",
+     "sanitize", "safe_load", "storage", "paths", "plugins", "registry", "logs",
+     "model_files"),
+    ("text",),
+    ("judges",),
+    ("localize",),
+    ("scoring",),
+    ("actions", "queues", "audit"),
+    ("policy",),
+    ("topics", "telemetry"),
+    ("turn",),  # the turn pipeline
+    ("streaming",),  # a driver of the pipeline
+    ("guard",),  # the middleware: check and stream
+    ("serving", "integrations"),  # the serving core; the framework adapters
+    ("proxy", "server"),  # the two front ends on the serving core
+    ("evaluation",),
+    ("probe",),
+    ("training", "render", "testing", "local_server"),
+    ("cli", "__main__", ""),  # "" is the top package (its lazy public API)
+)  # fmt: skip
+
+
+def layer_of(part: str) -> int | None:
+    name = part.removeprefix(PACKAGE).removeprefix(".")
+    return next((i for i, names in enumerate(LAYERS) if name in names), None)
+
+
+def test_every_part_has_a_layer():
+    """Each part of the package is placed in :data:`LAYERS`."""
+    parts = {part_of(m) for m in module_files()}
+    assert not sorted(p for p in parts if layer_of(p) is None)
+
+
+def test_no_import_runs_up_the_layers():
+    """No part imports a part of a higher layer (function-level and type-only imports
+    included): the file list reads as the architecture, bottom up."""
+    upward = [
+        f"{e.source} (layer {layer_of(e.source)}) -> {e.target} (layer {layer_of(e.target)})"
+        f" [{e.statement}, line {e.line}]"
+        for e in part_edges()
+        if (layer_of(e.source) or 0) < (layer_of(e.target) or 0)
+    ]
+    assert not upward, "imports up the layers:\n" + "\n".join(upward)
 
 
 def test_runtime_modules_never_import_the_training_code():
@@ -273,6 +351,11 @@ def later():
         ("guardrail.pkg.sub", False),
         ("guardrail.lazy", True),
     }
+    with_types = {
+        (edge.target, edge.deferred)
+        for edge in edges_of("guardrail.pkg.mod", path, known, source=source, types=True)
+    }
+    assert with_types - seen == {("guardrail.other", True)}
 
 
 def test_cycles_reports_a_loop_and_nothing_else():

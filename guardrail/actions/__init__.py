@@ -6,7 +6,8 @@ from guardrail.actions.cite import add_citations
 from guardrail.actions.custom import CustomAction, register_action
 from guardrail.actions.escalate import Escalator
 from guardrail.actions.highlight import mark_spans
-from guardrail.actions.table import ACTION_ORDER, ACTIONS, Turn
+from guardrail.actions.table import ACTION_ORDER, ACTIONS
+from guardrail.actions.turn import Turn
 
 __all__ = [
     "ACTIONS",

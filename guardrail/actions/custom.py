@@ -1,6 +1,6 @@
 """Custom actions: your own step for a flagged answer, named in a policy's ``on_flag.custom``.
 
-A custom action is a function of the turn (:class:`~guardrail.actions.table.Turn`: the
+A custom action is a function of the turn (:class:`~guardrail.actions.turn.Turn`: the
 question, the scored answer, the contexts, the report, the decision, the text shown so far in
 ``turn.final``) that returns the text to show instead, or ``None`` to leave it; plain or
 ``async``::
@@ -28,16 +28,17 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from guardrail.exceptions import ConfigError
-from guardrail.plugins import load_plugin, plugin_names
+from guardrail.registry import Registry
 
 if TYPE_CHECKING:
-    from guardrail.actions.table import Turn
+    from guardrail.actions.turn import Turn
 
 ENTRY_POINT_GROUP = "guardrail.actions"
 #: ``fn(turn) -> new text or None``, plain or async.
 CustomAction = Callable[["Turn"], "str | Awaitable[str | None] | None"]
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
-_ACTIONS: dict[str, CustomAction] = {}
+#: The custom actions a policy can name (``on_flag.custom``).
+ACTIONS: Registry[CustomAction] = Registry("action", ENTRY_POINT_GROUP)
 
 
 def register_action(name: str, fn: CustomAction, *, replace: bool = False) -> None:
@@ -49,22 +50,19 @@ def register_action(name: str, fn: CustomAction, *, replace: bool = False) -> No
         )
     if not callable(fn):
         raise ConfigError(f"action {name!r} must be callable, got {type(fn).__name__}")
-    if name in _ACTIONS and not replace:
-        raise ConfigError(f"action {name!r} is already registered")
-    _ACTIONS[name] = fn
+    ACTIONS.register(name, fn, replace=replace)
 
 
 def custom_action(name: str) -> CustomAction:
     """The action registered as ``name`` (an installed plug-in is imported for it)."""
-    if name not in _ACTIONS:
-        load_plugin(ENTRY_POINT_GROUP, name)
-    if name not in _ACTIONS:
-        known = sorted({*_ACTIONS, *plugin_names(ENTRY_POINT_GROUP)})
+    entry = ACTIONS.find(name)
+    if entry is None:
+        known = sorted(ACTIONS.names())
         raise ConfigError(
             f"unknown action {name!r}; register it with guardrail.actions.register_action "
             f"(registered: {', '.join(known) or 'none'})"
         )
-    return _ACTIONS[name]
+    return entry.value
 
 
 def check_actions(names: list[str]) -> list[str]:
@@ -81,4 +79,4 @@ def check_actions(names: list[str]) -> list[str]:
 
 def registered_actions() -> dict[str, Any]:
     """The registered custom actions (a copy)."""
-    return dict(_ACTIONS)
+    return {entry.name: entry.value for entry in ACTIONS.entries()}

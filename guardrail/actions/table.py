@@ -26,48 +26,19 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, get_args
+from typing import get_args
 
 from guardrail.actions.cite import add_citations
 from guardrail.actions.custom import custom_action
-from guardrail.actions.escalate import Escalator
 from guardrail.actions.highlight import mark_spans
 from guardrail.actions.settings import OnFlag
+from guardrail.actions.turn import Turn
 from guardrail.models import (
     ActionName,
-    Citation,
-    Decision,
     EscalationCase,
-    ScoreReport,
-    TopicLabel,
 )
-
-if TYPE_CHECKING:
-    from guardrail.policy.schema import TopicRule
-
-
-@dataclass
-class Turn:
-    """One guarded turn as the actions see it; they write the ``final`` text and the rest."""
-
-    audit_id: str
-    policy: str
-    question: str
-    answer: str  # the answer that was scored
-    contexts: list[str]
-    topics: list[TopicLabel]
-    rule: TopicRule
-    decision: Decision
-    report: ScoreReport | None
-    escalator: Escalator
-    final: str  # the text the user will see
-    audit_trail: str | None = None  # where the turn's record goes (EscalationCase.audit_trail)
-    citations: list[Citation] = field(default_factory=list)
-    highlighted: str | None = None
-    escalation_error: str | None = None
-
 
 Apply = Callable[[Turn], Awaitable[None]]
 

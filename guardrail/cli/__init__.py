@@ -35,7 +35,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """
     named = next((word for word in argv if not word.startswith("-")), None)
     wanted = COMMANDS[named].module if named in COMMANDS else None
-    from guardrail import __version__
+    from guardrail._version import __version__
 
     parser = _Parser(
         prog="guardrail",

@@ -25,7 +25,13 @@ from rich.table import Table
 from guardrail._fs import check_outputs
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.dataset_scoring import load_and_score
-from guardrail.cli.options import add_dataset_flags, add_scorer_flags, flag_threshold
+from guardrail.cli.options import (
+    add_dataset_flags,
+    add_log_flag,
+    add_scorer_flags,
+    configure_logs,
+    flag_threshold,
+)
 from guardrail.evaluation.datasets import EvalRow, split_by_group
 from guardrail.evaluation.results import (
     EvalSummary,
@@ -163,6 +169,7 @@ def holdout_block(
 
 
 def run(args: argparse.Namespace) -> int:
+    configure_logs(args, always=False)
     console = Console()
     check_outputs({"--json-out": args.json_out})
     threshold, source = flag_threshold(args)
@@ -232,4 +239,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="flag when score >= T (default: the scorer's)",
     )
     p.add_argument("--json-out", type=Path, default=None, metavar="PATH")
+    add_log_flag(p)
     p.set_defaults(func=run)

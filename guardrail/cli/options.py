@@ -245,3 +245,27 @@ def ray_options(args: argparse.Namespace) -> RayOptions | None:
     options = RayOptions(address=args.ray, workers=args.ray_workers, jobs=args.jobs)
     import_ray()  # fail before anything is scored
     return options
+
+
+def add_log_flag(p: argparse.ArgumentParser) -> None:
+    """``--log-format``: the command's operational log on standard error."""
+    p.add_argument(
+        "--log-format",
+        choices=("json", "console"),
+        default=None,
+        help="operational log on standard error: json (one object a line) or console "
+        "(default: console on a terminal, json otherwise; $GUARDRAIL_LOG_FORMAT)",
+    )
+
+
+def configure_logs(args: argparse.Namespace, *, always: bool = True) -> None:
+    """Render guardrail's operational logs as ``--log-format`` says. With ``always`` false (the
+    batch commands, whose tables go to standard output) only when a format is asked for, by
+    the flag or ``$GUARDRAIL_LOG_FORMAT``."""
+    import os
+
+    from guardrail.logs import configure
+
+    chosen = getattr(args, "log_format", None)
+    if always or chosen or os.environ.get("GUARDRAIL_LOG_FORMAT"):
+        configure(chosen)

@@ -28,6 +28,7 @@ from rich.console import Console
 
 from guardrail._fs import check_outputs, write_private_text
 from guardrail.cli.commands import COMMANDS
+from guardrail.cli.options import add_log_flag, configure_logs
 from guardrail.judges.base import ClosableJudge, Judge
 from guardrail.judges.registry import SPEC_HELP
 from guardrail.storage import Target, parse_target
@@ -145,6 +146,7 @@ def _gate(args: argparse.Namespace) -> bool:
 
 
 def run_probe(args: argparse.Namespace) -> int:
+    configure_logs(args, always=False)
     from guardrail.probe.baseline import compare, gate, load_baseline, print_comparison
     from guardrail.probe.extract import TripleExtractor, extractor_judge
     from guardrail.probe.facts import load_facts
@@ -355,6 +357,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-progress", action="store_true", help="no progress bar (default: on a terminal)"
     )
+    add_log_flag(p)
     p.set_defaults(func=run_probe)
 
     q = sub.add_parser("propose-facts", help=COMMANDS["propose-facts"].summary)

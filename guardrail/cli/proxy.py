@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guardrail.cli.commands import COMMANDS
+from guardrail.cli.options import add_log_flag, configure_logs
 from guardrail.cli.serve import build_checker
 from guardrail.cli.serving import (
     add_limit_flags,
-    add_log_flag,
-    configure_logs,
     env_value,
     recover_crashed_turns,
     request_limits,

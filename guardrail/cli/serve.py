@@ -28,10 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guardrail.cli.commands import COMMANDS
+from guardrail.cli.options import add_log_flag, configure_logs
 from guardrail.cli.serving import (
     add_limit_flags,
-    add_log_flag,
-    configure_logs,
     env_value,
     recover_crashed_turns,
     request_limits,
@@ -241,7 +240,7 @@ def build_app(args: argparse.Namespace, checker: Checker | None = None) -> FastA
 ARGS_ENV = "GUARDRAIL_SERVE_ARGV"
 
 
-def app_fromenv_value() -> FastAPI:
+def app_from_env() -> FastAPI:
     """The app factory each ``--workers`` process runs (``uvicorn ... --factory``)."""
     import json
 

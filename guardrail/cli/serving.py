@@ -20,8 +20,6 @@ from guardrail.serving.limits import RequestLimits
 __all__ = [
     "SERVER_EXTRA_HINT",
     "add_limit_flags",
-    "add_log_flag",
-    "configure_logs",
     "env_value",
     "recover_crashed_turns",
     "request_limits",
@@ -75,24 +73,6 @@ def request_limits(args: argparse.Namespace) -> RequestLimits:
         return RequestLimits.model_validate(given)
     except ValidationError as exc:
         raise ConfigError(error_line(exc, {n: _limit_flag(n) for n in fields})) from None
-
-
-def add_log_flag(p: argparse.ArgumentParser) -> None:
-    """``--log-format``: the command's operational log on standard error."""
-    p.add_argument(
-        "--log-format",
-        choices=("json", "console"),
-        default=None,
-        help="operational log on standard error: json (one object a line) or console "
-        "(default: console on a terminal, json otherwise; $GUARDRAIL_LOG_FORMAT)",
-    )
-
-
-def configure_logs(args: argparse.Namespace) -> None:
-    """Render guardrail's operational logs as ``--log-format`` says."""
-    from guardrail.logs import configure
-
-    configure(getattr(args, "log_format", None))
 
 
 def env_value(var: str, what: str) -> str:

@@ -34,7 +34,7 @@ from pydantic import TypeAdapter
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.evaluation.runner import Emit, Executor, ProgressLine, RowOutcome, row_scorer
 from guardrail.exceptions import ConfigError, GuardrailError
-from guardrail.scoring.registry import settings_union
+from guardrail.scoring.registry import load_named_method, settings_union
 from guardrail.scoring.settings import AnyScorerSettings
 
 I = TypeVar("I")  # noqa: E741
@@ -91,6 +91,7 @@ def load_settings(data: dict[str, Any]) -> AnyScorerSettings:
     registered method, installed plug-ins included. A worker knows a scorer registered at run
     time only if it imports the module that registers it; an installed plug-in (an entry point
     of ``guardrail.scorers``) it finds itself."""
+    load_named_method(data)
     settings: AnyScorerSettings = TypeAdapter(settings_union()).validate_python(data)
     return settings
 

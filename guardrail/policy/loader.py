@@ -18,9 +18,10 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from guardrail.exceptions import PolicyError
+from guardrail.exceptions import ConfigError, PolicyError
 from guardrail.policy.schema import RULE_ERROR, Policy
 from guardrail.safe_load import YamlLimitError, load_yaml_document
+from guardrail.scoring.registry import load_named_method
 from guardrail.scoring.settings import SETTINGS
 
 Loc = tuple[str | int, ...]
@@ -80,6 +81,10 @@ def parse_policy(
         raise PolicyError(
             source, "", f"expected a mapping at the top level, got {type(data).__name__}"
         )
+    try:
+        load_named_method(data)  # a plug-in scorer is imported only once a policy names it
+    except ConfigError as exc:
+        raise PolicyError(source, "scorer.method", str(exc)) from None
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:

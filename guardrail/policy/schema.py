@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic.fields import FieldInfo
@@ -309,7 +309,7 @@ class Policy(Settings):
 
 def _default_scorer() -> ScorerWiring:
     """A scorer block left out: the first registered method's defaults (``metarag``)."""
-    return next(iter(SETTINGS_MODELS.values())).model_validate({})
+    return cast("ScorerWiring", next(iter(SETTINGS_MODELS.values())).model_validate({}))
 
 
 def _use_registered_scorers() -> None:

@@ -17,7 +17,8 @@ rules are in (:mod:`~guardrail.probe.reasoning`), so a declared rule's conclusio
 the symmetric, inverse and transitive ones and keep their derivations. A conclusion whose
 subject and object are the same entity is never drawn.
 
-:func:`check_rules` finds what would make a rule wrong or useless, each problem a key path of the
+:func:`~guardrail.probe.facts.check_rules` (beside the fact file's model, which runs it)
+finds what would make a rule wrong or useless, each problem a key path of the
 file (the loader turns it into one line with a line number): an unknown relation, a variable of
 ``then`` that no ``if`` pattern binds (clingo calls such a rule unsafe: it would have to invent
 entities), a rule whose conclusion is one of its own premises, and rules that only feed each
@@ -26,111 +27,16 @@ other in a cycle that no fact starts (they can never fire).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from guardrail.probe.facts import DeclaredRule, FactBase, Pattern
-
-VARIABLE = re.compile(r"^\?[A-Za-z_][A-Za-z0-9_]*$")
-Problem = tuple[tuple[str | int, ...], str]
-
-
-def is_variable(term: str) -> bool:
-    """A rule pattern's variable: ``?`` and a name (``?drug``)."""
-    return bool(VARIABLE.match(term))
+    from guardrail.probe.facts import DeclaredRule, Pattern
 
 
 def quote(text: str) -> str:
     """``text`` as a clingo string constant."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
-def _grounded(base: FactBase) -> set[str]:
-    """The relations that can hold at all: with facts, or reached from them by an inverse or
-    by rules whose every premise relation can hold."""
-    held = {fact.relation for fact in base.facts}
-    changed = True
-    while changed:
-        changed = False
-        for name, relation in base.relations.items():
-            inverse = relation.inverse
-            if inverse is not None and (name in held) != (inverse in held):
-                held |= {name, inverse}
-                changed = True
-        for rule in base.rules:
-            if rule.then.relation not in held and all(p.relation in held for p in rule.if_):
-                held.add(rule.then.relation)
-                changed = True
-    return held
-
-
-def _feeds(base: FactBase) -> dict[str, set[str]]:
-    """Relation -> the relations a declared rule concluding it needs."""
-    out: dict[str, set[str]] = {}
-    for rule in base.rules:
-        out.setdefault(rule.then.relation, set()).update(p.relation for p in rule.if_)
-    return out
-
-
-def _reaches(graph: Mapping[str, set[str]], start: str, goal: str) -> bool:
-    seen: set[str] = set()
-    todo = [start]
-    while todo:
-        node = todo.pop()
-        if node == goal:
-            return True
-        if node not in seen:
-            seen.add(node)
-            todo.extend(graph.get(node, ()))
-    return False
-
-
-def check_rules(base: FactBase) -> list[Problem]:
-    """Every problem of ``base``'s declared rules (see the module docstring)."""
-    problems: list[Problem] = []
-    known = set(base.relations)
-    for i, rule in enumerate(base.rules):
-        at: tuple[str | int, ...] = ("rules", i)
-        concluded = rule.then.relation
-        if rule.relation is not None and base.relations.get(concluded) != rule.relation:
-            problems.append(
-                ((*at, "relation"), f"relation {concluded!r} is already in the catalogue with "
-                 "another phrasing; drop the rule's 'relation:' or rename its relation")
-            )  # fmt: skip
-        for j, pattern in enumerate(rule.if_):
-            if pattern.relation not in known:
-                problems.append(
-                    ((*at, "if", j, "relation"), f"unknown relation {pattern.relation!r}")
-                )
-        if concluded not in known:
-            problems.append(
-                ((*at, "then", "relation"), f"unknown relation {concluded!r}: declare it under "
-                 "'relations' or give the rule a 'relation:' phrasing")
-            )  # fmt: skip
-        bound = {v for pattern in rule.if_ for v in pattern.variables()}
-        for variable in rule.then.variables():
-            if variable not in bound:
-                problems.append(
-                    ((*at, "then"), f"variable {variable} of 'then' is bound by no 'if' pattern "
-                     "(an unsafe rule: it would have to invent entities)")
-                )  # fmt: skip
-        if rule.then in rule.if_:
-            problems.append(((*at, "then"), "the rule concludes one of its own premises (a cycle)"))
-    if problems:
-        return problems
-    held, feeds = _grounded(base), _feeds(base)
-    for i, rule in enumerate(base.rules):
-        unmet = [p.relation for p in rule.if_ if p.relation not in held]
-        cyclic = [r for r in unmet if _reaches(feeds, r, rule.then.relation)]
-        if cyclic:
-            problems.append(
-                (("rules", i), f"{rule.label(i)} never fires: {cyclic[0]!r} holds only through "
-                 f"rules that need {rule.then.relation!r}, this rule's own conclusion (a cycle "
-                 "that no fact starts)")
-            )  # fmt: skip
-    return problems
 
 
 def _terms(rule: DeclaredRule) -> Callable[[str], str]:

@@ -104,6 +104,7 @@ def guard_summary(result: GuardResult) -> dict[str, Any]:
         "threshold": d.threshold,
         "topic": d.topic,
         "reason": d.reason,
+        "error": d.error,
     }
 
 

@@ -6,7 +6,8 @@ scorer-settings union, the list of methods and the CLI choices are all read from
 The built-in methods (``metarag``, ``rt4chart``) are registered in
 :mod:`guardrail.scoring.settings` exactly like a plug-in.
 
-* ``SettingsModel`` is a :class:`~guardrail.scoring.settings.ScorerWiring` subclass with a
+* ``SettingsModel`` is a :class:`~guardrail.scoring.settings.ScorerWiring` subclass (any
+  pydantic model with the wiring fields) with a
   field ``method: Literal["<method>"]`` (the union's discriminator);
 * ``factory(settings, parts)`` builds the scorer (a
   :class:`~guardrail.scoring.base.ScorerBase`: implement ``score``, get ``score_sync``); ``parts``
@@ -16,7 +17,9 @@ The built-in methods (``metarag``, ``rt4chart``) are registered in
   is accepted only for methods whose settings have a ``cascade`` field.
 
 Installed packages add methods through the ``guardrail.scorers`` entry-point group (see
-:mod:`guardrail.plugins`); they are imported when the method list is first read.
+:mod:`guardrail.plugins`): a plug-in is imported only when a policy, a command line or a call
+names its method (:func:`scorer_entry`, :func:`load_named_method`) — never to list the
+methods, print help or build the policy schema.
 """
 
 from __future__ import annotations
@@ -24,17 +27,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union, overload
 
+from pydantic import BaseModel
+
 from guardrail.exceptions import ConfigError
-from guardrail.plugins import load_plugins
+from guardrail.registry import Registry
 
 if TYPE_CHECKING:
     from guardrail.judges.base import Judge
     from guardrail.localize.model import SpanLocalizer
     from guardrail.scoring.base import ScorerBase
-    from guardrail.scoring.settings import ScorerWiring
 
 ENTRY_POINT_GROUP = "guardrail.scorers"
 
@@ -59,10 +62,10 @@ class ScorerFactory(Protocol):
 @dataclass(frozen=True)
 class ScorerEntry:
     method: str
-    settings: type[ScorerWiring]
+    settings: type[BaseModel]
     factory: ScorerFactory | str
 
-    def build(self, settings: ScorerWiring, parts: ScorerParts) -> ScorerBase:
+    def build(self, settings: BaseModel, parts: ScorerParts) -> ScorerBase:
         factory = self.factory
         if isinstance(factory, str):
             module, _, name = factory.partition(":")
@@ -70,15 +73,14 @@ class ScorerEntry:
         return factory(settings, parts)
 
 
-_SCORERS: dict[str, ScorerEntry] = {}
-_MODELS: dict[str, type[ScorerWiring]] = {}
+#: The scorer methods a policy can name (``scorer: {method: ...}``).
+SCORERS: Registry[ScorerEntry] = Registry("scorer method", ENTRY_POINT_GROUP)
 _listeners: list[Callable[[], None]] = []
-_plugins_loaded = False
 
 
 def register_scorer(
     method: str,
-    settings: type[ScorerWiring],
+    settings: type[BaseModel],
     factory: ScorerFactory | str,
     *,
     replace: bool = False,
@@ -90,10 +92,7 @@ def register_scorer(
         raise ConfigError(
             f"{settings.__name__} must declare method: Literal[{method!r}] = {method!r}"
         )
-    if method in _SCORERS and not replace:
-        raise ConfigError(f"scorer method {method!r} is already registered")
-    _SCORERS[method] = ScorerEntry(method, settings, factory)
-    _MODELS[method] = settings
+    SCORERS.register(method, ScorerEntry(method, settings, factory), replace=replace)
     for listener in list(_listeners):
         listener()
 
@@ -104,33 +103,66 @@ def on_register(listener: Callable[[], None]) -> None:
     _listeners.append(listener)
 
 
-def _with_plugins() -> dict[str, ScorerEntry]:
-    global _plugins_loaded
-    if not _plugins_loaded:
-        _plugins_loaded = True
-        load_plugins(ENTRY_POINT_GROUP)
-    return _SCORERS
-
-
 def scorer_entry(method: str) -> ScorerEntry:
-    """The registration of ``method``; ``ConfigError`` naming the known ones if none."""
-    table = _SCORERS if method in _SCORERS else _with_plugins()
-    if method not in table:
+    """The registration of ``method`` (its plug-in imported if need be); ``ConfigError``
+    naming the known ones if none."""
+    entry = SCORERS.find(method)
+    if entry is None:
         raise ConfigError(f"unknown scorer method {method!r}; expected one of {methods()}")
-    return table[method]
+    return entry.value
+
+
+def load_named_method(data: Any) -> None:
+    """Before validating a scorer block (or a policy holding one): import the plug-in of the
+    method it names, if that method is not registered yet. Unknown methods are left to the
+    validation, which names the known ones."""
+    block = data.get("scorer", data) if isinstance(data, dict) else None
+    method = block.get("method") if isinstance(block, dict) else None
+    if isinstance(method, str) and method not in SCORERS:
+        SCORERS.find(method)
 
 
 def methods() -> tuple[str, ...]:
-    """Every registered method, in registration order (the built-ins first)."""
-    return tuple(_with_plugins())
+    """Every method: the registered ones (built-ins first), then those installed plug-ins
+    provide (nothing is imported)."""
+    return SCORERS.names()
+
+
+def _models() -> dict[str, type[BaseModel]]:
+    return {entry.name: entry.value.settings for entry in SCORERS.entries()}
+
+
+class _LiveModels:
+    """method -> settings model of the registered methods, kept up to date (read-only)."""
+
+    def __getitem__(self, method: str) -> type[BaseModel]:
+        return _models()[method]
+
+    def __contains__(self, method: object) -> bool:
+        return method in SCORERS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_models())
+
+    def __len__(self) -> int:
+        return len(_models())
+
+    def values(self) -> list[type[BaseModel]]:
+        return list(_models().values())
+
+    def items(self) -> list[tuple[str, type[BaseModel]]]:
+        return list(_models().items())
+
+    def get(self, method: str, default: type[BaseModel] | None = None) -> type[BaseModel] | None:
+        return _models().get(method, default)
 
 
 #: method -> settings model, kept up to date (read-only).
-SETTINGS_MODELS = MappingProxyType(_MODELS)
+SETTINGS_MODELS = _LiveModels()
 
 
 class MethodNames(Sequence[str]):
-    """The registered methods as a live sequence (e.g. for ``argparse`` choices)."""
+    """The methods as a live sequence (e.g. for ``argparse`` choices; nothing imported)."""
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -145,6 +177,9 @@ class MethodNames(Sequence[str]):
     def __iter__(self) -> Iterator[str]:
         return iter(methods())
 
+    def __contains__(self, method: object) -> bool:
+        return isinstance(method, str) and (method in SCORERS or SCORERS.find(method) is not None)
+
     def __repr__(self) -> str:
         return repr(methods())
 
@@ -152,22 +187,21 @@ class MethodNames(Sequence[str]):
 def method_of(value: Any) -> Any:
     """The ``method`` of a scorer block (``metarag``, the first registered, when absent)."""
     if isinstance(value, dict):
-        return value.get("method", next(iter(_SCORERS)))
+        return value.get("method", next(iter(SCORERS.registered())))
     return getattr(value, "method", None)
 
 
-def settings_union(*, plugins: bool = True) -> Any:
-    """The policy's ``scorer`` type: the registered settings models (with the installed
-    plug-ins' unless ``plugins`` is false), told apart by method."""
+def settings_union() -> Any:
+    """The policy's ``scorer`` type: the registered settings models, told apart by method
+    (a plug-in's joins once its method is named: :func:`load_named_method`)."""
     from pydantic import Discriminator, Tag
 
-    table = _with_plugins() if plugins else _SCORERS
-    tagged = tuple(Annotated[e.settings, Tag(m)] for m, e in table.items())
+    tagged = tuple(Annotated[model, Tag(m)] for m, model in _models().items())
     return Annotated[
         Union[tagged],  # noqa: UP007 - a union built at run time
         Discriminator(
             method_of,
             custom_error_type="unknown_method",
-            custom_error_message=f"unknown scorer method; expected {' or '.join(_SCORERS)}",
+            custom_error_message=f"unknown scorer method; expected one of {' or '.join(methods())}",
         ),
     ]

@@ -19,7 +19,7 @@ it is a flag with the default :data:`DEFAULT_THRESHOLD`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import (
     AfterValidator,
@@ -272,7 +272,7 @@ SETTINGS = SETTINGS_MODELS
 METHODS = MethodNames()
 #: The scorer block of a policy: the built-in settings models, told apart by ``method``
 #: (:attr:`guardrail.policy.Policy.scorer` also takes the scorers registered later).
-ScorerSettings = settings_union(plugins=False)
+ScorerSettings = settings_union()
 #: The type of any scorer's settings (the built-in ones and plug-ins').
 AnyScorerSettings = ScorerWiring
 
@@ -313,7 +313,7 @@ def with_overrides(
         if name not in target.model_fields:
             raise ConfigError(f"{flags[name]}: not a setting of method {method!r}")
     try:
-        return target.model_validate(data)
+        return cast("ScorerWiring", target.model_validate(data))
     except ValidationError as exc:
         problem = error_line(exc, flags)
         if not exc.errors()[0]["loc"]:  # a rule across fields: name the flags given

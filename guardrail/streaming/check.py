@@ -19,6 +19,7 @@ from guardrail.judges.registry import scorer_is_offline
 from guardrail.models import JudgeCall, ScoreReport
 from guardrail.policy.schema import Policy
 from guardrail.scoring.base import Scorer
+from guardrail.scoring.deadline import bounded_score
 
 __all__ = ["SentenceChecker", "SentenceVerdict", "offline_screen", "sentence_checker"]
 
@@ -79,7 +80,9 @@ class SentenceChecker:
         if not sentence.strip():
             return SentenceVerdict(ok=True, score=None, report=None)
         try:
-            report = await self.scorer.score(question, sentence, passages, threshold=threshold)
+            report = await bounded_score(
+                self.scorer, question, sentence, passages, threshold=threshold
+            )
         except ScoringError as exc:
             calls.extend(exc.calls)
             return SentenceVerdict(False, None, None, f"sentence check failed: {exc}")

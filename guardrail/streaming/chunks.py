@@ -15,14 +15,15 @@ Only iterators count, not iterables: a string, a list or a dict is a finished an
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 from collections.abc import AsyncGenerator, Iterator
 from typing import Any
 
 from guardrail.exceptions import ConfigError
+from guardrail.logs import get_logger
 
 __all__ = ["chunk_text", "close_source", "is_stream_source", "streamed_answer", "text_chunks"]
+_log = get_logger(__name__)
 
 _END = object()
 
@@ -74,13 +75,15 @@ async def text_chunks(source: Any) -> AsyncGenerator[str, None]:
 async def close_source(source: Any) -> None:
     """Close ``source`` if it can be closed (stops the upstream: a generator, an SDK stream's
     HTTP response); errors while closing are not the caller's problem."""
-    with contextlib.suppress(Exception):
-        closer = getattr(source, "aclose", None) or getattr(source, "close", None)
-        if closer is None:
-            return
+    closer = getattr(source, "aclose", None) or getattr(source, "close", None)
+    if closer is None:
+        return
+    try:
         out = closer()
         if inspect.isawaitable(out):
             await out
+    except Exception as exc:
+        _log.warning("closing the upstream stream failed", error=repr(exc))
 
 
 def streamed_answer(result: Any) -> tuple[Any, Any] | None:

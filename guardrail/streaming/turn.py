@@ -26,12 +26,12 @@ answer is already on its way to the user.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from guardrail.logs import get_logger
 from guardrail.models import (
     ActionName,
     Citation,
@@ -56,6 +56,7 @@ _SEPARATOR = "\n\n"
 
 #: Turns being finished after their consumer stopped reading (kept until their record is out).
 _FINISHING: set[asyncio.Task[Any]] = set()
+_log = get_logger(__name__)
 
 
 def stream_driver(mode: StreamMode) -> Driver:
@@ -229,9 +230,10 @@ class AsyncGuardedStream:
         """Check one sentence; on success it counts as released."""
         checker = sentence_checker(self._parts.policy, self._parts.scorer)
         t = turn.turn
-        verdict = await checker.check(
-            t.question, sentence, t.passages, turn.rule.threshold, t.calls
-        )
+        with t.deadline():
+            verdict = await checker.check(
+                t.question, sentence, t.passages, turn.rule.threshold, t.calls
+            )
         start = turn.checked
         turn.checked += len(sentence)
         if not verdict.ok:
@@ -408,8 +410,12 @@ async def _finish_detached(coro: Any) -> None:
     task = asyncio.ensure_future(coro)
     _FINISHING.add(task)
     task.add_done_callback(_FINISHING.discard)
-    with contextlib.suppress(asyncio.CancelledError, Exception):
+    try:
         await asyncio.shield(task)
+    except asyncio.CancelledError:
+        pass  # the turn finishes on its own; drain_finishing waits for it
+    except Exception as exc:  # the turn's own record_failure has already run
+        _log.error("finishing a stream's turn failed", error=repr(exc))
 
 
 async def drain_finishing() -> None:

@@ -15,18 +15,37 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
 from opentelemetry.trace import Span, Status, StatusCode
 
-from guardrail import __version__
+from guardrail._version import __version__
 from guardrail.audit.record import TextRedaction, redact_text
 
 if TYPE_CHECKING:
     from guardrail.models import GuardResult, JudgeCall, ScoreReport
-    from guardrail.telemetry.turns import Telemetry
+
+
+class TelemetrySettings(Protocol):
+    """What the backend reads of its :class:`~guardrail.telemetry.turns.Telemetry`."""
+
+    @property
+    def tracer_provider(self) -> Any: ...
+
+    @property
+    def meter_provider(self) -> Any: ...
+
+    @property
+    def record_texts(self) -> bool: ...
+
+    @property
+    def judge_spans(self) -> bool: ...
+
+    @property
+    def judge_span_min_ms(self) -> float: ...
+
 
 __all__ = ["Backend", "Instruments", "Mark", "Recorder"]
 
@@ -101,7 +120,7 @@ class Instruments:
 class Backend:
     """One :class:`Telemetry`'s tracer and instruments."""
 
-    def __init__(self, telemetry: Telemetry) -> None:
+    def __init__(self, telemetry: TelemetrySettings) -> None:
         self.telemetry = telemetry
         self.tracer = trace.get_tracer(
             SCOPE, __version__, tracer_provider=telemetry.tracer_provider

@@ -1,0 +1,3 @@
+"""The package version, in one place (the top package and the telemetry scope read it)."""
+
+__version__ = "0.1.0"

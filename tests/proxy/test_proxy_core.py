@@ -1,0 +1,148 @@
+"""The proxy on the serving core: the deadline, the work budget and the answer limit of
+``serve`` apply behind it, bodies are read by the hardened reader, and every error it answers
+is in the OpenAI shape the ``openai`` SDK reads."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openai
+import pytest
+
+from guardrail.actions.escalate import Escalator
+from guardrail.audit.log import AuditLog
+from guardrail.guard import Guard
+from guardrail.judges.base import JudgeRequest
+from guardrail.policy import parse_policy
+from guardrail.proxy import Upstream, create_proxy_app
+from guardrail.proxy.scripted import ScriptedReply, scripted_upstream
+from guardrail.queues import SQLiteQueue
+from guardrail.queues.jsonl import JSONLSink
+from guardrail.server.testing import serve_in_thread
+from guardrail.serving.limits import RequestLimits
+from guardrail.testing import ScriptedJudge
+from tests.streaming.conftest import POLICY_YAML, PREGNANCY_CTX, PREGNANCY_Q, SAFE, records
+
+
+async def _never(request: JudgeRequest) -> str:
+    await asyncio.Event().wait()  # a judge that never answers
+    return ""
+
+
+@contextlib.contextmanager
+def _proxy(
+    tmp_path: Path, *, judge: Any = None, api_key: str | None = None, **limits: Any
+) -> Iterator[tuple[str, Path]]:
+    audit = tmp_path / "audit.jsonl"
+    guard = Guard(
+        parse_policy(POLICY_YAML),
+        judge=judge,
+        escalator=Escalator(
+            default=SQLiteQueue(tmp_path / "review.sqlite3"),
+            fallback=JSONLSink(tmp_path / "fallback.jsonl"),
+        ),
+        audit=AuditLog(audit),
+    )
+    upstream_app = scripted_upstream(lambda body: ScriptedReply(SAFE.strip()))
+    with serve_in_thread(upstream_app) as upstream_url:  # type: ignore[arg-type]
+        app = create_proxy_app(
+            guard=guard,
+            upstream=Upstream(f"{upstream_url}/v1"),
+            api_key=api_key,
+            limits=RequestLimits(**limits),
+        )
+        with serve_in_thread(app) as url:  # type: ignore[arg-type]
+            yield url, audit
+
+
+MESSAGES: Any = [
+    {"role": "system", "content": f"<context>{PREGNANCY_CTX[0]}</context>"},
+    {"role": "user", "content": PREGNANCY_Q},
+]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_judge_that_never_answers_ends_in_on_error_within_the_deadline(tmp_path, stream):
+    """--max-check-seconds 2: the turn ends by the sensitive topic's on_error (escalate)
+    within the deadline (plus slack for a loaded machine), and it is recorded."""
+    with _proxy(tmp_path, judge=ScriptedJudge(_never), max_check_seconds=2) as (url, audit):
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key="k", max_retries=0, timeout=60)
+        started = time.monotonic()
+        if stream:
+            with client.chat.completions.create(
+                model="m", messages=MESSAGES, stream=True
+            ) as chunks:
+                last = [c for c in chunks][-1]
+            summary = last.model_extra["guardrail"]  # type: ignore[index]
+        else:
+            reply = client.chat.completions.create(model="m", messages=MESSAGES)
+            summary = reply.model_extra["guardrail"]  # type: ignore[index]
+        took = time.monotonic() - started
+    assert summary["decision"] == "escalate" and summary["score"] is None
+    assert "deadline" in (summary["error"] or "")
+    assert took < 2 + 8, f"took {took:.1f} s"
+    [record] = records(audit)
+    assert record["decision"]["action"] == "escalate"
+    assert "deadline" in (record["decision"]["error"] or "")
+
+
+def test_deeply_nested_body_is_a_4xx_in_the_openai_shape(tmp_path):
+    """100,000 levels of nesting are refused before parsing, as an OpenAI error object."""
+    body = b'{"messages": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    with _proxy(tmp_path) as (url, _audit):
+        r = httpx.post(
+            f"{url}/v1/chat/completions",
+            content=body,
+            headers={"content-type": "application/json"},
+            timeout=30,
+        )
+    assert 400 <= r.status_code < 500
+    error = r.json()["error"]
+    assert set(error) >= {"message", "type", "code"} and error["code"] == r.status_code
+
+
+def test_401_and_413_reach_the_sdk_with_their_message(tmp_path):
+    """The gate's refusals are OpenAI error objects: the SDK shows the message, not just the
+    status."""
+    with _proxy(tmp_path, api_key="right-key", max_body_bytes=2_000) as (url, _audit):
+        wrong = openai.OpenAI(base_url=f"{url}/v1", api_key="wrong", max_retries=0)
+        with pytest.raises(openai.AuthenticationError) as denied:
+            wrong.chat.completions.create(model="m", messages=MESSAGES)
+        right = openai.OpenAI(base_url=f"{url}/v1", api_key="right-key", max_retries=0)
+        big: Any = [{"role": "user", "content": "x" * 5_000}]
+        with pytest.raises(openai.APIStatusError) as too_large:
+            right.chat.completions.create(model="m", messages=big)
+    assert "missing or invalid API key" in str(denied.value)
+    assert too_large.value.status_code == 413
+    assert "larger than 2000 bytes" in str(too_large.value)
+
+
+def test_the_work_budget_applies_behind_the_proxy(tmp_path):
+    """An answer whose scoring work is over --max-work is not scored: the policy's on_error
+    decides (the sensitive topic escalates), and the reason names the limit."""
+    with _proxy(tmp_path, max_work=10) as (url, audit):
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key="k", max_retries=0)
+        reply = client.chat.completions.create(model="m", messages=MESSAGES)
+    summary = reply.model_extra["guardrail"]  # type: ignore[index]
+    assert summary["decision"] == "escalate" and summary["score"] is None
+    assert "--max-work" in summary["reason"]
+    [record] = records(audit)
+    assert record["decision"]["action"] == "escalate"
+
+
+def test_an_answer_over_max_answer_chars_is_cut_scored_and_says_so(tmp_path):
+    """--max-answer-chars behind the proxy: the upstream's answer is cut, the cut text scored,
+    and the reason says it was cut."""
+    with _proxy(tmp_path, max_answer_chars=20) as (url, audit):
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key="k", max_retries=0)
+        reply = client.chat.completions.create(model="m", messages=MESSAGES)
+    summary = reply.model_extra["guardrail"]  # type: ignore[index]
+    assert "cut at 20" in summary["reason"]
+    [record] = records(audit)
+    assert len(record["answer"]) == 20
