@@ -11,7 +11,7 @@ from guardrail.audit.record import utc_now_iso
 from guardrail.audit.trail import trail_source, verify_trail
 from guardrail.exceptions import AuditError
 from guardrail.report.audit_figures import AuditFigures
-from guardrail.report.review_figures import review_figures
+from guardrail.report.review_figures import read_cases, review_figures
 from guardrail.storage import Target, describe_target, is_postgres_url
 
 __all__ = ["build_report"]
@@ -55,8 +55,5 @@ def build_report(
             "detail": result.describe(),
         }
     if review_db is not None:
-        from guardrail.queues.review_queue import ReviewQueue
-
-        queue = ReviewQueue(review_db)
-        report["reviews"] = review_figures(queue.list(), since=since, until=until)
+        report["reviews"] = review_figures(read_cases(review_db), since=since, until=until)
     return report

@@ -10,14 +10,51 @@ case that nobody has claimed is exactly what an operator must see.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
-from guardrail.queues.review_queue import StoredCase
 from guardrail.report.audit_figures import parse_time, percentiles
+from guardrail.storage import Target
 
-__all__ = ["review_figures"]
+__all__ = ["CaseRow", "read_cases", "review_figures"]
+
+
+class CaseRow(NamedTuple):
+    """The columns of a review case the report needs (not its payload: a case holds the whole
+    score report, and a report over tens of thousands of cases must not load them all)."""
+
+    case_id: str
+    queue: str
+    topic: str
+    created_at: str
+    enqueued_at: str
+    state: str
+    reviewer: str | None
+    claimed_at: str | None
+    resolved_at: str | None
+    outcome: str | None
+
+
+def read_cases(target: Target) -> Iterator[CaseRow]:
+    """Every case of the review database at ``target``, oldest first, the topic read from the
+    payload by the database's own JSON functions."""
+    from guardrail.queues.review_queue import POSTGRES_SCHEMA, SQLITE_SCHEMA
+    from guardrail.storage import open_database
+
+    db = open_database(target, sqlite=SQLITE_SCHEMA, postgres=POSTGRES_SCHEMA, what="review queue")
+    topic = (
+        "payload::json -> 'decision' ->> 'topic'"
+        if db.backend == "postgresql"
+        else "json_extract(payload, '$.decision.topic')"
+    )
+    sql = (
+        f"SELECT case_id, queue, {topic} AS topic, created_at, enqueued_at, state, reviewer,"
+        " claimed_at, resolved_at, outcome FROM cases ORDER BY created_at"
+    )
+    with db.read() as conn:
+        for row in conn.execute(sql):
+            yield CaseRow(*(row[k] for k in CaseRow._fields))
 
 
 def _minutes(a: str | None, b: str | None) -> float | None:
@@ -26,7 +63,7 @@ def _minutes(a: str | None, b: str | None) -> float | None:
     return (parse_time(b) - parse_time(a)).total_seconds() / 60
 
 
-def _group(cases: list[StoredCase], now: datetime) -> dict[str, Any]:
+def _group(cases: list[CaseRow], now: datetime) -> dict[str, Any]:
     states = Counter(c.state for c in cases)
     resolved = [c for c in cases if c.state == "resolved"]
     outcomes = Counter(c.outcome for c in resolved)
@@ -46,7 +83,7 @@ def _group(cases: list[StoredCase], now: datetime) -> dict[str, Any]:
 
 
 def review_figures(
-    cases: Iterable[StoredCase],
+    cases: Iterable[CaseRow],
     *,
     since: datetime | None = None,
     until: datetime | None = None,
@@ -54,17 +91,17 @@ def review_figures(
     """Figures of the cases escalated in ``[since, until)`` (all when unset); ages are
     measured at ``until`` (default: now)."""
     now = until or datetime.now(timezone.utc)
-    kept: list[StoredCase] = []
+    kept: list[CaseRow] = []
     for c in cases:
-        created = parse_time(c.case.created_at)
+        created = parse_time(c.created_at)
         if (since and created < since) or (until and created >= until):
             continue
         kept.append(c)
-    by_queue: dict[str, list[StoredCase]] = {}
-    by_topic: dict[str, list[StoredCase]] = {}
+    by_queue: dict[str, list[CaseRow]] = {}
+    by_topic: dict[str, list[CaseRow]] = {}
     for c in kept:
         by_queue.setdefault(c.queue, []).append(c)
-        by_topic.setdefault(c.case.decision.topic, []).append(c)
+        by_topic.setdefault(c.topic, []).append(c)
     reviewers = Counter(c.reviewer for c in kept if c.state == "resolved" and c.reviewer)
     return {
         "all": _group(kept, now),
