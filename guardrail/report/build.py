@@ -11,6 +11,7 @@ from guardrail.audit.record import utc_now_iso
 from guardrail.audit.trail import trail_source, verify_trail
 from guardrail.exceptions import AuditError
 from guardrail.report.audit_figures import AuditFigures
+from guardrail.report.parallel import read_jsonl
 from guardrail.report.review_figures import read_cases, review_figures
 from guardrail.storage import Target, describe_target, is_postgres_url
 
@@ -24,16 +25,21 @@ def build_report(
     since: datetime | None = None,
     until: datetime | None = None,
     verify: bool = False,
+    workers: int | None = None,
 ) -> dict[str, Any]:
     """The figures of the trail at ``audit`` (a path or a ``postgresql://`` URL) for records
     whose time is in ``[since, until)``; with ``review_db``, the review queue's figures for
-    cases escalated in the same window; with ``verify``, the hash chain's check as well."""
+    cases escalated in the same window; with ``verify``, the hash chain's check as well.
+    A large log file is read by ``workers`` processes (default: one per CPU)."""
     if not is_postgres_url(audit) and not Path(audit).is_file():
         raise AuditError(f"audit log not found: {audit}")
-    figures = AuditFigures(since=since, until=until)
-    with trail_source(audit).lines() as lines:
-        for raw in lines:
-            figures.add_line(raw)
+    if is_postgres_url(audit):
+        figures = AuditFigures(since=since, until=until)
+        with trail_source(audit).lines() as lines:
+            for raw in lines:
+                figures.add_line(raw)
+    else:
+        figures = read_jsonl(Path(audit), since=since, until=until, workers=workers)
     report: dict[str, Any] = {
         "generated_at": utc_now_iso(),
         "source": {

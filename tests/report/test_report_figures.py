@@ -130,3 +130,16 @@ def test_verify_reports_a_broken_chain(tmp_path, history: History) -> None:
     tampered.write_bytes(b"\n".join(lines) + b"\n")
     chain = build_report(tampered, verify=True)["chain"]
     assert chain["ok"] is False and "6" in chain["detail"]
+
+
+def test_parallel_reading_gives_the_same_figures(history: History, monkeypatch) -> None:
+    """A log read in three byte ranges by three processes yields the one-process figures."""
+    import guardrail.report.parallel as parallel
+
+    one = build_report(history.audit, review_db=history.db, workers=1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    three = build_report(history.audit, review_db=history.db, workers=3)
+    for report in (one, three):
+        report.pop("generated_at")
+    assert three == one
+    assert len(parallel._ranges(history.audit, 3)) == 3
