@@ -8,8 +8,10 @@ The log (and its review queue) is generated once through the real writers
 (:func:`guardrail.report.write_history`, the default policy, seven days) into ``--dir``
 (default: ``$TMPDIR/guardrail-report-bench``) and reused while its turn count matches.
 Each run is a fresh ``python -m guardrail report`` process writing the HTML and the JSON, so
-the figures include the interpreter's start-up and imports; peak memory is the child's
-maximum resident set size. Rows: the JSONL log alone, and the log plus its review database.
+the figures include the interpreter's start-up and imports; peak memory is the largest
+resident set size of its processes, CPU seconds their user plus system time (less sensitive
+than wall time to other load on a shared machine). Rows: the JSONL log alone, and the log
+plus its review database.
 Target: under 10 s and under 500 MB on 2 cores.
 """
 
@@ -62,15 +64,17 @@ def _generate(folder: Path, turns: int) -> dict[str, Any]:
     return meta
 
 
-def _run_once(args: list[str]) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one ``guardrail report`` child process."""
+def _run_once(args: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS in MB, CPU seconds of all its processes) of one
+    ``guardrail report`` run."""
     env = {**os.environ, "PYTHONPATH": str(repo_root())}
     code = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
         "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
         "dt = time.perf_counter() - t\n"
-        "print(dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        "r = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(dt, r.ru_maxrss, r.ru_utime + r.ru_stime)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, sys.executable, "-m", "guardrail", "report", *args],
@@ -79,7 +83,7 @@ def _run_once(args: list[str]) -> tuple[float, float]:
         text=True,
         env=env,
     ).stdout.split()
-    return float(out[0]), int(out[1]) / 1024  # Linux reports ru_maxrss in KiB
+    return float(out[0]), int(out[1]) / 1024, float(out[2])  # ru_maxrss is in KiB on Linux
 
 
 def main() -> None:
@@ -104,9 +108,10 @@ def main() -> None:
         rows.append(
             {
                 "scenario": name,
-                "seconds": [round(s, 2) for s, _ in runs],
-                "best_s": round(min(s for s, _ in runs), 2),
-                "peak_mb": round(max(m for _, m in runs), 1),
+                "seconds": [round(s, 2) for s, _, _ in runs],
+                "best_s": round(min(s for s, _, _ in runs), 2),
+                "cpu_s": [round(c, 2) for _, _, c in runs],
+                "peak_mb": round(max(m for _, m, _ in runs), 1),
             }
         )
     result = {
@@ -121,12 +126,18 @@ def main() -> None:
         f"{meta['escalated']:,} escalations; {os.cpu_count()} CPUs, Python "
         f"{sys.version.split()[0]}"
     )
-    header = f"{'scenario':<24} {'best s':>8} {'all runs (s)':>22} {'peak MB':>9}"
+    header = (
+        f"{'scenario':<24} {'best s':>8} {'all runs (s)':>22} {'CPU s (all)':>22} {'peak MB':>9}"
+    )
     print(header)
     print("-" * len(header))
     for row in rows:
         runs_s = ", ".join(f"{s:.2f}" for s in row["seconds"])
-        print(f"{row['scenario']:<24} {row['best_s']:>8.2f} {runs_s:>22} {row['peak_mb']:>9.1f}")
+        cpu_s = ", ".join(f"{s:.2f}" for s in row["cpu_s"])
+        print(
+            f"{row['scenario']:<24} {row['best_s']:>8.2f} {runs_s:>22} {cpu_s:>22} "
+            f"{row['peak_mb']:>9.1f}"
+        )
     print(f"wrote {write_results('report', result, args.out)}")
 
 
