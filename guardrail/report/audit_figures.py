@@ -16,13 +16,18 @@ answer only when the answer itself is in the clear.
 
 from __future__ import annotations
 
-import json
 from array import array
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
+
+_loads: Callable[[bytes | str], Any]
+try:  # the `report` extra: orjson decodes a log about twice as fast as the standard library
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover - exercised where orjson is absent
+    from json import loads as _loads
 
 __all__ = ["SCORE_BINS", "AuditFigures", "parse_time", "percentiles"]
 
@@ -115,7 +120,7 @@ class AuditFigures:
         """Fold one line of the trail in."""
         self.lines += 1
         try:
-            rec = json.loads(raw)
+            rec = _loads(raw)
         except ValueError:
             self.unreadable += 1
             return

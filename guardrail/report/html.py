@@ -131,7 +131,7 @@ def _judges(judge: Mapping[str, Any]) -> str:
     out.append("<h3>Judge latency (seconds)</h3>")
     out.append(_table(["judge · stage", "calls", "p50", "p90", "p99", "max"], rows))
     if lat:
-        bars = [(f"{k} p90", float(v["p90"] or 0)) for k, v in lat.items()]
+        bars = [(f"{k} p90", round(float(v["p90"] or 0), 3)) for k, v in lat.items()]
         out.append(hbars("Judge latency p90 per judge and stage", bars, unit=" s"))
     return "".join(out)
 

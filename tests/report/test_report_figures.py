@@ -143,3 +143,17 @@ def test_parallel_reading_gives_the_same_figures(history: History, monkeypatch) 
         report.pop("generated_at")
     assert three == one
     assert len(parallel._ranges(history.audit, 3)) == 3
+
+
+def test_standard_json_gives_the_same_figures(history: History, monkeypatch) -> None:
+    """Without orjson (the standard json module decodes) the figures are identical."""
+    import json as std_json
+
+    import guardrail.report.audit_figures as figures
+
+    fast = build_report(history.audit, review_db=history.db)
+    monkeypatch.setattr(figures, "_loads", std_json.loads)
+    slow = build_report(history.audit, review_db=history.db)
+    for report in (fast, slow):
+        report.pop("generated_at")
+    assert slow == fast
