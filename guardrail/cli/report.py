@@ -79,8 +79,11 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("nothing to write: pass --html OUT and/or --json OUT")
     if args.since and args.until and args.since >= args.until:
         raise ConfigError("--since must be before --until")
+    from guardrail.storage import require_store
+
+    db = None if args.db is None else require_store(args.db, "review database", "--db")
     report = build_report(
-        args.audit, review_db=args.db, since=args.since, until=args.until, verify=args.verify
+        args.audit, review_db=db, since=args.since, until=args.until, verify=args.verify
     )
     if args.json is not None:
         _write(args.json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")

@@ -77,7 +77,10 @@ def _items(session: pytest.Session, path: Path) -> Iterator[CaseItem]:
     policy = Path(chosen) if chosen else policy_path(path, cases)
     if policy is None:
         raise pytest.UsageError(f"{path}: names no policy; pass --guardrail-policy POLICY.yaml")
-    holder = pytest.Dir.from_parent(session, path=path.parent)
+    # pytest.Dir (pytest 8) gives the items a node id under the case file's folder
+    holder = (
+        pytest.Dir.from_parent(session, path=path.parent) if hasattr(pytest, "Dir") else session
+    )
     for case in cases.cases:
         yield CaseItem.from_parent(
             holder,

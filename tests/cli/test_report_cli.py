@@ -51,3 +51,12 @@ def test_report_missing_log_fails(tmp_path, capsys) -> None:
     """A log that does not exist is an error (exit 1), not an empty report."""
     assert main(["report", str(tmp_path / "nope.jsonl"), "--json", "x.json"]) == 1
     assert "not found" in capsys.readouterr().err
+
+
+def test_report_missing_review_db_fails(tmp_path, capsys) -> None:
+    """A mistyped --db is an error (exit 2), never an empty review database created on the fly."""
+    h = make_history(tmp_path, turns=5)
+    code = main(["report", str(h.audit), "--db", str(tmp_path / "typo.db"), "--json", "x.json"])
+    assert code == 2
+    assert "no review database" in capsys.readouterr().err
+    assert not (tmp_path / "typo.db").exists()
