@@ -61,5 +61,7 @@ def build_report(
             "detail": result.describe(),
         }
     if review_db is not None:
-        report["reviews"] = review_figures(read_cases(review_db), since=since, until=until)
+        topics = {case_id: turn[0] for case_id, turn in figures.escalated.items()}
+        cases = read_cases(review_db, topics)
+        report["reviews"] = review_figures(cases, since=since, until=until)
     return report

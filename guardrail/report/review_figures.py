@@ -10,7 +10,7 @@ case that nobody has claimed is exactly what an operator must see.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
@@ -18,6 +18,9 @@ from guardrail.report.audit_figures import parse_time, percentiles
 from guardrail.storage import Target
 
 __all__ = ["CaseRow", "read_cases", "review_figures"]
+
+#: Case ids per query when topics are read from payloads.
+_BATCH = 500
 
 
 class CaseRow(NamedTuple):
@@ -36,25 +39,44 @@ class CaseRow(NamedTuple):
     outcome: str | None
 
 
-def read_cases(target: Target) -> Iterator[CaseRow]:
-    """Every case of the review database at ``target``, oldest first, the topic read from the
-    payload by the database's own JSON functions."""
+def read_cases(target: Target, topics: Mapping[str, str] | None = None) -> Iterator[CaseRow]:
+    """Every case of the review database at ``target``, oldest first.
+
+    A case's topic is taken from ``topics`` (``case_id -> topic``, e.g. from the audit log's
+    turn records) when it is there; the others are read from the case payloads by the
+    database's own JSON functions, a few hundred at a time. Decoding tens of thousands of
+    payloads only for their topic would cost a report more than all its other review figures.
+    """
     from guardrail.queues.review_queue import POSTGRES_SCHEMA, SQLITE_SCHEMA
     from guardrail.storage import open_database
 
+    known = topics or {}
     db = open_database(target, sqlite=SQLITE_SCHEMA, postgres=POSTGRES_SCHEMA, what="review queue")
-    topic = (
-        "payload::json -> 'decision' ->> 'topic'"
-        if db.backend == "postgresql"
-        else "json_extract(payload, '$.decision.topic')"
-    )
-    sql = (
-        f"SELECT case_id, queue, {topic} AS topic, created_at, enqueued_at, state, reviewer,"
-        " claimed_at, resolved_at, outcome FROM cases ORDER BY created_at"
-    )
+    columns = "case_id, queue, created_at, enqueued_at, state, reviewer, claimed_at, resolved_at"
     with db.read() as conn:
-        for row in conn.execute(sql):
-            yield CaseRow(*(row[k] for k in CaseRow._fields))
+        rows = conn.execute(f"SELECT {columns}, outcome FROM cases ORDER BY created_at").fetchall()
+    missing = [r["case_id"] for r in rows if r["case_id"] not in known]
+    found = dict(known)
+    if missing:
+        topic = (
+            "payload::json -> 'decision' ->> 'topic'"
+            if db.backend == "postgresql"
+            else "json_extract(payload, '$.decision.topic')"
+        )
+        with db.read() as conn:
+            for i in range(0, len(missing), _BATCH):
+                batch = missing[i : i + _BATCH]
+                marks = ", ".join("?" for _ in batch)
+                for r in conn.execute(
+                    f"SELECT case_id, {topic} AS topic FROM cases WHERE case_id IN ({marks})", batch
+                ):
+                    found[r["case_id"]] = r["topic"]
+    for r in rows:
+        yield CaseRow(
+            r["case_id"], r["queue"], str(found.get(r["case_id"], "?")), r["created_at"],
+            r["enqueued_at"], r["state"], r["reviewer"], r["claimed_at"], r["resolved_at"],
+            r["outcome"],
+        )  # fmt: skip
 
 
 def _minutes(a: str | None, b: str | None) -> float | None:

@@ -157,3 +157,18 @@ def test_standard_json_gives_the_same_figures(history: History, monkeypatch) -> 
     for report in (fast, slow):
         report.pop("generated_at")
     assert slow == fast
+
+
+def test_case_topics_from_the_log_or_the_payload_agree(history: History) -> None:
+    """Topics taken from the log's turn records equal those read from the case payloads."""
+    from guardrail.report.review_figures import read_cases
+
+    from_payloads = list(read_cases(history.db))
+    audit = build_report(history.audit)["audit"]
+    assert audit["resolutions_in_log"]["escalated_turns"] == len(from_payloads)
+    by_topic: Counter[str] = Counter(c.topic for c in from_payloads)
+    expected = {t: sum(n for a, n in acts.items() if a == "escalate")
+                for t, acts in history.truth.decisions.items() if "escalate" in acts}  # fmt: skip
+    assert dict(by_topic) == expected
+    from_log = build_report(history.audit, review_db=history.db)["reviews"]["by_topic"]
+    assert {t: g["cases"] for t, g in from_log.items()} == expected
