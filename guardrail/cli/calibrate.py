@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
+from guardrail.cli.calibrate_reviews import add_review_flags, run_from_reviews
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.dataset_scoring import load_and_score
 from guardrail.cli.options import add_dataset_flags, add_scorer_flags
@@ -29,6 +30,12 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if not args.policy.is_file():
         raise ConfigError(f"{args.policy}: policy file not found")
+    if args.from_reviews is not None:
+        if args.dataset is not None:
+            raise ConfigError("give a dataset or --from-reviews, not both")
+        return run_from_reviews(args)
+    if args.dataset is None or args.out is None:
+        raise ConfigError("a DATASET and --out are required (or use --from-reviews DB)")
     rows, result, judge_name, settings = load_and_score(args, console)
     if args.holdout_frac is not None:
         tune, report = split_by_group(rows, args.holdout_frac, seed=args.seed)
@@ -77,6 +84,10 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("calibrate", help=COMMANDS["calibrate"].summary)
     add_dataset_flags(p)
+    for action in p._actions:  # DATASET is optional with --from-reviews
+        if action.dest == "dataset":
+            action.nargs, action.default = "?", None
+    add_review_flags(p)
     add_scorer_flags(p)
     p.add_argument("--metric", choices=METRICS[:3], default="f1")
     p.add_argument(
@@ -87,7 +98,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the policy to calibrate: its scorer settings score the rows (the flags above "
         "override them); the copy gets the new threshold",
     )
-    p.add_argument("--out", type=Path, required=True, metavar="OUT.yaml")
+    p.add_argument("--out", type=Path, default=None, metavar="OUT.yaml")
     p.add_argument(
         "--topic",
         default=None,

@@ -34,6 +34,10 @@ COMMANDS: dict[str, Command] = {
     "propose-facts": Command(
         "guardrail.cli.probe", "propose a fact file for `probe` from a folder of documents"
     ),
+    "report": Command(
+        "guardrail.cli.report", "an HTML/JSON report of an audit log and its review queue"
+    ),
+    "test": Command("guardrail.cli.test_cases", "run a policy's test cases (JUnit XML for CI)"),
     "rescore": Command(
         "guardrail.cli.rescore", "re-score an audit or chat log under a policy (--ray to spread)"
     ),

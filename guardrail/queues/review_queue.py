@@ -149,6 +149,9 @@ class ReviewQueue:
     ``on_resolve`` is called with the :class:`CaseResolution` *inside* the resolving transaction,
     before it commits: if the hook (e.g. an audit-log append) raises, the resolution is rolled
     back and the error propagates, so the audit log never misses a resolution that happened.
+
+    ``clock`` stamps ``enqueued_at``, ``claimed_at`` and ``resolved_at`` (ISO 8601 UTC); the
+    default is the wall clock. Generated review histories pass their own.
     """
 
     def __init__(
@@ -156,8 +159,10 @@ class ReviewQueue:
         target: Target,
         *,
         on_resolve: Callable[[CaseResolution], None] | None = None,
+        clock: Callable[[], str] = utc_now,
     ) -> None:
         self.on_resolve = on_resolve
+        self.clock = clock
         self._db = open_database(
             target, sqlite=SQLITE_SCHEMA, postgres=POSTGRES_SCHEMA, what="review queue"
         )
@@ -207,7 +212,7 @@ class ReviewQueue:
             cur = conn.execute(
                 "INSERT INTO cases (case_id, queue, created_at, enqueued_at, payload)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (case_id) DO NOTHING",
-                (case.case_id, case.queue, case.created_at, utc_now(), payload),
+                (case.case_id, case.queue, case.created_at, self.clock(), payload),
             )
             return cur.rowcount == 1
 
@@ -278,7 +283,7 @@ class ReviewQueue:
             conn.execute(
                 "UPDATE cases SET state = 'claimed', reviewer = ?, claimed_at = ?"
                 " WHERE case_id = ? AND state = 'open'",
-                (reviewer, utc_now(), case_id),
+                (reviewer, self.clock(), case_id),
             )
             return self._row_to_stored(self._fetch(conn, case_id))
 
@@ -304,7 +309,7 @@ class ReviewQueue:
                 cur = conn.execute(
                     "UPDATE cases SET state = 'claimed', reviewer = ?, claimed_at = ?"
                     " WHERE case_id = ? AND state = 'open'",
-                    (reviewer, utc_now(), row["case_id"]),
+                    (reviewer, self.clock(), row["case_id"]),
                 )
                 if cur.rowcount == 1:  # always, with the row lock; never hand out another's
                     return self._row_to_stored(self._fetch(conn, row["case_id"]))
@@ -353,7 +358,7 @@ class ReviewQueue:
                 final_answer=chosen,
                 note=note or None,
                 claimed_at=row["claimed_at"],
-                resolved_at=utc_now(),
+                resolved_at=self.clock(),
             )
             conn.execute(
                 "UPDATE cases SET state = 'resolved', outcome = ?, final_answer = ?, note = ?,"
