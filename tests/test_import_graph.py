@@ -282,7 +282,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("guard",),  # the middleware: check and stream
     ("serving", "integrations"),  # the serving core; the framework adapters
     ("proxy", "server"),  # the two front ends on the serving core
-    ("evaluation",),
+    ("evaluation", "report", "policytest"),  # batch jobs over logs, datasets, cases
     ("probe",),
     ("training", "render", "testing", "local_server"),
     ("cli", "__main__", ""),  # "" is the top package (its lazy public API)
