@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -346,16 +347,31 @@ class BuggyScorer:
         return int("0.5 as text")  # ValueError: the old guard took it for a judge outage
 
 
-def test_a_scorer_bug_is_decided_by_on_error_and_named(policy, queue, audit, caplog):
+class _Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_a_scorer_bug_is_decided_by_on_error_and_named(policy, queue, audit):
     """A scorer bug is logged with its traceback and ends in the rule's on_error, naming it."""
     guard = make_guard(policy, queue, audit)
     guard.scorer = BuggyScorer()
-    with caplog.at_level("ERROR", logger="guardrail"):
+    kept = _Kept()
+    logger = logging.getLogger("guardrail.turn")
+    logger.addHandler(kept)
+    try:
         result = guard.check(REFUGEE_Q, REFUGEE_A, REFUGEE_CTX)
+    finally:
+        logger.removeHandler(kept)
+    caplog_records = kept.records
     assert result.decision.action == "escalate" and result.decision.score is None
     assert "ValueError" in (result.decision.error or "")
     assert "invalid literal" in (result.decision.error or "")
-    assert any("Traceback" in str(r.msg) or "traceback" in r.__dict__ for r in caplog.records)
+    assert any("traceback" in r.__dict__ and "ValueError" in r.traceback for r in caplog_records)
     [record] = read_audit(audit)
     assert record["kind"] == "turn" and record["decision"]["action"] == "escalate"
 

@@ -116,9 +116,9 @@ def build_proxy_app(args: argparse.Namespace, guard: Any = None) -> Starlette:
 
 
 def _proxy(args: argparse.Namespace) -> int:
-    configure_logs(args)
     app = build_proxy_app(args)
     recover_crashed_turns(args)
+    configure_logs(args)  # only once it is going to serve: a refused start changes nothing
     import uvicorn
 
     from guardrail.server.app import tune_serving_process

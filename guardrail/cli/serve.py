@@ -247,7 +247,9 @@ def app_from_env() -> FastAPI:
     argv = json.loads(os.environ[ARGS_ENV])
     from guardrail.cli import build_parser
 
-    app = build_app(build_parser(argv).parse_args(argv))
+    args = build_parser(argv).parse_args(argv)
+    app = build_app(args)
+    configure_logs(args)
     from guardrail.server.app import tune_serving_process
 
     tune_serving_process()
@@ -262,9 +264,9 @@ def _serve(args: argparse.Namespace) -> int:
             "--workers > 1 with the review UI needs --session-secret-env VAR: every worker must "
             "sign session cookies with the same secret"
         )
-    configure_logs(args)
     app = build_app(args)  # validates everything (and fails early) before forking workers
     recover_crashed_turns(args)
+    configure_logs(args)  # only once it is going to serve: a refused start changes nothing
     import uvicorn
 
     from guardrail.server.app import tune_serving_process
