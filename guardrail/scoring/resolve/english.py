@@ -139,6 +139,9 @@ _CLOCK = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?$|^\d{1,2}:\
 _CLOCK_WORD = re.compile(r"^(?:\d{1,2}(?::\d{2})?|noon|midnight)$", re.I)
 #: Longest reply sentence (in words) read as leaning on its question.
 MAX_WORDS = 14
+#: Longest bare value ("On the second floor of the main building") read as filling a
+#: wh-question's gap.
+MAX_VALUE_WORDS = 10
 
 Sign = Literal["+", "-"]
 
@@ -322,6 +325,10 @@ def _subject_end(
             return i
     if rest[0].lower() in _PRONOUNS | {"i"}:
         return 1
+    # a verb the lexicon does not know: a one-word subject, or a determiner and its noun
+    end = 2 if rest[0].lower() in _DETERMINERS else 1
+    if end < len(rest) and rest[end].islower() and rest[end] not in _PREPOSITIONS:
+        return end
     return None
 
 
@@ -397,12 +404,24 @@ def read_reply(text: str) -> Reply | None:
 
 
 def _has_finite(words: list[str] | tuple[str, ...]) -> bool:
-    """Whether a finite verb is among ``words`` ("am" after a number is a time of day)."""
+    """Whether ``words`` may hold a verb of their own, so they are no bare value: an
+    auxiliary, a contraction ("here's"), or a known verb form not led by a determiner, a
+    preposition or a number ("the post office" and "every check" are nouns; "am" after a
+    number is a time of day)."""
     morph = _morph()
     for i, word in enumerate(words):
-        if word.lower() == "am" and i and words[i - 1][:1].isdigit():
+        low = word.lower()
+        prev = words[i - 1].lower() if i else ""
+        if (low == "am" and prev[:1].isdigit()) or (word == "May" and i):
+            continue  # "7 am", "3 May"
+        if _is_finite(word, morph) or re.search(r"'(?:s|re|ve|ll|d)$", low):
+            return True
+        if word[:1].isupper() or not i or prev in _DETERMINERS or prev in _PREPOSITIONS:
             continue
-        if _is_finite(word, morph):
+        if prev[:1].isdigit() or prev in _LOWER_FIRST:
+            continue
+        found = morph.analyze(low)
+        if (found is not None and found[1] in ("", "s", "ed")) or low in _EXTRA_VERBS:
             return True
     return False
 
@@ -684,7 +703,7 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         made, negated = found
         return [(text, rule) for text, rule in resolve_polar(made, negated, reply) if text]
     q = wh_question(asked)
-    if q is None or _has_finite(words):
+    if q is None or len(words) > MAX_VALUE_WORDS or _has_finite(words):
         return []
     if _LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
@@ -705,6 +724,7 @@ _ABSTAIN = re.compile(
         (?:sources?|context|passages?|documents?|information|texts?)\s+
         (?:provided\s+|given\s+)?(?:do|does|did)\s*(?:n'?t|\s+not)\s+
         (?:say|mention|contain|provide|include|state|specify|answer|cover|tell|address)
+    | (?:i\s+am\s+|i'm\s+)?unable\s+to\s+(?:answer|say|tell|find|determine|confirm)
     | there\s+is\s+(?:no|not\s+enough)\s+information
     | (?:no|not\s+enough)\s+information\s+(?:is\s+)?(?:available|given|provided|about|on)
     | that\s+is\s+not\s+(?:something\s+i\s+can|covered)
@@ -719,9 +739,13 @@ _COURTESY = re.compile(
 )
 
 
+#: A refusal that goes on to say something ("I don't know the hour, but it opens at 8").
+_GOES_ON = re.compile(r"\b(?:but|however|although|though|except)\b", re.IGNORECASE)
+
+
 def abstains(sentences: list[str]) -> bool:
     """Whether the answer's sentences only decline to answer (at least one says so, the
     others are courtesy: "Sorry.", "Please ask your doctor.")."""
     said = [s.strip().replace("’", "'") for s in sentences if s.strip()]
-    refusals = [s for s in said if _ABSTAIN.match(s)]
+    refusals = [s for s in said if _ABSTAIN.match(s) and not _GOES_ON.search(s)]
     return bool(refusals) and all(s in refusals or _COURTESY.match(s) for s in said)
