@@ -42,8 +42,12 @@ def test_json_and_audit_record_carry_the_resolved_statements(
         {"text": "Pregnant women can take ibuprofen.", "spans": [[0, 3]], "rule": "yes_no"}
     ]
     assert data["decision"]["action"] != "pass"
-    record = (tmp_path / "audit.jsonl").read_text(encoding="utf-8")
-    assert "Pregnant women can take ibuprofen." in record
+    lines = (tmp_path / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[-1])
+    assert record["status"] == "ok"
+    assert record["resolved"] == [
+        {"text": "Pregnant women can take ibuprofen.", "spans": [[0, 3]], "rule": "yes_no"}
+    ]
 
 
 def test_a_refusal_passes_as_abstained(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -181,7 +181,25 @@ def test_a_reply_no_rule_places_is_not_resolved() -> None:
     """A fragment the rules cannot place gives no statement (the guard then finds nothing
     to verify and the policy's on_error decides)."""
     assert statements("Why is the sky blue?", "Because of scattering.") == []
-    assert statements("Can I take it with milk?", "Yes, with milk is fine.") == []
+    assert statements("Can I take the syrup with food?", "Only with food.") == []
+
+
+def test_a_yes_before_words_no_rule_places_is_still_read() -> None:
+    """ "Yes, with milk is fine." is the question's statement plus the rest as written."""
+    found = resolve("Can I take the syrup with milk?", "Yes, with milk is fine.").statements
+    assert [(s.text, s.rule) for s in found] == [
+        ("You can take the syrup with milk.", "yes_no"),
+        ("With milk is fine.", "as_written"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["Yes, ibuprofen is safe throughout pregnancy.", "No, the office closes at noon."],
+)
+def test_a_full_sentence_after_yes_is_left_alone(answer: str) -> None:
+    """A yes or no followed by a sentence with its own subject stands on its own."""
+    assert not resolve("Can pregnant women take ibuprofen?", answer).resolved
 
 
 def test_languages_are_modules() -> None:

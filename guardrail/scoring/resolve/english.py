@@ -369,6 +369,8 @@ class Reply:
     echo_subject: tuple[str, ...] = ()
     echo_predicate: tuple[str, ...] = ()
     qualifier: tuple[str, ...] = ()
+    #: The words after the yes or no, when no rule places them ("with milk is fine").
+    unplaced: tuple[str, ...] = ()
 
     @property
     def sign(self) -> Sign:
@@ -395,9 +397,10 @@ def read_reply(text: str) -> Reply | None:
         return Reply(lead) if lead else None
     echo = _echo(words)
     if echo is not None:
-        return replace(echo, lead=lead)
+        return replace(echo, lead=lead, unplaced=tuple(words))
     if _has_finite(words):
-        return None
+        # "Yes, with milk is fine.": the yes is read, the rest is checked as written
+        return None if lead is None else Reply(lead, unplaced=tuple(words))
     if words[0].lower() == "not":
         return None if lead == "+" else Reply("-", qualifier=tuple(words[1:]))
     return None if lead is None else Reply(lead, qualifier=tuple(words))
@@ -485,8 +488,16 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
     extra = reply.echo_predicate
     if extra and {w.lower() for w in extra} <= own:
         extra = ()  # "Yes, it is safe." restates the question
-    if extra and clause_.verb:
-        return []  # "Yes, with milk is fine." — a predicate the rules do not place
+    if (extra and (not same or reply.lead is None)) or (
+        reply.unplaced
+        and reply.echo_sign is None
+        and reply.unplaced[0].lower() not in _PREPOSITIONS
+    ):
+        return []  # "Yes, ibuprofen is safe ...": a sentence of its own after the yes
+    if (extra and clause_.verb) or (reply.unplaced and reply.echo_sign is None):
+        # a predicate the rules do not place: the yes or no, and the rest as written
+        statement = asked.render(morph, reply.lead or reply.sign, tail=qualifier)
+        return [(statement, rule), (sentence(reply.unplaced), "as_written")]
     if same:
         out = [(asked.render(morph, reply.sign, tail=qualifier), rule)]
         if extra:
