@@ -14,7 +14,11 @@ Two judges: the offline judge the policy ships with (``paper`` protocol), and th
 the offline verifier — so the second run shows the path an LLM judge takes (the question in the
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
-    python -m benchmarks.question_dependent [--half test|dev|both] [--out PATH]
+    python -m benchmarks.question_dependent [--half test|dev|both] [--ragtruth] [--out PATH]
+
+``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
+changes at all — read with their question or taken as a refusal. Every other answer reaches
+the decomposer byte for byte as before, so long-form figures can move only through these.
 
 Prints caught / kept per kind for each judge and writes
 ``benchmarks/results/question_dependent.json``. The development half was used to write the
@@ -128,6 +132,28 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     return {kind: dict(cell) for kind, cell in sorted(per.items(), key=lambda kv: kv[0] == "all")}
 
 
+def ragtruth_changes() -> dict[str, Any]:
+    """The RAGTruth dev answers whose decomposer input the resolution step changes."""
+    from benchmarks._common import require_data
+    from guardrail.scoring.resolve import resolve
+
+    path = require_data("ragtruth", "dev.jsonl")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    changed = []
+    for row in rows:
+        found = resolve(row["question"], row["answer"])
+        if found.abstention or found.text != row["answer"]:
+            changed.append(
+                {
+                    "id": row["id"],
+                    "label": row["label"],
+                    "abstention": found.abstention,
+                    "statements": [s.text for s in found.statements],
+                }
+            )
+    return {"rows": len(rows), "changed": changed}
+
+
 def table(title: str, per: dict[str, dict[str, int]]) -> Table:
     out = Table(title=title)
     for column in ("kind", "wrong caught", "faithful kept"):
@@ -143,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=("test", "dev", "both"), default="test")
     parser.add_argument("--out", default=None, help="results JSON path")
+    parser.add_argument(
+        "--ragtruth", action="store_true", help="count the RAGTruth dev answers it changes"
+    )
     args = parser.parse_args(argv)
     halves = ("dev", "test") if args.half == "both" else (args.half,)
     console = Console()
@@ -155,6 +184,15 @@ def main(argv: list[str] | None = None) -> int:
                 per = summary(rows)
                 console.print(table(f"{half} half, {name}: {len(cases)} cases", per))
                 results[f"{half}/{name}"] = {"summary": per, "rows": rows}
+    if args.ragtruth:
+        changes = ragtruth_changes()
+        results["ragtruth_dev"] = changes
+        console.print(
+            f"RAGTruth dev: the resolution step changes {len(changes['changed'])} of "
+            f"{changes['rows']} answers"
+        )
+        for row in changes["changed"]:
+            console.print(f"  {row['id']} (label {row['label']}): {row}")
     path = write_results(
         "question_dependent", {"policy": str(POLICY), "results": results}, args.out
     )

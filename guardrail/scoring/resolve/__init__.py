@@ -13,7 +13,8 @@ the sources."): such an answer claims nothing and is reported as ``abstained``.
 
 Languages are modules: each provides ``LANGUAGE``, ``resolve_sentence(question, sentence)``
 (statements with the name of the rule that made each) and ``abstains(sentences)``. English is
-:mod:`guardrail.scoring.resolve.english`; another language is one more module and one entry in
+:mod:`guardrail.scoring.resolve.english` (its grammar, yes/no and wh rules in the private
+``_en_*`` modules beside it); another language is one more module and one entry in
 :data:`LANGUAGES`.
 """
 
@@ -120,6 +121,3 @@ def _word_span(answer: str, start: int, end: int) -> Span:
     while end > start and not answer[end - 1].isalnum():
         end -= 1
     return (start, end)
-
-
-Resolver = Callable[[str, str], Resolution]
