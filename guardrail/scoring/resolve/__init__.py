@@ -21,8 +21,7 @@ Languages are modules: each provides ``LANGUAGE``, ``resolve_sentence(question, 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol, cast
 
 from guardrail.models import ResolvedStatement, Span
@@ -64,7 +63,6 @@ class Resolution:
     replaced: Span | None = None
     abstention: bool = False
     language: str = "en"
-    _aligned: dict[str, Alignment] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def resolved(self) -> bool:
