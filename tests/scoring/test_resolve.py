@@ -218,3 +218,32 @@ def test_resolution_never_fails_and_spans_stay_in_the_answer(question: str, answ
         assert statement.text
         for start, end in statement.spans:
             assert 0 <= start <= end <= len(answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [("Could you send me the form?", "Sure."), ("Can you tell me the hours?", "Yes.")],
+)
+def test_a_request_to_the_assistant_is_no_question_of_fact(question: str, answer: str) -> None:
+    """ "Could you send me the form?" + "Sure." offers something; it states nothing."""
+    assert statements(question, answer) == []
+
+
+def test_a_generic_you_is_still_a_question_of_fact() -> None:
+    """ "Can you get a refund after 30 days?" asks what one can do: the reply is a claim."""
+    found = statements("Can you get a refund after 30 days?", "No.")
+    assert found == ["You cannot get a refund after 30 days."]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("Will the train be late?", "No.", "The train will not be late."),
+        ("Has the parcel arrived?", "Yes.", "The parcel has arrived."),
+        ("Am I eligible for the grant?", "Yes, you are.", "You are eligible for the grant."),
+        ("Is there a pharmacy nearby?", "Yes.", "There is a pharmacy nearby."),
+    ],
+)
+def test_other_auxiliaries(question: str, answer: str, expected: str) -> None:
+    """will, has, am (as "you are") and existential "there" invert like the others."""
+    assert statements(question, answer) == [expected]

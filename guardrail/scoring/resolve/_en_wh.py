@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from guardrail.judges.local.morph import Morphology
 
 _WH = frozenset({"who", "whom", "what", "which", "when", "where", "how", "whose"})
-_HOW = frozenset({"many", "much", "often", "long", "far", "old", "soon", "early", "late"})
+_HOW = frozenset({"many", "much", "often", "long"})
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _MONTHS = frozenset(
     "january february march april may june july august september october november december".split()

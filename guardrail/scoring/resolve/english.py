@@ -26,6 +26,7 @@ import re
 from guardrail.scoring.resolve._en_grammar import (
     AUX,
     NEGATED,
+    Clause,
     Made,
     clause,
     has_finite,
@@ -57,6 +58,8 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         if reply is None or found is None:
             return []
         made, negated = found
+        if _is_request(made):
+            return []  # "Could you send me the form?" + "Sure." is an offer, not a claim
         return [(text, rule) for text, rule in resolve_polar(made, negated, reply) if text]
     q = wh_question(asked)
     if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words):
@@ -64,6 +67,20 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     if LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
+
+
+#: Verbs that make "Can you ...?" a request to the assistant rather than a question about
+#: what one can do ("Can you get a refund?").
+_REQUEST_VERBS = frozenset(
+    "tell send help give explain show remind book check find recommend describe list "
+    "summarise summarize write translate call email forward".split()
+)
+
+
+def _is_request(made: Clause) -> bool:
+    if [w.lower() for w in made.subject] != ["you"] or not made.verb or not made.predicate:
+        return False
+    return made.aux in ("could", "would", "will") or made.predicate[0].lower() in _REQUEST_VERBS
 
 
 # -- abstentions ----------------------------------------------------------------------------
