@@ -148,7 +148,10 @@ def _split_qualifier(words: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]
 
 
 def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
-    """Statements for a yes/no question's reply."""
+    """Statements for a yes/no question's reply: the question's statement affirmed or
+    denied; plus the echo's own predicate ("No, it is closed."), or the other subject's
+    statement ("No, the employee must."), or the words no rule places, as written. A full
+    sentence after the yes or no stands on its own: nothing is made."""
     morph = morphology()
     subject = addressed(reply.echo_subject)
     same = (
@@ -182,8 +185,6 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         return out
     # "No, the employee must." — the question's statement denied, the other one affirmed
     other = replace(asked, subject=subject)
-    if extra:
-        other = replace(other, predicate=extra, verb=False)
     return [
         (asked.render(morph, reply.lead or "+"), rule),
         (other.render(morph, reply.echo_sign or "+", tail=qualifier), "echo_subject"),
