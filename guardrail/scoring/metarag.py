@@ -14,10 +14,14 @@ trips whatever its number of factoids):
 Rules for the edges (each documented, none crashes, none yields NaN):
 
 * empty answer -> score 0.0, status ``empty_answer``, no calls;
+* the answer is read with its question first (:mod:`guardrail.scoring.resolve`): a reply that
+  leans on it ("Yes.", "Two.") is decomposed as the statements it makes, listed in
+  ``ScoreReport.resolved``; an answer that only declines ("I don't know.") -> score 0.0,
+  status ``abstained``, no calls;
 * the decomposer lists no factoid (an empty JSON array) -> the offline decomposer's factoids,
   with the failure recorded (a weak judge lists none for plainly factual answers, and an
   empty list must not let them pass unverified); when it finds none either (a greeting),
-  score 0.0 and status ``no_factoids``;
+  score 0.0 and status ``unverifiable``, which the policy sends to its ``on_error`` rule;
 * empty context -> nothing can be verified: every variant is labelled NOT SURE without a call
   (penalty 0.5), status ``empty_context``;
 * unparseable decomposition (an empty reply, no usable item, only placeholders or echoes of
