@@ -254,9 +254,38 @@ def count_causes(calls: list[JudgeCall]) -> dict[str, int]:
 _CAUSES: tuple[str, ...] = get_args(ParseCause)
 
 
-#: ``judge_unusable``: the judge's replies carried no signal (every verdict unparsable), so
-#: the score means nothing; the policy treats it like a scoring failure (``on_error``).
-ReportStatus = Literal["ok", "empty_answer", "no_factoids", "empty_context", "judge_unusable"]
+#: How scoring one answer ended. The policy engine's ``STATUS_PATHS`` table
+#: (:mod:`guardrail.policy.engine`) says which decision path each one takes:
+#:
+#: ==================== ====================================================================
+#: ``ok``               scored: the score is compared with the topic's threshold
+#: ``empty_context``    scored, with nothing to verify against (every verdict NOT SURE)
+#: ``empty_answer``     nothing was said: passed, nothing claimed
+#: ``abstained``        the answer only declines ("I don't know."): passed, nothing claimed
+#: ``unverifiable``     a non-empty answer with no verifiable statement: ``on_error``
+#: ``no_factoids``      the name ``unverifiable`` had in earlier records: ``on_error``
+#: ``judge_unusable``   the judge's replies carried no signal: ``on_error``
+#: ==================== ====================================================================
+ReportStatus = Literal[
+    "ok",
+    "empty_answer",
+    "abstained",
+    "unverifiable",
+    "no_factoids",
+    "empty_context",
+    "judge_unusable",
+]
+
+
+class ResolvedStatement(_Value):
+    """A self-contained statement made from an answer that leans on its question ("Yes." to
+    "Can pregnant women take ibuprofen?" -> "Pregnant women can take ibuprofen.")."""
+
+    text: str
+    spans: list[Span] = Field(
+        default_factory=list, description="the answer's words the statement stands for"
+    )
+    rule: str = Field(description="the resolution rule that made it (yes_no, wh_value, ...)")
 
 
 class ScoreReport(_Value):
@@ -281,6 +310,11 @@ class ScoreReport(_Value):
     settings: dict[str, object] = Field(default_factory=dict)
     problem: str | None = Field(
         default=None, description="why the status is judge_unusable: which replies, and why"
+    )
+    resolved: list[ResolvedStatement] = Field(
+        default_factory=list,
+        description="the statements the answer makes when read with its question (empty when "
+        "it stands on its own); these, not the bare answer, were decomposed",
     )
 
     def flagged_text(self, answer: str) -> list[str]:

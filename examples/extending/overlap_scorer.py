@@ -69,7 +69,7 @@ class OverlapScorer(ScorerBase):
                     flagged=score >= tau,
                 )
             )
-        status: ReportStatus = "ok" if factoids else "no_factoids"
+        status: ReportStatus = "ok" if factoids else "unverifiable"
         settings: dict[str, object] = {"min_words": self.min_words}
         return self.build_report(status, factoids, tau, CallLog(), started, settings)
 

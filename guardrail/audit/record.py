@@ -28,6 +28,7 @@ from guardrail.models import (
     EscalationCase,
     GuardResult,
     JudgeCall,
+    ReportStatus,
     ReviewOutcome,
     ScoreReport,
     Span,
@@ -89,6 +90,15 @@ class FactoidEntry(_AuditModel):
     )
 
 
+class ResolvedEntry(_AuditModel):
+    """A statement the answer was read as, with its question ("Yes" -> "Pregnant women can
+    take ibuprofen."): what was decomposed in the bare answer's place."""
+
+    text: str | None = Field(description="the statement; a sha256 hex or null when redacted")
+    spans: list[Span] = Field(default_factory=list, description="the answer words it stands for")
+    rule: str
+
+
 class Resolution(_AuditModel):
     """A reviewer's outcome for one escalated case (``kind="resolution"`` records)."""
 
@@ -120,6 +130,13 @@ class AuditRecord(_AuditModel):
     topics: list[TopicLabel] = Field(default_factory=list)
     score: float | None = Field(default=None, description="response score; null if not scored")
     threshold: float | None = None
+    status: ReportStatus | None = Field(
+        default=None, description="how scoring ended (ok, unverifiable, abstained, ...)"
+    )
+    resolved: list[ResolvedEntry] = Field(
+        default_factory=list,
+        description="the statements an answer that leans on its question was read as",
+    )
     factoids: list[FactoidEntry] = Field(default_factory=list)
     flagged_spans: list[Span] = Field(default_factory=list)
     decision: Decision | None = None
@@ -175,6 +192,8 @@ class AuditRecord(_AuditModel):
             topics=list(result.topics),
             score=decision.score,
             threshold=decision.threshold,
+            status=report.status if report else None,
+            resolved=_resolved_entries(report),
             factoids=_factoid_entries(report),
             flagged_spans=list(report.flagged_spans) if report else [],
             decision=decision,
@@ -207,6 +226,8 @@ class AuditRecord(_AuditModel):
             topics=list(case.topics),
             score=decision.score,
             threshold=decision.threshold,
+            status=report.status if report else None,
+            resolved=_resolved_entries(report),
             factoids=_factoid_entries(report),
             flagged_spans=list(report.flagged_spans) if report else [],
             decision=decision,
@@ -272,6 +293,9 @@ class AuditRecord(_AuditModel):
             "question": redact_text(self.question, mode),
             "answer": redact_text(self.answer, mode),
             "final_answer": redact_text(self.final_answer, mode),
+            "resolved": [
+                r.model_copy(update={"text": redact_text(r.text, mode)}) for r in self.resolved
+            ],
             "factoids": [
                 f.model_copy(
                     update={
@@ -311,4 +335,11 @@ def _factoid_entries(report: ScoreReport | None) -> list[FactoidEntry]:
             conflicts=f.conflicts(),
         )
         for f in (report.factoids if report else [])
+    ]
+
+
+def _resolved_entries(report: ScoreReport | None) -> list[ResolvedEntry]:
+    return [
+        ResolvedEntry(text=r.text, spans=list(r.spans), rule=r.rule)
+        for r in (report.resolved if report else [])
     ]

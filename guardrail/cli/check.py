@@ -149,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         from guardrail.render import print_report
 
         print_report(report, answer)
+        print_resolution(report, answer)
     return 1 if args.fail_on_flag and report.flagged else 0
 
 
@@ -192,10 +193,21 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
 
         if result.report is not None:
             print_report(result.report, result.report_text)
+            print_resolution(result.report, result.report_text)
         print_decision(result)
     # A gate fails closed: an answer that could not be scored does not pass it either.
     failed = result.decision.flagged or result.report is None
     return 1 if args.fail_on_flag and failed else 0
+
+
+def print_resolution(report: ScoreReport, answer: str) -> None:
+    """The statements the answer was read as, with its question (none: nothing printed)."""
+    if not report.resolved:
+        return
+    print("Read with the question (the statements checked):")
+    for statement in report.resolved:
+        words = " ".join(answer[s:e] for s, e in statement.spans)
+        print(f"  {words!r} -> {statement.text}  [{statement.rule}]")
 
 
 def report_json(report: ScoreReport) -> dict[str, Any]:

@@ -17,30 +17,57 @@ Rules, in the order they apply:
    regenerate, and the guard scores the new answer and asks again with ``attempt + 1``. Only
    when regeneration is exhausted (or not configured) do abstain and escalate join the plan —
    "if hallucinations persist above threshold, escalate".
-4. **Scoring failed** (``report is None``) or **the judge was unusable** (``report.status`` is
-   ``judge_unusable``: no parsable verdict, so the score carries no signal): the rule's
+4. **No signal** — scoring failed (``report is None``), or the report's status says its score
+   carries none (:data:`STATUS_PATHS`: ``unverifiable``, ``judge_unusable``): the rule's
    ``on_error`` decides — pass, abstain, or escalate to ``on_flag.escalate.queue``. Sensitive
-   topics default to failing closed.
+   topics default to failing closed. A ``pass`` here is always the policy's own word.
+5. **Nothing claimed** — an empty answer or one that only declines (``abstained``: "I don't
+   know.") states nothing that could be wrong: it passes, and the reason says why.
+
+:data:`STATUS_PATHS` is the one table of every report status and the path it takes; turns
+that end without any report are decided by :meth:`PolicyEngine.decide_unscored`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from guardrail.actions.table import ACTION_ORDER, planned, strongest
 from guardrail.exceptions import ConfigError
-from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel
+from guardrail.models import ActionName, Decision, ReportStatus, ScoreReport, TopicLabel
 from guardrail.policy.schema import Policy, TopicRule
 from guardrail.scoring.cascade import CascadeChoice
 
-__all__ = ["ACTION_ORDER", "PolicyEngine", "UnscoredEnding", "strongest"]
+__all__ = [
+    "ACTION_ORDER",
+    "STATUS_PATHS",
+    "DecisionPath",
+    "PolicyEngine",
+    "UnscoredEnding",
+    "strongest",
+]
 
 #: How a turn can end without a score, and the rule field that decides each:
 #: ``tool_calls`` (the turn ended in tool calls, no text for the user) -> ``on_tool_calls``;
 #: ``unread`` (the consumer closed the stream before anything was shown), ``no_text`` (the
 #: upstream's answer had no text) and ``failed`` (no score could be had) -> ``on_error``.
 UnscoredEnding = Literal["tool_calls", "unread", "no_text", "failed"]
+
+#: ``scored``: the score meets the topic's threshold; ``on_error``: no signal, the topic's
+#: ``on_error`` rule decides; ``nothing_claimed``: the answer states nothing, it passes.
+DecisionPath = Literal["scored", "on_error", "nothing_claimed"]
+
+#: Every report status and the decision path it takes (one row per status; a test walks it).
+STATUS_PATHS: Mapping[ReportStatus, tuple[DecisionPath, str]] = {
+    "ok": ("scored", ""),
+    "empty_context": ("scored", "no retrieved context: nothing could be verified"),
+    "empty_answer": ("nothing_claimed", "the answer is empty: nothing claimed, passed"),
+    "abstained": ("nothing_claimed", "the answer declines to answer: nothing claimed, passed"),
+    "unverifiable": ("on_error", "the answer has no verifiable statement"),
+    "no_factoids": ("on_error", "the answer has no verifiable statement"),
+    "judge_unusable": ("on_error", "judge unusable"),
+}
 
 
 class PolicyEngine:
@@ -87,8 +114,21 @@ class PolicyEngine:
         rule = self.rule_for(topics)
         if report is None:
             return self._on_error(rule, error or "scoring failed")
-        if report.status == "judge_unusable":
-            return self._on_error(rule, f"judge unusable: {report.problem or 'no signal'}")
+        path, note = STATUS_PATHS[report.status]
+        if path == "on_error":
+            detail = f"{note}: {report.problem}" if report.problem else note
+            return self._on_error(rule, detail, head=f"{report.status} ({detail})")
+        if path == "nothing_claimed":
+            return Decision(
+                action="pass",
+                actions=[],
+                flagged=False,
+                score=report.score,
+                threshold=rule.threshold,
+                topic=rule.name,
+                reason=f"{report.status} for topic {rule.name!r} ({rule.sensitivity}): {note}",
+                error=error,
+            )
 
         flagged = report.score >= rule.threshold
         comparison = ">=" if flagged else "<"
@@ -96,6 +136,8 @@ class PolicyEngine:
             f"score {report.score:.2f} {comparison} threshold {rule.threshold:.2f} "
             f"for topic {rule.name!r} ({rule.sensitivity})"
         )
+        if note:
+            head = f"{head}; {note}"
         if not flagged:
             return Decision(
                 action="pass",

@@ -17,6 +17,7 @@ from guardrail.models import (
     Factoid,
     JudgeCall,
     ReportStatus,
+    ResolvedStatement,
     ScoreReport,
     Span,
     StageTiming,
@@ -181,6 +182,8 @@ class ScorerBase(ABC):
         log: CallLog,
         started: float,
         settings: dict[str, object],
+        *,
+        resolved: Sequence[ResolvedStatement] = (),
     ) -> ScoreReport:
         """The report over scored ``factoids``: score = max, flagged when ``score >= threshold``.
 
@@ -201,6 +204,7 @@ class ScorerBase(ABC):
             usage=log.usage(started),
             calls=list(log.calls),
             settings=settings,
+            resolved=list(resolved),
         )
 
     @abstractmethod

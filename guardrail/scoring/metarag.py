@@ -14,10 +14,14 @@ trips whatever its number of factoids):
 Rules for the edges (each documented, none crashes, none yields NaN):
 
 * empty answer -> score 0.0, status ``empty_answer``, no calls;
+* the answer is read with its question first (:mod:`guardrail.scoring.resolve`): a reply that
+  leans on it ("Yes.", "Two.") is decomposed as the statements it makes, listed in
+  ``ScoreReport.resolved``; an answer that only declines ("I don't know.") -> score 0.0,
+  status ``abstained``, no calls;
 * the decomposer lists no factoid (an empty JSON array) -> the offline decomposer's factoids,
   with the failure recorded (a weak judge lists none for plainly factual answers, and an
   empty list must not let them pass unverified); when it finds none either (a greeting),
-  score 0.0 and status ``no_factoids``;
+  score 0.0 and status ``unverifiable``, which the policy sends to its ``on_error`` rule;
 * empty context -> nothing can be verified: every variant is labelled NOT SURE without a call
   (penalty 0.5), status ``empty_context``;
 * unparseable decomposition (an empty reply, no usable item, only placeholders or echoes of
@@ -78,7 +82,6 @@ from guardrail.models import (
     Verdict,
     count_causes,
 )
-from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.budgets import BUDGETS, estimated_tokens
 from guardrail.scoring.cascade import CascadeChoice, Screen, resolve_cutoff
@@ -89,6 +92,7 @@ from guardrail.scoring.parsing import (
     parse_statements,
     parse_verdict,
 )
+from guardrail.scoring.resolve import resolve
 from guardrail.scoring.schemas import schema_for
 from guardrail.scoring.settings import EnsembleRule, MetaRAGConfig
 from guardrail.scoring.stages import request as stage_request
@@ -248,13 +252,19 @@ class MetaRAG(ScorerBase):
 
         if not answer or not answer.strip():
             return self.build_report("empty_answer", [], threshold, log, started, self.settings())
+        resolution = resolve(question, answer)
+        if resolution.abstention:
+            return self.build_report("abstained", [], threshold, log, started, self.settings())
+        resolved = list(resolution.statements)
 
         texts = await run_stage(
-            log, self.method, DECOMPOSE, [self._decompose(question, answer, log)]
+            log, self.method, DECOMPOSE, [self._decompose(question, resolution.text, log)]
         )
         factoid_texts = texts[0]
         if not factoid_texts:
-            return self.build_report("no_factoids", [], threshold, log, started, self.settings())
+            return self.build_report(
+                "unverifiable", [], threshold, log, started, self.settings(), resolved=resolved
+            )
 
         risks: list[float | None] = [None] * len(factoid_texts)
         if cutoff is not None and passages:
@@ -293,7 +303,7 @@ class MetaRAG(ScorerBase):
                         )
                     )
             score = factoid_score(variants)
-            where = align(text, answer, min_alignment=self.config.min_alignment)
+            where = resolution.align(text, min_alignment=self.config.min_alignment)
             factoids.append(
                 Factoid(
                     index=index,
@@ -312,7 +322,9 @@ class MetaRAG(ScorerBase):
         problem = unusable(factoids, log) if status == "ok" else None
         if problem is not None:
             status = "judge_unusable"
-        report = self.build_report(status, factoids, threshold, log, started, settings)
+        report = self.build_report(
+            status, factoids, threshold, log, started, settings, resolved=resolved
+        )
         if problem is not None:
             return report.model_copy(update={"problem": problem})
         return self.localized(report, question, answer, passages)
@@ -378,12 +390,24 @@ class MetaRAG(ScorerBase):
         return [verdicts for batch in batches for verdicts in batch]
 
     async def _decompose(self, question: str, answer: str, log: CallLog) -> list[str]:
+        """``answer`` (already read with its question) into factoids. The paper protocol
+        sends prompt A.1 verbatim; the cheaper ones send the question too (their
+        ``decompose_in_context`` template, when the prompt set has one), so an LLM resolves
+        what the offline rules could not."""
+        in_context = (
+            self.config.protocol != "paper"
+            and bool(question.strip())
+            and _IN_CONTEXT in self.prompts.templates
+        )
         request = self._build(
             DECOMPOSE,
             items=estimated_tokens(answer),
             varying="inputText",
-            values={"inputText": answer},
+            values={"inputText": answer, "question": question}
+            if in_context
+            else {"inputText": answer},
             inputs={"text": answer, "question": question},
+            template=_IN_CONTEXT if in_context else None,
         )
         reply = await self._request(log, self.decomposer, DECOMPOSE, request)
         items, found = parse_statements(reply.text)
@@ -577,10 +601,12 @@ class MetaRAG(ScorerBase):
         values: dict[str, Any],
         inputs: dict[str, Any],
         temperature: float = 0.0,
+        template: str | None = None,
     ) -> JudgeRequest:
-        """``task``'s request: its prompt (the part before ``${varying}`` marked as shared),
-        the prompt set's system message, and the task's budget for ``items`` and its stops."""
-        prompt, shared = self.prompts.render_shared(task, varying, **values)
+        """``task``'s request: its prompt (``template``, by default the task's own; the part
+        before ``${varying}`` marked as shared), the prompt set's system message, and the
+        task's budget for ``items`` and its stops."""
+        prompt, shared = self.prompts.render_shared(template or task, varying, **values)
         budget = BUDGETS[task]
         return JudgeRequest(
             task=task,
@@ -620,6 +646,9 @@ def offline_factoids(answer: str) -> list[str]:
     """The factual statements the offline (rule-based) decomposer finds in ``answer``."""
     return _offline_decomposer()(answer)
 
+
+#: The cheaper protocols' decomposition template that also reads the question.
+_IN_CONTEXT = "decompose_in_context"
 
 _COPIED = failure(
     "echoed_instructions",

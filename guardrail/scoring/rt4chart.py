@@ -62,6 +62,7 @@ from guardrail.scoring.align import align
 from guardrail.scoring.base import CallLog, ScorerBase, check_threshold, resolve_localizer
 from guardrail.scoring.failures import ParseFailure, failure
 from guardrail.scoring.parsing import parse_statements
+from guardrail.scoring.resolve import Resolution, resolve
 from guardrail.scoring.settings import RT4ChartConfig
 from guardrail.scoring.stages import request as stage_request
 from guardrail.scoring.stages import run_stage
@@ -342,11 +343,29 @@ class RT4Chart(ScorerBase):
         answer_sents = split_sentences(answer, rules="prose")
         if not answer_sents:
             return self.build_report("empty_answer", [], tau, calls, started, self._settings())
+        resolution = resolve(question, answer)
+        if resolution.abstention:
+            return self.build_report("abstained", [], tau, calls, started, self._settings())
+        report = await self._score(
+            question, answer, answer_sents, contexts, resolution, tau, started, calls
+        )
+        return report.model_copy(update={"resolved": list(resolution.statements)})
 
-        claims = await self._claims(question, answer, answer_sents, calls)
+    async def _score(
+        self,
+        question: str,
+        answer: str,
+        answer_sents: list[Span],
+        contexts: Sequence[str],
+        resolution: Resolution,
+        tau: float,
+        started: float,
+        calls: CallLog,
+    ) -> ScoreReport:
+        claims = await self._claims(question, answer, answer_sents, calls, resolution)
         context_sents = [sent for passage in contexts for sent in _sentences_of(passage)]
         if not claims:
-            return self.build_report("no_factoids", [], tau, calls, started, self._settings())
+            return self.build_report("unverifiable", [], tau, calls, started, self._settings())
         if not context_sents:
             finals: dict[int, tuple[RTLabel, list[int]]] = {
                 c.index: (RTLabel.BASELESS, []) for c in claims
@@ -385,12 +404,22 @@ class RT4Chart(ScorerBase):
     # -- stage 1 --------------------------------------------------------------------------------
 
     async def _claims(
-        self, question: str, answer: str, sents: list[Span], calls: CallLog
+        self,
+        question: str,
+        answer: str,
+        sents: list[Span],
+        calls: CallLog,
+        resolution: Resolution | None = None,
     ) -> list[_Claim]:
+        """Each sentence's claims; a sentence that leans on the question is sent as the
+        statements it was resolved into (the prompt also carries the question)."""
         requests = []
         for i, (s, e) in enumerate(sents):
-            inputs = {"text": answer[s:e], "question": question, "sentence_index": i}
-            prompt = self.prompts.render("claims", text=answer[s:e], question=question)
+            text = answer[s:e]
+            if resolution is not None and resolution.resolved and resolution.replaced == (s, e):
+                text = " ".join(statement.text for statement in resolution.statements)
+            inputs = {"text": text, "question": question, "sentence_index": i}
+            prompt = self.prompts.render("claims", text=text, question=question)
             requests.append(
                 JudgeRequest(task=CLAIMS, prompt=prompt, inputs=inputs, system=self.prompts.system)
             )

@@ -25,10 +25,12 @@ __all__ = [
     "EvidenceMark",
     "FactoidView",
     "PassageView",
+    "ResolvedView",
     "SentenceView",
     "answer_segments",
     "factoid_views",
     "passage_views",
+    "resolved_views",
     "score_bucket",
 ]
 
@@ -242,3 +244,27 @@ def factoid_views(answer: str, report: ScoreReport | None) -> list[FactoidView]:
         for f in report.factoids
     ]
     return sorted(views, key=lambda v: (-v.score, v.index))
+
+
+@dataclass(frozen=True)
+class ResolvedView:
+    """A statement the answer was read as, with the answer words it stands for."""
+
+    words: str
+    text: str
+    rule: str
+
+
+def resolved_views(answer: str, report: ScoreReport | None) -> list[ResolvedView]:
+    """The statements an answer that leans on its question was read as ("Yes" -> "Pregnant
+    women can take ibuprofen."); empty when it stood on its own."""
+    if report is None:
+        return []
+    return [
+        ResolvedView(
+            words=" ".join(answer[s:e] for s, e in r.spans if 0 <= s < e <= len(answer)),
+            text=r.text,
+            rule=r.rule,
+        )
+        for r in report.resolved
+    ]

@@ -144,6 +144,7 @@ def case_page(request: Request, state: StateDep, case_id: str) -> Response:
             "case": case,
             "segments": render.answer_segments(case.answer, case.report),
             "factoids": render.factoid_views(case.answer, case.report),
+            "resolved": render.resolved_views(case.answer, case.report),
             "passages": render.passage_views(case.contexts, case.report),
             "buckets": _LEGEND,
             "case_url": _case_url,

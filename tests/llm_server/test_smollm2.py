@@ -53,7 +53,7 @@ def test_the_readme_ibuprofen_example_is_never_a_pass(
     assert decision["topic"] == "pregnancy"
     assert decision["action"] != "pass", decision["reason"]
     assert result["final_answer"] != ANSWER
-    assert result.get("status") != "no_factoids"
+    assert result.get("status") not in ("no_factoids", "unverifiable")
 
 
 async def test_a_runaway_call_delays_the_next_by_less_than_its_deadline(

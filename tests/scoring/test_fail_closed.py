@@ -2,7 +2,7 @@
 
 Each reply below was seen from SmolLM2-135M-Instruct on llama.cpp (an empty reply, JSON
 objects instead of strings, the template's placeholders, an echo of the data fence, the
-answer format repeated back). None may end in ``no_factoids`` or a clean score.
+answer format repeated back). None may end in ``unverifiable`` or a clean score.
 """
 
 from __future__ import annotations
@@ -414,7 +414,7 @@ async def test_an_empty_decomposition_of_a_factual_answer_is_checked_anyway() ->
         decompose = next(c for c in report.calls if c.stage == "decompose")
         assert decompose.parse_failure and "listed no factoid" in decompose.parse_failure
     greeting = await MetaRAG(_replying("[]", "NO.")).score("hi", "Hello! Happy to help.", CONTEXT)
-    assert greeting.status == "no_factoids" and greeting.usage.parse_failures == 0
+    assert greeting.status == "unverifiable" and greeting.usage.parse_failures == 0
 
 
 async def test_variants_quoting_the_fence_markers_are_dropped() -> None:
@@ -440,7 +440,7 @@ async def test_rt4chart_checks_a_sentence_whose_claims_reply_is_empty() -> None:
         return "" if request.task == "claims" else "NO. contradicted"
 
     report = await RT4Chart(ScriptedJudge(handler), localizer=None).score("q?", ANSWER, CONTEXT)
-    assert report.status != "no_factoids"
+    assert report.status != "unverifiable"
     assert [f.text for f in report.factoids] == [ANSWER]
     claims = [c for c in report.calls if c.stage == "claims"]
     assert claims and "used the sentence" in (claims[0].parse_failure or "")

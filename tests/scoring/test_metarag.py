@@ -132,10 +132,10 @@ async def test_empty_answer_is_defined_and_makes_no_calls():
 
 
 async def test_answer_without_facts_scores_zero():
-    """A decomposer that finds nothing yields status no_factoids and score 0."""
+    """A decomposer that finds nothing yields status unverifiable and score 0."""
     judge = ScriptedJudge(lambda r: "[]")
     report = await MetaRAG(judge).score("hi", "Hello! Happy to help.", CONTEXT)
-    assert (report.score, report.status, report.factoids) == (0.0, "no_factoids", [])
+    assert (report.score, report.status, report.factoids) == (0.0, "unverifiable", [])
     assert report.usage.judge_calls == 1
 
 

@@ -362,11 +362,11 @@ async def test_empty_answer_and_empty_context():
     assert all(r.task == "claims" for r in judge.requests)
 
 
-async def test_no_claims_means_no_factoids():
+async def test_no_claims_means_unverifiable():
     """An answer whose sentences hold no claims is not flagged."""
     rt, _ = scorer(lambda r: "[]")
     report = await rt.score("q", "Hello there!", CONTEXT)
-    assert report.status == "no_factoids" and report.score == 0.0 and not report.flagged
+    assert report.status == "unverifiable" and report.score == 0.0 and not report.flagged
 
 
 async def test_stage_calls_run_concurrently():

@@ -101,7 +101,7 @@ async def test_paraphrase_of_supported_claim_is_not_flagged(scorer):
     ("answer", "contexts", "status"),
     [
         ("", [VIGNETTE_CONTEXT], "empty_answer"),
-        ("Hello! I hope this helps.", [VIGNETTE_CONTEXT], "no_factoids"),
+        ("Hello! I hope this helps.", [VIGNETTE_CONTEXT], "unverifiable"),
         ("Ibuprofen is safe.", [], "empty_context"),
     ],
 )

@@ -1,0 +1,348 @@
+"""English grammar the resolution rules share: word classes, the verbs, and a yes/no
+question turned declarative (:class:`Clause`)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from guardrail.judges.local.morph import Morphology
+
+BE = frozenset({"is", "are", "was", "were", "am"})
+DO = frozenset({"do", "does", "did"})
+HAVE = frozenset({"has", "have", "had"})
+MODALS = frozenset({"can", "could", "will", "would", "should", "shall", "may", "might", "must"})
+AUX = BE | DO | HAVE | MODALS
+#: Negated auxiliaries, by their positive form.
+NEGATED = {
+    "isn't": "is",
+    "aren't": "are",
+    "wasn't": "was",
+    "weren't": "were",
+    "can't": "can",
+    "cannot": "can",
+    "couldn't": "could",
+    "won't": "will",
+    "wouldn't": "would",
+    "shouldn't": "should",
+    "mustn't": "must",
+    "hasn't": "has",
+    "haven't": "have",
+    "hadn't": "had",
+    "doesn't": "does",
+    "don't": "do",
+    "didn't": "did",
+    "mightn't": "might",
+    "shan't": "shall",
+}
+ABBREVIATIONS = frozenset("dr mr mrs ms prof st jr sr".split())
+PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "this", "that"})
+#: The question's first and second person, as the answer's statement names them.
+PERSON = {
+    "i": "you",
+    "me": "you",
+    "my": "your",
+    "mine": "yours",
+    "myself": "yourself",
+    "we": "you",
+    "us": "you",
+    "our": "your",
+    "ours": "yours",
+}
+DETERMINERS = frozenset(
+    "the a an this that these those my your our their his her its some any each every no "
+    "all both".split()
+)
+PREPOSITIONS = frozenset(
+    "in on at for with from to during after before by under over within without until "
+    "since through between among about into onto near per via across".split()
+)
+#: Words after "be" that begin a predicate (besides participles, "-ing" forms and
+#: prepositions): a short list of the adjectives questions ask about.
+PREDICATE_ADJECTIVES = frozenset(
+    """safe unsafe open closed free available unavailable possible impossible necessary
+    needed legal illegal fine ok okay mandatory compulsory optional valid invalid true false
+    correct right wrong eligible entitled able unable enough sufficient dangerous harmful risky
+    healthy suitable affordable accessible refundable due late early ready busy full empty
+    expensive cheap common rare normal contagious effective permitted allowed required covered
+    included enough responsible liable essential important possible""".split()
+)
+#: Common verbs the offline lexicon may lack; recognised as a question's main verb.
+EXTRA_VERBS = frozenset(
+    "register issue renew appeal refund apply travel enrol enroll vote claim qualify".split()
+)
+LOWER_FIRST = frozenset(
+    [
+        *PREPOSITIONS,
+        *DETERMINERS,
+        "every",
+        "only",
+        "once",
+        "twice",
+        "about",
+        "around",
+        "up",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "hundred",
+        "half",
+        "less",
+        "more",
+        "less",
+        "never",
+        "always",
+        "daily",
+        "weekly",
+        "monthly",
+    ]
+)
+
+Sign = Literal["+", "-"]
+#: A statement and the name of the rule that made it.
+Made = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A question turned declarative: subject, auxiliary, predicate (the main verb first when
+    the auxiliary is do/does/did or a modal)."""
+
+    subject: tuple[str, ...]
+    aux: str
+    predicate: tuple[str, ...]
+    verb: bool  # the predicate starts with a main verb (do-support or a modal)
+
+    def render(
+        self,
+        morph: Morphology,
+        sign: Sign = "+",
+        *,
+        fill: tuple[str, ...] = (),
+        after_verb: bool = False,
+        tail: tuple[str, ...] = (),
+    ) -> str:
+        """The statement; ``fill`` (the reply's value) goes after the main verb or at the
+        end, ``tail`` (a qualifier such as "after three months") at the end."""
+        aux = self.aux
+        if self.subject and self.subject[0].lower() == "you" and aux == "am":
+            aux = "are"
+        predicate = list(self.predicate)
+        if self.verb and aux in DO and predicate:
+            if sign == "+":
+                form = {"does": "s", "did": "ed"}.get(aux, "")
+                head = [inflect(morph, predicate[0], form)]
+            else:
+                head = [aux, "not", predicate[0]]
+            words = [*self.subject, *head]
+        else:
+            negated = {"can": "cannot"}.get(aux, f"{aux} not") if sign == "-" else aux
+            words = [*self.subject, *negated.split()]
+            if self.verb and predicate:
+                words.append(predicate[0])
+        rest = predicate[1:] if self.verb else predicate
+        if fill and after_verb and self.verb:
+            words += [*fill, *rest]
+        else:
+            words += [*rest, *fill]
+        return sentence([*words, *tail])
+
+
+def sentence(words: list[str] | tuple[str, ...]) -> str:
+    """Words joined into one sentence: first letter capitalised, one closing period."""
+    text = " ".join(w for w in words if w).strip(" ,;:")
+    text = re.sub(r"\s+([,;:])", r"\1", text)
+    if not text:
+        return ""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!")) else f"{text}."
+
+
+@functools.cache
+def morphology() -> Morphology:
+    from guardrail.judges.local.lexicon import Lexicon
+
+    return Lexicon.load().morph
+
+
+def inflect(morph: Morphology, verb: str, form: str) -> str:
+    from guardrail.judges.local.morph import regular_inflect
+
+    base = verb.lower()
+    if form == "ed" and morph.inflect(base, "ed") == regular_inflect(base, "ed"):
+        return _regular_past(base)  # the lexicon doubles "open" -> "openned"
+    return morph.inflect(base, form)
+
+
+def _doubled(base: str) -> str:
+    return f"{base}{base[-1:]}ed"
+
+
+def _regular_past(base: str) -> str:
+    """A regular past tense; the last consonant doubles only in one-syllable words
+    ("stopped", but "opened")."""
+    if base.endswith("e"):
+        return f"{base}d"
+    if len(base) > 1 and base.endswith("y") and base[-2] not in "aeiou":
+        return f"{base[:-1]}ied"
+    syllables = len(re.findall(r"[aeiouy]+", base))
+    if syllables == 1 and re.search(r"[^aeiou][aeiou][^aeiouwxy]$", base):
+        return _doubled(base)
+    return f"{base}ed"
+
+
+def split_words(text: str) -> list[str]:
+    """Whitespace words with the question's or reply's outer punctuation removed."""
+    out = []
+    for raw in text.replace("’", "'").split():
+        word = raw.strip('"“”()[],;:!?')
+        if word.endswith(".") and word.lower().rstrip(".") not in ABBREVIATIONS:
+            word = word.rstrip(".")
+        if word:
+            out.append(word)
+    return out
+
+
+def addressed(words: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The asker's "I", "my", "we" as the statement's "you", "your"."""
+    return tuple(PERSON.get(w.lower(), w) for w in words)
+
+
+def is_verb(word: str, morph: Morphology) -> bool:
+    low = word.lower()
+    return low in morph.bases or low in EXTRA_VERBS
+
+
+def is_participle(word: str, morph: Morphology) -> bool:
+    found = morph.guess_base(word.lower())
+    if found is not None and found[1] in ("ed", "en", "ing"):
+        return True
+    return word.lower().endswith("ing") and len(word) > 5
+
+
+def is_finite(word: str, morph: Morphology) -> bool:
+    low = word.lower()
+    if low in AUX or low in NEGATED:
+        return True
+    found = morph.analyze(low)
+    return found is not None and found[1] in ("s", "ed") and not word[:1].isupper()
+
+
+def question_sentence(question: str) -> list[str]:
+    """The words of the question's last interrogative sentence (the one a reply answers)."""
+    pieces = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
+    asked = [p for p in pieces if p.rstrip().endswith("?")]
+    chosen = asked[-1] if asked else (pieces[-1] if pieces else "")
+    words = split_words(chosen)
+    while words and words[0].lower() in ("so", "and", "but", "also", "please", "then"):
+        words = words[1:]
+    return words
+
+
+def subject_end(
+    aux: str, rest: list[str], morph: Morphology, *, strict: bool = False
+) -> int | None:
+    """Where the subject after ``aux`` ends (index into ``rest``); None when no rule says.
+    ``strict``: only a predicate word ends it (no guess from a preposition or the length)."""
+    if not rest:
+        return None
+    if aux in BE:
+        if rest[0].lower() in PRONOUNS:
+            return 1
+        preposition = None
+        for i in range(1, len(rest)):
+            low, prev = rest[i].lower(), rest[i - 1].lower()
+            if prev in DETERMINERS or prev in PREPOSITIONS:
+                continue
+            if low in PREDICATE_ADJECTIVES or is_participle(rest[i], morph):
+                return i
+            if low in DETERMINERS and low not in ("no", "all", "both", "each", "every"):
+                return i
+            if low in PREPOSITIONS and low != "of" and preposition is None:
+                preposition = i
+        if strict:
+            return None
+        if preposition is not None:
+            return preposition
+        if len(rest) == 2:
+            return 1
+        return 2 if len(rest) == 3 and rest[0].lower() in DETERMINERS else None
+    candidates = [
+        i
+        for i in range(1, len(rest))
+        if is_verb(rest[i], morph)
+        and rest[i - 1].lower() not in DETERMINERS | PREPOSITIONS | {"'s", "of"}
+        and not rest[i][:1].isupper()
+    ]
+    for i in candidates:
+        if i + 1 not in candidates:
+            return i
+    if rest[0].lower() in PRONOUNS | {"i"}:
+        return 1
+    # a verb the lexicon does not know: a one-word subject, or a determiner and its noun
+    end = 2 if rest[0].lower() in DETERMINERS else 1
+    if end < len(rest) and rest[end].islower() and rest[end] not in PREPOSITIONS:
+        return end
+    return None
+
+
+def clause(aux_word: str, rest: list[str]) -> tuple[Clause, bool] | None:
+    """The declarative clause of ``aux_word rest...`` and whether the question was negated."""
+    morph = morphology()
+    low = aux_word.lower()
+    negated = low in NEGATED or (bool(rest) and rest[0].lower() == "not")
+    aux = NEGATED.get(low, low)
+    if rest and rest[0].lower() == "not":
+        rest = rest[1:]
+    if aux not in AUX:
+        return None
+    end = subject_end(aux, rest, morph)
+    if end is None or end >= len(rest):
+        return None
+    subject = addressed(rest[:end])
+    if subject and subject[0] not in ("I",) and subject[0][:1].isupper():
+        first = subject[0]
+        if first.lower() in DETERMINERS or first.lower() in PRONOUNS:
+            subject = (first.lower(), *subject[1:])
+    predicate = addressed(rest[end:])
+    verb_first = aux not in BE and not (aux in HAVE and not is_verb(predicate[0], morph))
+    return Clause(subject, aux, predicate, verb_first), negated
+
+
+def has_finite(words: list[str] | tuple[str, ...]) -> bool:
+    """Whether ``words`` may hold a verb of their own, so they are no bare value: an
+    auxiliary, a contraction ("here's"), or a known verb form not led by a determiner, a
+    preposition or a number ("the post office" and "every check" are nouns; "am" after a
+    number is a time of day)."""
+    morph = morphology()
+    for i, word in enumerate(words):
+        low = word.lower()
+        prev = words[i - 1].lower() if i else ""
+        if (low == "am" and prev[:1].isdigit()) or (word == "May" and i):
+            continue  # "7 am", "3 May"
+        if is_finite(word, morph) or re.search(r"'(?:s|re|ve|ll|d)$", low):
+            return True
+        if word[:1].isupper() or not i or prev in DETERMINERS or prev in PREPOSITIONS:
+            continue
+        if prev[:1].isdigit() or prev in LOWER_FIRST:
+            continue
+        found = morph.analyze(low)
+        if (found is not None and found[1] in ("", "s", "ed")) or low in EXTRA_VERBS:
+            return True
+    return False

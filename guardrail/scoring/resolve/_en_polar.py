@@ -1,0 +1,200 @@
+"""English yes/no questions: a reply's yes or no, its echo ("they can", "the employee
+must") and qualifier, and the statements they make with the question's clause."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from guardrail.scoring.resolve._en_grammar import (
+    AUX,
+    DETERMINERS,
+    DO,
+    MODALS,
+    NEGATED,
+    PREPOSITIONS,
+    PRONOUNS,
+    Clause,
+    Made,
+    Sign,
+    addressed,
+    has_finite,
+    morphology,
+    sentence,
+    split_words,
+)
+
+POSITIVE = (
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "sure",
+    "certainly",
+    "of course",
+    "correct",
+    "right",
+    "absolutely",
+    "indeed",
+    "definitely",
+    "that's right",
+    "that is right",
+    "that's correct",
+    "that is correct",
+)
+NEGATIVE = (
+    "no",
+    "nope",
+    "not really",
+    "not at all",
+    "absolutely not",
+    "certainly not",
+    "definitely not",
+    "of course not",
+    "never",
+)
+LEAD = re.compile(
+    r"^\s*(?P<word>"
+    + "|".join(re.escape(w) for w in sorted((*POSITIVE, *NEGATIVE), key=len, reverse=True))
+    + r")\b\s*(?P<sep>[,.;:!—–-]+)?\s*",
+    re.IGNORECASE,
+)
+# -- replies --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A short reply taken apart: its yes or no (``lead``), an echo ("they can", "the
+    employee must", "it is closed") and a qualifier ("after three months")."""
+
+    lead: Sign | None
+    echo_sign: Sign | None = None
+    echo_aux: str | None = None
+    echo_subject: tuple[str, ...] = ()
+    echo_predicate: tuple[str, ...] = ()
+    qualifier: tuple[str, ...] = ()
+    #: The words after the yes or no, when no rule places them ("with milk is fine").
+    unplaced: tuple[str, ...] = ()
+
+    @property
+    def sign(self) -> Sign:
+        """The answer to the question asked: a bare echo ("they can't") is the more explicit,
+        an echo with its own predicate ("No, it is closed.") leaves the yes/no to the lead."""
+        if self.echo_sign is not None and (not self.echo_predicate or self.lead is None):
+            return self.echo_sign
+        return self.lead or "+"
+
+
+def read_reply(text: str) -> Reply | None:
+    """The yes/no, echo and qualifier of a reply sentence; None when it is not that kind."""
+    lead: Sign | None = None
+    rest = text.strip()
+    found = LEAD.match(rest)
+    if found is not None:
+        word = found["word"].lower()
+        if word in POSITIVE and not found["sep"] and rest[found.end() :].strip():
+            return None  # "Right after the scan ..." is no yes
+        lead = "+" if word in POSITIVE else "-"
+        rest = rest[found.end() :]
+    words = split_words(rest)
+    if not words:
+        return Reply(lead) if lead else None
+    echo = _echo(words)
+    if echo is not None:
+        return replace(echo, lead=lead, unplaced=tuple(words))
+    if has_finite(words):
+        # "Yes, with milk is fine.": the yes is read, the rest is checked as written
+        return None if lead is None else Reply(lead, unplaced=tuple(words))
+    if words[0].lower() == "not":
+        return None if lead == "+" else Reply("-", qualifier=tuple(words[1:]))
+    return None if lead is None else Reply(lead, qualifier=tuple(words))
+
+
+def _echo(words: list[str]) -> Reply | None:
+    """ "they can", "it does not", "the employee must", "it is closed, after ..."."""
+    for i in range(min(len(words), 5)):
+        low = words[i].lower()
+        if low in AUX or low in NEGATED or low == "never":
+            if i == 0:
+                return None
+            sign: Sign = "-" if low in NEGATED or low == "never" else "+"
+            aux = NEGATED.get(low, low)
+            after = words[i + 1 :]
+            if after and after[0].lower() in ("not", "never"):
+                sign, after = "-", after[1:]
+            if low == "never" and after and after[0].lower() in AUX:
+                aux, after = after[0].lower(), after[1:]  # "it never does"
+            predicate, qualifier = _split_qualifier(after)
+            return Reply(
+                None,
+                echo_sign=sign,
+                echo_aux=None if aux == "never" else aux,
+                echo_subject=tuple(words[:i]),
+                echo_predicate=predicate,
+                qualifier=qualifier,
+            )
+        if low in PREPOSITIONS or not words[i][:1].isalpha():
+            return None
+    return None
+
+
+def _split_qualifier(words: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if words and words[0].lower() in PREPOSITIONS | {"every", "only", "right", "up"}:
+        return (), tuple(words)
+    return tuple(words), ()
+
+
+# -- statements -----------------------------------------------------------------------------
+
+
+def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
+    """Statements for a yes/no question's reply: the question's statement affirmed or
+    denied; plus the echo's own predicate ("No, it is closed."), or the other subject's
+    statement ("No, the employee must."), or the words no rule places, as written. A full
+    sentence after the yes or no stands on its own: nothing is made."""
+    morph = morphology()
+    subject = addressed(reply.echo_subject)
+    same = (
+        not subject
+        or subject[0].lower() in PRONOUNS
+        or subject[0].lower() == "you"
+        or _alike(subject, clause_.subject)
+    )
+    asked = clause_
+    if reply.echo_aux in MODALS and (clause_.aux in MODALS or clause_.aux in DO):
+        asked = replace(clause_, aux=reply.echo_aux)  # "Does it cause fever?" "It can."
+    own = {w.lower() for w in (*clause_.predicate, *clause_.subject)}
+    qualifier = reply.qualifier if not {w.lower() for w in reply.qualifier} <= own else ()
+    rule = "negated_question" if negated else "echo" if reply.echo_sign else "yes_no"
+    extra = reply.echo_predicate
+    if extra and {w.lower() for w in extra} <= own:
+        extra = ()  # "Yes, it is safe." restates the question
+    if (extra and (not same or reply.lead is None)) or (
+        reply.unplaced and reply.echo_sign is None and reply.unplaced[0].lower() not in PREPOSITIONS
+    ):
+        return []  # "Yes, ibuprofen is safe ...": a sentence of its own after the yes
+    if (extra and clause_.verb) or (reply.unplaced and reply.echo_sign is None):
+        # a predicate the rules do not place: the yes or no, and the rest as written
+        statement = asked.render(morph, reply.lead or reply.sign, tail=qualifier)
+        return [(statement, rule), (sentence(reply.unplaced), "as_written")]
+    if same:
+        out = [(asked.render(morph, reply.sign, tail=qualifier), rule)]
+        if extra:
+            echo = replace(clause_, aux=reply.echo_aux or clause_.aux, predicate=extra)
+            out.append((echo.render(morph, reply.echo_sign or "+"), "echo_predicate"))
+        return out
+    # "No, the employee must." — the question's statement denied, the other one affirmed
+    other = replace(asked, subject=subject)
+    return [
+        (asked.render(morph, reply.lead or "+"), rule),
+        (other.render(morph, reply.echo_sign or "+", tail=qualifier), "echo_subject"),
+    ]
+
+
+def _alike(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The same noun phrase, whatever its determiners ("the employer", "employer")."""
+    return _bare(a) == _bare(b)
+
+
+def _bare(words: tuple[str, ...]) -> list[str]:
+    return [w.lower() for w in words if w.lower() not in DETERMINERS]

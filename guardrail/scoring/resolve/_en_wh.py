@@ -1,0 +1,173 @@
+"""English wh-questions: the reply's value fills the question's gap ("When can X apply?" +
+"After six months." -> "X can apply after six months.")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from guardrail.scoring.resolve._en_grammar import (
+    AUX,
+    BE,
+    LOWER_FIRST,
+    NEGATED,
+    PREDICATE_ADJECTIVES,
+    PREPOSITIONS,
+    Made,
+    addressed,
+    clause,
+    is_finite,
+    is_participle,
+    is_verb,
+    morphology,
+    sentence,
+    subject_end,
+)
+
+if TYPE_CHECKING:
+    from guardrail.judges.local.morph import Morphology
+
+_WH = frozenset({"who", "whom", "what", "which", "when", "where", "how", "whose"})
+_HOW = frozenset({"many", "much", "often", "long"})
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+_CLOCK = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?$|^\d{1,2}:\d{2}$", re.I)
+_CLOCK_WORD = re.compile(r"^(?:\d{1,2}(?::\d{2})?|noon|midnight)$", re.I)
+#: Longest bare value ("On the second floor of the main building") read as filling a
+#: wh-question's gap.
+MAX_VALUE_WORDS = 10
+
+
+@dataclass(frozen=True)
+class WhQuestion:
+    """A wh-question taken apart: its wh word, the noun it asks about, and what follows."""
+
+    preposition: str | None
+    wh: str
+    noun: tuple[str, ...]
+    rest: tuple[str, ...]
+
+
+def wh_question(words: list[str]) -> WhQuestion | None:
+    if not words:
+        return None
+    i = 0
+    preposition = None
+    if words[0].lower() in PREPOSITIONS and len(words) > 1 and words[1].lower() in _WH:
+        preposition, i = words[0].lower(), 1
+    wh = words[i].lower()
+    if wh not in _WH:
+        return None
+    i += 1
+    if wh == "how":
+        if i >= len(words) or words[i].lower() not in _HOW:
+            return None
+        wh = f"how {words[i].lower()}"
+        i += 1
+    noun: list[str] = []
+    if wh in ("which", "what", "whose", "how many", "how much"):
+        has_aux = any(w.lower() in AUX or w.lower() in NEGATED for w in words[i:])
+        limit = 4 if has_aux else 1
+        morph = morphology()
+        while i < len(words) and len(noun) < limit:
+            low = words[i].lower()
+            if low in AUX or low in NEGATED or (noun and is_finite(words[i], morph)):
+                break
+            noun.append(words[i])
+            i += 1
+    return WhQuestion(preposition, wh, tuple(noun), tuple(words[i:]))
+
+
+def _value(q: WhQuestion, reply: list[str]) -> tuple[str, ...]:
+    """The reply as the phrase that fills the question's gap."""
+    words = list(reply)
+    if words and (words[0].lower() in LOWER_FIRST or words[0][:1].isdigit()):
+        words[0] = words[0].lower()
+    if q.wh in ("how many", "how much") and q.noun:
+        answered = {w.lower().rstrip("s") for w in words}
+        for j, noun in enumerate(q.noun):
+            if noun.lower().rstrip("s") in answered:
+                return (*words, *q.noun[j + 1 :])
+        return (*words, *q.noun) if not _has_unit(words) else tuple(words)
+    first = words[0].lower() if words else ""
+    if first in PREPOSITIONS or first in ("every", "only", "once", "twice"):
+        return tuple(words)
+    if q.preposition:
+        return (q.preposition, *words)
+    if q.wh == "what" and q.noun and q.noun[0].lower() == "time":
+        return ("at", *words)
+    if q.wh in ("when", "where"):
+        prep = _preposition_for(words, q.wh)
+        return (prep, *words) if prep else tuple(words)
+    return tuple(words)
+
+
+def _has_unit(words: list[str]) -> bool:
+    return len(words) > 1 and any(not w[:1].isdigit() for w in words[1:])
+
+
+def _preposition_for(words: list[str], wh: str) -> str | None:
+    text = " ".join(words)
+    first = words[0].lower() if words else ""
+    if wh == "where":
+        return "in"
+    if first in _WEEKDAYS or any(w.lower() in _MONTHS for w in words):
+        return "on"
+    if re.fullmatch(r"\d{4}", text):
+        return "in"
+    if _CLOCK.match(text) or (_CLOCK_WORD.match(first) and len(words) <= 2):
+        return "at"
+    return None
+
+
+def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
+    """The statement a value reply makes for a wh-question, or [] when no rule places it."""
+    morph = morphology()
+    value = _value(q, reply)
+    rest = list(q.rest)
+    if not rest:
+        return []
+    head = rest[0].lower()
+    if head not in AUX and head not in NEGATED:
+        if q.preposition or q.wh not in ("who", "what", "which", "whose", "how many", "how much"):
+            return []
+        return [(sentence([*value, *addressed(rest)]), "wh_subject")]
+    after = rest[1:]
+    if after and after[0].lower() == "there":
+        return [(sentence(["There", head, *value, *addressed(after[1:])]), "wh_there")]
+    starts_predicate = bool(after) and (
+        (head in BE and _starts_be_predicate(after[0], morph))
+        or (head not in BE and is_verb(after[0], morph))
+    )
+    if q.wh in ("who", "what") and not q.noun and head in BE and not starts_predicate:
+        return [(sentence([*value, head, *addressed(after)]), "wh_identity")]
+    if starts_predicate and not q.preposition and q.wh not in ("when", "where", "how often"):
+        return [(sentence([*value, head, *addressed(after)]), "wh_subject")]
+    if head in BE and subject_end(head, after, morph, strict=True) is None:
+        # "When is the next payroll date?" — everything after "is" is the subject
+        return [(sentence([*addressed(after), head, *value]), "wh_value")]
+    found = clause(rest[0], after)
+    if found is None:
+        return []
+    made, _negated = found
+    object_gap = q.wh in ("how many", "how much", "what", "which", "whose") and not q.preposition
+    stranded = bool(made.predicate) and made.predicate[-1].lower() in PREPOSITIONS
+    return [
+        (
+            made.render(morph, "+", fill=value, after_verb=object_gap and not stranded),
+            "wh_value",
+        )
+    ]
+
+
+def _starts_be_predicate(word: str, morph: Morphology) -> bool:
+    low = word.lower()
+    return (
+        low in PREDICATE_ADJECTIVES
+        or low in PREPOSITIONS
+        or low == "not"
+        or is_participle(word, morph)
+    )

@@ -1,0 +1,124 @@
+"""English rules for reading a short answer with its question.
+
+The question's form says how a bare reply becomes a statement:
+
+* **auxiliary inversion** (a yes/no question): "Can pregnant women take ibuprofen?" + "No." ->
+  "Pregnant women cannot take ibuprofen."; do-support is undone ("Does X need Y?" + "Yes." ->
+  "X needs Y."); a negated question ("Isn't X free?") asks about the positive statement, so
+  "Yes" affirms "X is free" and "No" denies it;
+* **wh-questions**: the reply fills the question's gap ("When can X apply?" + "After six
+  months." -> "X can apply after six months."; "Who approves expenses?" + "Anna Schmidt." ->
+  "Anna Schmidt approves expenses."; "How many tablets can an adult take?" + "Eight." -> "An
+  adult can take eight tablets.");
+* **echoes and pronouns**: "Yes, they can." / "It does, in the morning." / "No, the employee
+  must." reuse the question's own noun phrases for the pronoun or the other subject.
+
+A rule that cannot place the reply returns nothing, and the answer is decomposed as it was
+written: the guard then finds no verifiable statement and the policy's ``on_error`` decides.
+Nothing here is a parser of English at large; each rule is small and named in the statements
+it makes (``ResolvedStatement.rule``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from guardrail.scoring.resolve._en_grammar import (
+    AUX,
+    NEGATED,
+    Clause,
+    Made,
+    clause,
+    has_finite,
+    question_sentence,
+    split_words,
+)
+from guardrail.scoring.resolve._en_polar import LEAD, read_reply, resolve_polar
+from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, resolve_wh, wh_question
+
+LANGUAGE = "en"
+
+#: Longest reply sentence (in words) read as leaning on its question.
+MAX_WORDS = 14
+
+
+def resolve_sentence(question: str, reply_text: str) -> list[Made]:
+    """Self-contained statements for one reply sentence that leans on ``question``; [] when
+    the sentence stands on its own or no rule applies."""
+    words = split_words(reply_text)
+    if not words or len(words) > MAX_WORDS:
+        return []
+    asked = question_sentence(question)
+    if not asked:
+        return []
+    first = asked[0].lower()
+    if first in AUX or first in NEGATED:
+        reply = read_reply(reply_text)
+        found = clause(asked[0], asked[1:])
+        if reply is None or found is None:
+            return []
+        made, negated = found
+        if _is_request(made):
+            return []  # "Could you send me the form?" + "Sure." is an offer, not a claim
+        return [(text, rule) for text, rule in resolve_polar(made, negated, reply) if text]
+    q = wh_question(asked)
+    if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words):
+        return []
+    if LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
+        return []  # "Yes." to a wh-question: nothing to place
+    return [(text, rule) for text, rule in resolve_wh(q, words) if text]
+
+
+#: Verbs that make "Can you ...?" a request to the assistant rather than a question about
+#: what one can do ("Can you get a refund?").
+_REQUEST_VERBS = frozenset(
+    "tell send help give explain show remind book check find recommend describe list "
+    "summarise summarize write translate call email forward".split()
+)
+
+
+def _is_request(made: Clause) -> bool:
+    if [w.lower() for w in made.subject] != ["you"] or not made.verb or not made.predicate:
+        return False
+    return made.aux in ("could", "would", "will") or made.predicate[0].lower() in _REQUEST_VERBS
+
+
+# -- abstentions ----------------------------------------------------------------------------
+
+_ABSTAIN = re.compile(
+    r"""^(?:(?:sorry|unfortunately|i'?m\ afraid|i\ am\ afraid)[,.!]?\s+)?(?:
+      i\s+(?:really\s+)?(?:don'?t|do\s+not)\s+know
+    | i\s+(?:don'?t|do\s+not)\s+have\s+(?:any\s+|enough\s+)?(?:information|data|details)
+    | i(?:'m|\s+am)\s+(?:not\s+(?:sure|certain|able\s+to)|unsure|unable\s+to)
+    | i\s+(?:can'?t|cannot|can\s+not|couldn'?t|could\s+not|was\s+unable\s+to)\s+
+        (?:answer|say|tell|find|help|determine|confirm|provide|verify|know)
+    | i\s+(?:have|had)\s+no\s+(?:information|data|details|answer)
+    | (?:the\s+)?(?:provided\s+|given\s+|retrieved\s+|available\s+)?
+        (?:sources?|context|passages?|documents?|information|texts?)\s+
+        (?:provided\s+|given\s+)?(?:do|does|did)\s*(?:n'?t|\s+not)\s+
+        (?:say|mention|contain|provide|include|state|specify|answer|cover|tell|address)
+    | (?:i\s+am\s+|i'm\s+)?unable\s+to\s+(?:answer|say|tell|find|determine|confirm)
+    | there\s+is\s+(?:no|not\s+enough)\s+information
+    | (?:no|not\s+enough)\s+information\s+(?:is\s+)?(?:available|given|provided|about|on)
+    | that\s+is\s+not\s+(?:something\s+i\s+can|covered)
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_COURTESY = re.compile(
+    r"^(?:sorry|i'?m\s+sorry|i\s+am\s+sorry|i\s+apologi[sz]e|unfortunately|thank\s+you|thanks"
+    r"|please\s+(?:ask|contact|consult|check|see|refer|speak|talk)"
+    r"|you\s+(?:may|might)\s+want\s+to\s+(?:ask|contact|consult|check|speak|talk))\b",
+    re.IGNORECASE,
+)
+
+
+#: A refusal that goes on to say something ("I don't know the hour, but it opens at 8").
+_GOES_ON = re.compile(r"\b(?:but|however|although|though|except)\b", re.IGNORECASE)
+
+
+def abstains(sentences: list[str]) -> bool:
+    """Whether the answer's sentences only decline to answer (at least one says so, the
+    others are courtesy: "Sorry.", "Please ask your doctor.")."""
+    said = [s.strip().replace("’", "'") for s in sentences if s.strip()]
+    refusals = [s for s in said if _ABSTAIN.match(s) and not _GOES_ON.search(s)]
+    return bool(refusals) and all(s in refusals or _COURTESY.match(s) for s in said)
