@@ -17,8 +17,11 @@ What the client gets back is the upstream's reply with the guard's changes only:
   a non-streamed reply's ``Server-Timing`` header splits its time into ``upstream`` and
   ``guard``.
 
-Tool calls, role and refusal deltas, usage and unknown fields pass through as sent (a
-streamed role or tool-call chunk with no text is forwarded byte for byte).
+Tool calls, role deltas, usage and unknown fields pass through as sent (a streamed role or
+tool-call chunk with no text is forwarded as it came). Text the client may display is checked
+or withheld: a refusal is guarded like content (scored, and replaced by what the policy lets
+through), hidden reasoning (``reasoning_content``, ``reasoning``) is withheld, text beside tool
+calls is scored, and only the first choice of a stream is relayed.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ __all__ = [
 ]
 
 COMPLETIONS = "/chat/completions"
+#: Message fields a client may display that the guard cannot check: withheld from the client.
+_WITHHELD = ("reasoning_content", "reasoning")
 _TOOL_FINISH = ("tool_calls", "function_call")
 TOOL_CALLS_REASON = "the turn ended in tool calls"
 #: The proxy as a driver of turns: it cannot ask the model again for a stricter answer.
@@ -139,7 +144,17 @@ async def _guard_choice(
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise UpstreamError(502, "upstream reply has a choice without a message")
+    for hidden in _WITHHELD:  # hidden reasoning is withheld, never shown unchecked
+        message.pop(hidden, None)
     content = message.get("content")
+    refusal = message.get("refusal")
+    if isinstance(refusal, str) and refusal.strip() and not (isinstance(content, str) and content):
+        # A refusal is text the user reads: it is guarded as the answer, in its own field.
+        result = await scoring.check(guard, turn, refusal)
+        message["refusal"] = result.answer
+        return guard_summary(result)
+    if isinstance(content, str) and content:
+        message.pop("refusal", None)  # beside content, an unchecked refusal is withheld
     tool_turn = bool(message.get("tool_calls") or message.get("function_call")) or (
         choice.get("finish_reason") in _TOOL_FINISH
     )
@@ -240,11 +255,24 @@ class ChatChunks:
                 self._closing.append(event)
                 continue
             choice = choices[0]
+            if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+                continue  # one choice is guarded (n = 1): another is never relayed
             delta = choice.get("delta") or {}
+            if not isinstance(delta, dict):
+                delta = {}
             finish = choice.get("finish_reason")
             if delta.get("tool_calls") or delta.get("function_call") or finish in _TOOL_FINISH:
                 self.tool_calls = True
+            # Hidden reasoning is withheld; a refusal is text the user reads: guarded as text.
+            delta = {k: v for k, v in delta.items() if k not in _WITHHELD}
+            refusal = delta.pop("refusal", None)
             content = delta.get("content")
+            if isinstance(refusal, str) and refusal:
+                content = (content if isinstance(content, str) else "") + refusal
+                delta["content"] = content
+            choice = {**choice, "delta": delta}
+            event = {**event, "choices": [choice]}
+            raw = json.dumps(event)
             if not (isinstance(content, str) and content):
                 if finish:
                     self._closing.append(event)

@@ -39,6 +39,10 @@ class ScriptedReply:
     delay_s: float = 0.0  # before the response starts
     break_after: int | None = None  # chunks sent before the stream is cut (no [DONE])
     extra_choice: dict[str, Any] = field(default_factory=dict)
+    #: Deltas streamed before the text (e.g. ``{"reasoning_content": ...}``), and fields added
+    #: to a non-streamed message (e.g. ``{"refusal": ...}``).
+    extra_deltas: list[dict[str, Any]] = field(default_factory=list)
+    extra_message: dict[str, Any] = field(default_factory=dict)
 
     def pieces(self) -> list[str]:
         if self.chunks is not None:
@@ -55,7 +59,7 @@ def _message(reply: ScriptedReply) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
     if reply.tool_calls:
         message["tool_calls"] = reply.tool_calls
-    return message
+    return message | reply.extra_message
 
 
 def _head() -> dict[str, Any]:
@@ -120,6 +124,8 @@ async def _events(script: ScriptedReply, finish: str) -> AsyncIterator[bytes]:
         return f"data: {json.dumps({**head, 'choices': [choice]})}\n\n".encode()
 
     yield event({"role": "assistant", "content": ""})
+    for delta in script.extra_deltas:
+        yield event(delta)
     for i, piece in enumerate(script.pieces()):
         if script.break_after is not None and i >= script.break_after:
             raise ConnectionResetError("scripted: stream cut")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -146,3 +147,60 @@ def test_an_answer_over_max_answer_chars_is_cut_scored_and_says_so(tmp_path):
     assert "cut at 20" in summary["reason"]
     [record] = records(audit)
     assert len(record["answer"]) == 20
+
+
+@contextlib.contextmanager
+def _proxy_replying(tmp_path: Path, reply: ScriptedReply) -> Iterator[tuple[str, Path]]:
+    audit = tmp_path / "audit.jsonl"
+    guard = Guard(parse_policy(POLICY_YAML), audit=AuditLog(audit))
+    with serve_in_thread(scripted_upstream(lambda body: reply)) as upstream_url:  # type: ignore[arg-type]
+        app = create_proxy_app(guard=guard, upstream=Upstream(f"{upstream_url}/v1"))
+        with serve_in_thread(app) as url:  # type: ignore[arg-type]
+            yield url, audit
+
+
+def test_streamed_reasoning_is_withheld_and_a_refusal_is_guarded(tmp_path):
+    """A reasoning delta never reaches the client; a refusal delta is text the user reads,
+    so it goes through the guard like content (and is in the record)."""
+    reply = ScriptedReply(
+        "",
+        chunks=[],
+        extra_deltas=[
+            {"reasoning_content": "SECRET-THOUGHTS about the patient"},
+            {"refusal": "I cannot answer that from the sources."},
+        ],
+    )
+    with _proxy_replying(tmp_path, reply) as (url, audit):
+        r = httpx.post(
+            f"{url}/v1/chat/completions",
+            json={"model": "m", "messages": MESSAGES, "stream": True},
+            timeout=60,
+        )
+    assert r.status_code == 200
+    assert "SECRET-THOUGHTS" not in r.text
+    assert "I cannot answer that from the sources." in r.text
+    [record] = records(audit)
+    assert "I cannot answer that from the sources." in record["answer"]
+    assert "SECRET-THOUGHTS" not in json.dumps(record)
+
+
+def test_a_non_streamed_refusal_is_scored_and_reasoning_withheld(tmp_path):
+    """content None with a refusal: the refusal is the answer the guard checks; the
+    message's reasoning field is removed."""
+    reply = ScriptedReply(
+        "",
+        extra_message={
+            "refusal": "I cannot answer that from the sources.",
+            "reasoning_content": "SECRET-THOUGHTS",
+        },
+    )
+    with _proxy_replying(tmp_path, reply) as (url, audit):
+        r = httpx.post(
+            f"{url}/v1/chat/completions", json={"model": "m", "messages": MESSAGES}, timeout=60
+        )
+    body = r.json()
+    message = body["choices"][0]["message"]
+    assert "reasoning_content" not in message and "SECRET-THOUGHTS" not in r.text
+    assert body["guardrail"]["audit_id"]
+    [record] = records(audit)
+    assert record["answer"] == "I cannot answer that from the sources."
