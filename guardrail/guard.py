@@ -273,19 +273,27 @@ class Guard:
         *,
         unscored: Callable[[], str | None] | None = None,
         deadline_s: float | None = None,
+        notes: Callable[[], Sequence[str]] | None = None,
     ) -> AsyncGuardedStream:
         """Guard a streamed answer: an async iterator of the text to show (see
         :mod:`guardrail.streaming`); ``chunks`` is a sync or async iterator of text chunks or
         the ``openai`` SDK's stream. The turn's :class:`GuardResult` is its ``result``.
         ``unscored()``, asked when the stream ends, may give a reason to record the turn
         unscored (the proxy: a turn that ended in tool calls). ``deadline_s`` bounds the
-        final scoring (past it the policy's ``on_error`` rule decides)."""
+        final scoring (past it the policy's ``on_error`` rule decides); ``notes()``, asked
+        at the end, adds what the driver did to the stream to the decision's reason."""
         from guardrail.streaming import AsyncGuardedStream
 
         if not isinstance(question, str):
             raise ConfigError("question must be a string")
         return AsyncGuardedStream(
-            self.parts(), question, chunks, contexts, unscored=unscored, deadline_s=deadline_s
+            self.parts(),
+            question,
+            chunks,
+            contexts,
+            unscored=unscored,
+            deadline_s=deadline_s,
+            notes=notes,
         )
 
     def stream(

@@ -211,8 +211,13 @@ class ChatChunks:
     the end (:meth:`closing`).
     """
 
-    def __init__(self, payloads: AsyncIterator[str]) -> None:
+    def __init__(self, payloads: AsyncIterator[str], *, max_chars: int | None = None) -> None:
         self._payloads = payloads
+        #: The most answer characters read from the upstream; past it the stream is cut (the
+        #: upstream closed) and what arrived is scored.
+        self.max_chars = max_chars
+        self.chars = 0
+        self.cut = False
         self._gen = self._texts()
         self.template: dict[str, Any] = {}
         self.tool_calls = False
@@ -231,6 +236,15 @@ class ChatChunks:
         closer = getattr(self._payloads, "aclose", None)
         if closer is not None:
             await closer()
+
+    def notes(self) -> list[str]:
+        """What the proxy did to the stream, for the decision's reason."""
+        if not self.cut:
+            return []
+        return [
+            f"the upstream's answer was cut at {self.max_chars} characters "
+            "(--max-answer-chars); what arrived was scored"
+        ]
 
     def unscored(self) -> str | None:
         """Why the turn may carry no score: it ended in tool calls (its text, if any, is
@@ -279,6 +293,14 @@ class ChatChunks:
                 else:
                     self._side.append(raw)
                 continue
+            if self.max_chars is not None and self.chars + len(content) > self.max_chars:
+                content = content[: self.max_chars - self.chars]
+                self.cut = True
+            self.chars += len(content)
+            if self.cut:
+                if content:
+                    yield content
+                return  # the rest of the upstream's stream is not read
             self._logprobs.append(choice.get("logprobs"))
             rest = {k: v for k, v in delta.items() if k != "content" and v is not None}
             stripped = {**event, "choices": [{**choice, "delta": rest, "logprobs": None}]}
@@ -365,12 +387,13 @@ async def open_stream(
     except Exception as exc:
         await record_failure(guard, turn, exc, audit_id)
         raise
-    chunks = ChatChunks(opened.events())
+    chunks = ChatChunks(opened.events(), max_chars=scoring.max_answer_chars)
     guarded = guard.astream(
         turn.question,
         chunks,
         turn.contexts,
         unscored=chunks.unscored,
         deadline_s=scoring.deadline_s,
+        notes=chunks.notes,
     )
     return GuardedSSE(guarded, chunks, opened)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,6 +110,7 @@ class AsyncGuardedStream:
         *,
         unscored: Callable[[], str | None] | None = None,
         deadline_s: float | None = None,
+        notes: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         self._parts = parts
         self.question = question
@@ -118,6 +119,7 @@ class AsyncGuardedStream:
         #: Asked at the end: a reason not to score the turn (e.g. it ended in tool calls).
         self._unscored = unscored
         self._deadline_s = deadline_s
+        self._notes = notes
         self.audit_id = uuid.uuid4().hex
         self.mode: StreamMode | None = None
         self.result: GuardResult | None = None
@@ -275,6 +277,8 @@ class AsyncGuardedStream:
                 )
                 if not {"abstain", "escalate"} & set(decision.actions):
                     taken.append("abstain")
+            if self._notes is not None:
+                notes.extend(self._notes())
             if note:
                 notes.append(note)
             acted = await turn.act(answer, decision, scored.report)

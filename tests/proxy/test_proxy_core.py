@@ -204,3 +204,27 @@ def test_a_non_streamed_refusal_is_scored_and_reasoning_withheld(tmp_path):
     assert body["guardrail"]["audit_id"]
     [record] = records(audit)
     assert record["answer"] == "I cannot answer that from the sources."
+
+
+def test_an_endless_stream_is_cut_at_max_answer_chars_and_recorded(tmp_path):
+    """A streamed answer longer than --max-answer-chars: the proxy stops reading the upstream
+    at the limit, scores what arrived and says so; the record holds at most the limit."""
+    endless = ScriptedReply("", chunks=["word " * 20] * 500)  # 50,000 characters
+    audit = tmp_path / "audit.jsonl"
+    guard = Guard(parse_policy(POLICY_YAML), audit=AuditLog(audit))
+    with serve_in_thread(scripted_upstream(lambda body: endless)) as upstream_url:  # type: ignore[arg-type]
+        app = create_proxy_app(
+            guard=guard,
+            upstream=Upstream(f"{upstream_url}/v1"),
+            limits=RequestLimits(max_answer_chars=300),
+        )
+        with serve_in_thread(app) as url:  # type: ignore[arg-type]
+            client = openai.OpenAI(base_url=f"{url}/v1", api_key="k", max_retries=0)
+            with client.chat.completions.create(
+                model="m", messages=MESSAGES, stream=True
+            ) as chunks:
+                events = list(chunks)
+    summary = events[-1].model_extra["guardrail"]  # type: ignore[index]
+    assert "cut at 300 characters" in summary["reason"]
+    [record] = records(audit)
+    assert len(record["answer"]) <= 300
