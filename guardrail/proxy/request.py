@@ -16,17 +16,33 @@ upstream exactly as sent.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from guardrail.exceptions import ConfigError
 
-__all__ = ["CONTEXT_BLOCK", "ChatTurn", "read_chat_request"]
+__all__ = ["ChatTurn", "context_blocks", "read_chat_request"]
 
-#: One retrieved passage inside a system message.
-CONTEXT_BLOCK = re.compile(r"<context>(.*?)</context>", re.DOTALL)
+_OPEN, _CLOSE = "<context>", "</context>"
 _SYSTEM_ROLES = ("system", "developer")
+
+
+def context_blocks(text: str) -> list[str]:
+    """The body of every ``<context>...</context>`` block in ``text``, in order (a block ends
+    at the first closing tag after its opening tag; an unclosed block is ignored).
+
+    Two string searches per block, so one pass over ``text`` whatever it holds: a lazy regex
+    would rescan the rest of the text from every unclosed opening tag (quadratic).
+    """
+    blocks: list[str] = []
+    at = 0
+    while (start := text.find(_OPEN, at)) >= 0:
+        end = text.find(_CLOSE, start + len(_OPEN))
+        if end < 0:
+            break  # no closing tag after this one, so none after any later opening tag
+        blocks.append(text[start + len(_OPEN) : end])
+        at = end + len(_CLOSE)
+    return blocks
 
 
 @dataclass(frozen=True)
@@ -82,7 +98,7 @@ def read_chat_request(body: Any) -> ChatTurn:
             block.strip()
             for m in messages
             if m.get("role") in _SYSTEM_ROLES
-            for block in CONTEXT_BLOCK.findall(_text(m.get("content")))
+            for block in context_blocks(_text(m.get("content")))
             if block.strip()
         ]
     users = [m for m in messages if m.get("role") == "user"]
