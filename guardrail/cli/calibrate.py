@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
+from guardrail._fs import check_outputs, write_output_text
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.dataset_scoring import load_and_score
 from guardrail.cli.options import add_dataset_flags, add_scorer_flags
@@ -29,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if not args.policy.is_file():
         raise ConfigError(f"{args.policy}: policy file not found")
+    check_outputs({"--json-out": args.json_out, "--out": args.out})
     rows, result, judge_name, settings = load_and_score(args, console)
     if args.holdout_frac is not None:
         tune, report = split_by_group(rows, args.holdout_frac, seed=args.seed)
@@ -69,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
             "failed": failed,
             **block.model_dump(mode="json"),
         }
-        args.json_out.parent.mkdir(parents=True, exist_ok=True)
-        args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        write_output_text(args.json_out, json.dumps(out, indent=2) + "\n", "--json-out")
     return 1 if failed else 0
 
 

@@ -177,4 +177,4 @@ def write_output(path: Path, lines: Sequence[dict[str, Any]], summary: dict[str,
     text = "".join(
         json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n" for obj in [*lines, summary]
     )
-    write_private_text(path, text)  # the lines hold turn text: owner-only
+    write_private_text(path, text, "--out")  # the lines hold turn text: owner-only
