@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from guardrail._fs import ensure_private
+from guardrail._fs import check_output_path, ensure_private
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.exceptions import ConfigError, ScoringError
 from guardrail.logs import get_logger
@@ -212,7 +212,9 @@ class LineProgress(Generic[L]):
         self._handle: IO[str] | None = None
 
     def load(self) -> dict[str, L]:
-        """Items already finished successfully (the last line for an id wins)."""
+        """Items already finished successfully (the last line for an id wins). A path that is
+        no regular file (a FIFO would block the run) is a ``ConfigError``."""
+        check_output_path(self.path, "progress file")
         if not self.path.exists() or self.path.stat().st_size == 0:
             return {}
         done: dict[str, L] = {}

@@ -62,6 +62,7 @@ class SentenceSplitter:
     def __init__(self) -> None:
         self._parts: list[str] = []  # received, not yet released; starts a sentence
         self._size = 0
+        self._recent = ""  # the last _LOOKBACK characters of the parts
         self._wait: int | None = None  # where a sentence end that needs more text starts
 
     def _tail(self, start: int) -> str:
@@ -88,14 +89,18 @@ class SentenceSplitter:
         if not chunk:
             return []
         if self._wait is not None and self._extends_wait(chunk):
-            self._parts.append(chunk)
-            self._size += len(chunk)
+            self._append(chunk)
             return []
-        scan_from = self._wait if self._wait is not None else self._size
-        self._parts.append(chunk)
-        self._size += len(chunk)
-        look = max(0, scan_from - _LOOKBACK)
-        window = self._tail(look)
+        if self._wait is None:  # scan the chunk, with the characters before it the rules read
+            look = self._size - len(self._recent)
+            window = self._recent + chunk
+            scan_from = self._size
+            self._append(chunk)
+        else:
+            scan_from = self._wait
+            self._append(chunk)
+            look = max(0, scan_from - _LOOKBACK)
+            window = self._tail(look)
         cuts: list[int] = []
         self._wait = None
         for m in _END.finditer(window, scan_from - look):
@@ -115,14 +120,20 @@ class SentenceSplitter:
         rest = text[cuts[-1] :]
         self._parts = [rest] if rest else []
         self._size = len(rest)
+        self._recent = rest[-_LOOKBACK:]
         if self._wait is not None:
             self._wait -= cuts[-1]
         return out
 
+    def _append(self, chunk: str) -> None:
+        self._parts.append(chunk)
+        self._size += len(chunk)
+        self._recent = (self._recent + chunk)[-_LOOKBACK:]
+
     def flush(self) -> str:
         """What is left (the last sentence, unterminated); the splitter is empty afterwards."""
         rest = "".join(self._parts)
-        self._parts, self._size, self._wait = [], 0, None
+        self._parts, self._size, self._recent, self._wait = [], 0, "", None
         return rest
 
     @property

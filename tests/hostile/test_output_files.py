@@ -134,3 +134,11 @@ def test_outputs_replace_a_regular_file_through_a_temporary_file(tmp_path, capsy
     assert main(["eval", _rows(tmp_path), "--json-out", str(out)]) == 0
     assert json.loads(out.read_text())["n_rows"] == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.json", "rows.jsonl"]
+
+
+def test_a_resume_file_that_is_a_fifo_is_refused(tmp_path, capsys):
+    """eval --resume-file at a FIFO is refused before the run (reading it would block)."""
+    fifo = tmp_path / "progress.jsonl"
+    os.mkfifo(fifo)
+    err = one_line_exit_2(["eval", _rows(tmp_path), "--resume-file", str(fifo)], capsys)
+    assert "not a regular file" in err and stat.S_ISFIFO(fifo.stat().st_mode)
