@@ -8,7 +8,9 @@ child process; memory is that child's peak resident size, and the note gives the
 the same command's start-up (interpreter and imports, measured first on a missing input file).
 A case passes when it is answered within 2 s with the expected status (a 4xx, or exit 2 for
 the command line; a turn carrying odd text is *answered* — 200 — and must have its audit
-record) using less than 500 MB.
+record) using less than 500 MB. Text cases run each parser and splitter in this process on a
+pathological 1 MB input (the forms of ``tests/hostile/test_linear_text.py``) and pass when it
+finishes within 2 s; their memory is not measured.
 
     python -m benchmarks.hostile_corpus [--json-out PATH]
 """
@@ -20,6 +22,7 @@ import json
 import os
 import re
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -57,7 +60,7 @@ class Outcome:
     expected: str
     status: str
     seconds: float
-    memory_mb: float
+    memory_mb: float | None  # None: not measured (text cases run in this process)
     ok: bool
     note: str = ""
 
@@ -123,7 +126,31 @@ def logins_with_forwarded_for(server: Server) -> httpx.Response:
     return last
 
 
+def logins_from_loopback_addresses(server: Server) -> httpx.Response:
+    """30 failed logins, each from another loopback source address: the last one's reply."""
+    last: httpx.Response | None = None
+    for n in range(30):
+        transport = httpx.HTTPTransport(local_address=f"127.0.{n}.{n + 1}")
+        with httpx.Client(base_url=server.url, timeout=30, transport=transport) as client:
+            page = client.get("/review/login")
+            found = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+            last = client.post(
+                "/review/login",
+                data={
+                    "token": "wrong-" + REVIEWER_TOKEN,
+                    "csrf_token": found.group(1) if found else "",
+                },
+            )
+    assert last is not None
+    return last
+
+
 SERVICE_CASES: list[tuple[str, str, Callable[[Server], httpx.Response]]] = [
+    (
+        "30 failed logins from 30 loopback addresses (time: per login)",
+        "429",
+        logins_from_loopback_addresses,
+    ),
     (
         "1 MB body: 200 sentences x 10 contexts of 99 KB",
         "413",
@@ -175,6 +202,8 @@ def run_service_case(
     seconds = time.perf_counter() - started
     if fn is logins_with_forwarded_for:
         seconds /= 12
+    if fn is logins_from_loopback_addresses:
+        seconds /= 30
     rss, peak = server.rss_mb()
     ok_status = status == expected
     if expected == "200+audit" and r is not None and status == "200":
@@ -214,6 +243,17 @@ def cli_cases(tmp: Path) -> list[tuple[str, list[str]]]:
     inf = write("inf.jsonl", json.dumps(TURN)[:-1] + ', "score": 1e999}\n')
     xss = write("xss.jsonl", json.dumps({**TURN, "decision": "<script>"}) + "\n")
     rescore = ["--policy", str(POLICY), "--out", out]
+    header = json.dumps(
+        {"kind": "header", "version": 1, "method": "metarag", "judge": "local-trained"}
+    )
+
+    def resume(name: str, line: str) -> str:
+        return write(name, header + "\n" + line + "\n")
+
+    fifo = tmp / "out.fifo"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
     unbounded = POLICY.read_text().replace("max_attempts: 4", "max_attempts: 99999999999999999999")
     return [
         ("eval: dataset nested 100,000 deep", ["eval", write("deep.jsonl", DEEP + "\n")]),
@@ -256,7 +296,56 @@ def cli_cases(tmp: Path) -> list[tuple[str, list[str]]]:
         ("rescore: chat log with score 1e999", ["rescore", inf, *rescore]),
         ("rescore: decision <script>", ["rescore", xss, *rescore]),
         ("check: undecodable argument bytes", ["check", "-a", "caf\udce9", "-c", "context"]),
+        (
+            'eval: resume file whose first line is ["a"]',
+            ["eval", data, "--resume-file", write("list.jsonl", '["a"]\n')],
+        ),
+        (
+            "eval: resume file with a score of NaN",
+            [
+                "eval",
+                data,
+                "--resume-file",
+                resume("nan.progress", '{"id": "r1", "ok": true, "score": NaN}'),
+            ],
+        ),
+        (
+            "eval: resume file with a score of 5.0",
+            [
+                "eval",
+                data,
+                "--resume-file",
+                resume("five.progress", '{"id": "r1", "ok": true, "score": 5.0}'),
+            ],
+        ),
+        (
+            "eval --json-out /proc/guardrail-hostile",
+            ["eval", data, "--json-out", "/proc/guardrail-hostile"],
+        ),
+        (
+            "probe --html-out FIFO",
+            ["probe", str(FACTS), "--chatbot", CHATBOT, "--html-out", str(fifo)],
+        ),
+        ("rescore --out FIFO", ["rescore", chat, "--policy", str(POLICY), "--out", str(fifo)]),
     ]
+
+
+# -- text cases (in this process) ------------------------------------------------------------
+
+
+def run_text_cases() -> list[Outcome]:
+    """Each parser and splitter on each pathological 1 MB form, timed once."""
+    from tests.hostile.test_linear_text import DEVELOPMENT, HELD_OUT
+
+    outcomes: list[Outcome] = []
+    for half, forms in (("development", DEVELOPMENT), ("held-out", HELD_OUT)):
+        for name, fn in forms.items():
+            started = time.perf_counter()
+            fn()
+            seconds = time.perf_counter() - started
+            ok = seconds < TIME_LIMIT_S
+            outcomes.append(Outcome(f"text: {name}", "< 2 s", "done", seconds, None, ok, half))
+    return outcomes
 
 
 #: Runs ``python -m guardrail ARGS`` and writes the process's own peak resident size (VmHWM,
@@ -321,22 +410,30 @@ def main(argv: list[str] | None = None) -> int:
         for name, cli_argv in cli_cases(tmp / "cli"):
             outcomes.append(run_cli_case(name, cli_argv, cwd, startup[cli_argv[0]]))
         leftovers = sorted(
-            p.name for p in (tmp / "cli").iterdir() if p.suffix in (".tmp", ".progress")
+            p.name
+            for p in (tmp / "cli").iterdir()
+            if p.suffix == ".tmp" or (p.suffix == ".progress" and p.name.startswith("out"))
         )
+        fifo_kept = stat.S_ISFIFO((tmp / "cli" / "out.fifo").stat().st_mode)
+    outcomes.extend(run_text_cases())
     table = Table(title=f"Hostile corpus (target: < {TIME_LIMIT_S:g} s, < {MEMORY_LIMIT_MB:g} MB)")
     for col in ("case", "expected", "status", "seconds", "peak MB", "ok", "note"):
         table.add_column(col, overflow="fold")
     for o in outcomes:
-        table.add_row(o.case, o.expected, o.status, f"{o.seconds:.3f}", f"{o.memory_mb:.0f}",
+        memory = "n/a" if o.memory_mb is None else f"{o.memory_mb:.0f}"
+        table.add_row(o.case, o.expected, o.status, f"{o.seconds:.3f}", memory,
                       "yes" if o.ok else "NO", o.note)  # fmt: skip
     console.print(table)
     failed = [o.case for o in outcomes if not o.ok]
+    if not fifo_kept:
+        failed.append("the FIFO given as an output path was replaced")
     summary = {
         "cases": len(outcomes),
         "passed": len(outcomes) - len(failed),
         "failed": failed,
         "service_turn_records": len(turns),
         "leftover_tmp_or_progress_files": leftovers,
+        "fifo_still_a_fifo": fifo_kept,
         "cli_startup_s": {k: round(v, 3) for k, v in startup.items()},
     }
     console.print(summary)

@@ -1,9 +1,21 @@
 """Small file-system helpers: durable writes (audit log, JSONL sink), private files for turn
-text, and output paths checked before a long run rather than after it."""
+text, and output paths checked before a long run rather than after it.
+
+Command outputs (reports, JSON summaries, re-scored logs, schemas) go only to regular files:
+a device, a FIFO, a socket or anything on a kernel file system (``/proc``, ``/sys``, ``/dev``)
+is refused, whether named directly or through a symbolic link, before the run and again just
+before writing. The text is written to a temporary file in the output's own directory, synced,
+then renamed over the path, so a failed write (a full disk) leaves the previous file intact and
+no temporary file behind; the free space of that file system is checked before the run (at
+least :data:`MIN_FREE_BYTES`) and again before writing (at least the output's size). Any
+failure is a one-line :class:`~guardrail.exceptions.ConfigError` naming the flag and the path.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -13,8 +25,16 @@ __all__ = [
     "check_outputs",
     "ensure_private",
     "fsync_dir",
+    "write_output_text",
     "write_private_text",
 ]
+
+#: Free space an output's file system must have before a run starts.
+MIN_FREE_BYTES = 1 << 20
+#: Kernel file systems: never a place for an output file.
+_KERNEL_ROOTS = (Path("/proc"), Path("/sys"), Path("/dev"))
+#: Mode of outputs that hold no turn text (summaries, schemas).
+_PUBLIC_MODE = 0o644
 
 #: Mode of every file guardrail creates that holds turn text (questions, answers, contexts):
 #: the review database, the fallback escalation log, the audit log.
@@ -52,46 +72,97 @@ def ensure_private(path: Path) -> None:
     os.close(fd)
 
 
-def write_private_text(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` owner-only, atomically: a temporary file created 0600
-    next to it, synced, then renamed over ``path`` (a report or log that holds turn text).
+def write_private_text(path: Path, text: str, flag: str = "output") -> None:
+    """Write ``text`` (UTF-8) to ``path`` owner-only (0600; a report or log that holds turn
+    text), through :func:`write_output_text`. An existing ``path`` is replaced, so it ends
+    0600 too."""
+    write_output_text(path, text, flag, private=True)
 
-    An existing ``path`` is replaced, so it ends 0600 too.
-    """
+
+def write_output_text(path: Path, text: str, flag: str, *, private: bool = False) -> None:
+    """Write ``text`` (UTF-8) to the regular file ``path`` atomically (see the module
+    docstring); ``ConfigError`` naming ``flag`` when it cannot be written."""
+    check_output_path(path, flag)
+    data = text.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    free = _free_bytes(path.parent)
+    if free is not None and free < len(data):
+        raise _error(flag, path, f"{len(data)} bytes to write, {free} free on its file system")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _error(flag, path, f"cannot create a file beside it ({exc.strerror})") from None
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), PRIVATE_MODE if private else _PUBLIC_MODE)
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        _refuse_special(path, flag)  # replaced by something else during the run?
         tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise _error(flag, path, f"could not write it ({exc.strerror or exc})") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _error(flag: str, path: Path, problem: str) -> Exception:
+    from guardrail.exceptions import ConfigError
+
+    return ConfigError(f"{flag} {path}: {problem}")
+
+
+def _free_bytes(directory: Path) -> int | None:
+    """Bytes free to an unprivileged writer on ``directory``'s file system, or ``None`` when
+    that cannot be known (no ``statvfs`` here, or the folder does not exist yet)."""
+    try:
+        got = os.statvfs(directory)
+    except (AttributeError, OSError):
+        return None
+    return int(got.f_bavail) * int(got.f_frsize)
+
+
+def _refuse_special(path: Path, flag: str) -> None:
+    """``ConfigError`` when ``path`` (links followed) is on a kernel file system or exists as
+    anything but a regular file or a folder."""
+    resolved = Path(os.path.realpath(path))
+    for root in _KERNEL_ROOTS:
+        if resolved == root or root in resolved.parents:
+            raise _error(flag, path, f"is on a kernel file system ({root}); give a regular file")
+    try:
+        mode = resolved.stat().st_mode
+    except OSError:
+        return  # does not exist yet
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise _error(flag, path, "is not a regular file (a device, FIFO or socket)")
 
 
 def check_output_path(path: Path, flag: str) -> None:
     """Raise ``ConfigError`` (one line, naming ``flag``) unless a file can be written at
     ``path`` — before any work, so a run is not lost to a bad output path at its end.
 
-    Refused: an existing directory, a parent that is a file, and (for users other than root)
-    a file or folder without write permission. Nothing is created.
+    Refused: a device, FIFO or socket, a path on a kernel file system, an existing directory,
+    a parent that is a file, (for users other than root) a file or folder without write
+    permission, and a file system with less than :data:`MIN_FREE_BYTES` free. Nothing is
+    created.
     """
-    from guardrail.exceptions import ConfigError
-
+    _refuse_special(path, flag)
     if path.is_dir():
-        raise ConfigError(f"{flag} {path}: is a directory; give a file path")
+        raise _error(flag, path, "is a directory; give a file path")
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
-        raise ConfigError(f"{flag} {path}: {parent} is not a directory")
+        raise _error(flag, path, f"{parent} is not a directory")
     target = path if path.exists() else parent
     if not os.access(target, os.W_OK):
-        raise ConfigError(f"{flag} {path}: {target} is not writable")
+        raise _error(flag, path, f"{target} is not writable")
+    free = _free_bytes(parent)
+    if free is not None and free < MIN_FREE_BYTES:
+        raise _error(flag, path, f"only {free} bytes free on its file system")
 
 
 def check_outputs(paths: Mapping[str, str | Path | None]) -> None:

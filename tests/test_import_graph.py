@@ -269,7 +269,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # foundation: values, errors, files, settings, logs, the registry shape
     ("_version", "exceptions", "models", "validation", "_fs", "_sync", "canonical",
      "sanitize", "safe_load", "storage", "paths", "plugins", "registry", "logs",
-     "model_files"),
+     "model_files", "error_bodies"),
     ("text",),
     ("judges",),
     ("localize",),

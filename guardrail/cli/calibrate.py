@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
+from guardrail._fs import check_outputs, write_output_text
 from guardrail.cli.calibrate_reviews import add_review_flags, run_from_reviews
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.dataset_scoring import load_and_score
@@ -30,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     if not args.policy.is_file():
         raise ConfigError(f"{args.policy}: policy file not found")
+    check_outputs({"--json-out": args.json_out, "--out": args.out})
     if args.from_reviews is not None:
         if args.dataset is not None:
             raise ConfigError("give a dataset or --from-reviews, not both")
@@ -76,8 +78,7 @@ def run(args: argparse.Namespace) -> int:
             "failed": failed,
             **block.model_dump(mode="json"),
         }
-        args.json_out.parent.mkdir(parents=True, exist_ok=True)
-        args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        write_output_text(args.json_out, json.dumps(out, indent=2) + "\n", "--json-out")
     return 1 if failed else 0
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from guardrail._fs import check_outputs
+from guardrail._fs import check_outputs, write_output_text
 from guardrail.cli.commands import COMMANDS
 from guardrail.cli.dataset_scoring import load_and_score
 from guardrail.cli.options import (
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     print_summary(console, summary, title)
     if args.json_out is not None:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
-        args.json_out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        write_output_text(args.json_out, json.dumps(out, indent=2) + "\n", "--json-out")
         png = args.json_out.with_suffix(".png")
         if summary.sweep and plot_sweep(summary.sweep, png, title):
             console.print(f"wrote {args.json_out} and {png}")

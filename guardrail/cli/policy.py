@@ -12,8 +12,8 @@ import json
 import sys
 from pathlib import Path
 
+from guardrail._fs import check_outputs, write_output_text
 from guardrail.cli.commands import COMMANDS
-from guardrail.exceptions import ConfigError
 from guardrail.policy import Policy, load_policy
 
 
@@ -42,13 +42,12 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        check_outputs({"--out": args.out})
     text = schema_text()
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    try:
-        Path(args.out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    write_output_text(Path(args.out), text, "--out")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0

@@ -215,10 +215,12 @@ def run_probe(args: argparse.Namespace) -> int:
         out["gate"] = {"passed": not reasons, "reasons": reasons}
     if args.json_out is not None:
         # reports hold the chatbot's replies: owner-only, like every file of turn text
-        write_private_text(args.json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        write_private_text(
+            args.json_out, json.dumps(out, indent=2, ensure_ascii=False) + "\n", "--json-out"
+        )
         console.print(f"wrote {args.json_out}")
     if args.html_out is not None:
-        write_private_text(args.html_out, render_html(out, run.records))
+        write_private_text(args.html_out, render_html(out, run.records), "--html-out")
         console.print(f"wrote {args.html_out}")
     if args.review_db is not None:
         added = _send_to_review(args.review_db, run.records, args.chatbot)
@@ -238,13 +240,16 @@ def run_propose(args: argparse.Namespace) -> int:
     from guardrail.probe.propose import propose, write_proposal
 
     console = Console(stderr=True)
+    check_outputs({"--out": args.out})
     known = load_facts(args.relations, Catalogue).relations if args.relations else {}
     judge = extractor_judge(args.judge, split_subjects=True)
     proposal = asyncio.run(closing(judge, propose(args.docs, TripleExtractor(judge, known), known)))
     if not proposal.facts:
         console.print(f"no triples found in the {proposal.sentences} sentences of {args.docs}")
         return 1
-    write_private_text(args.out, write_proposal(proposal, folder=args.docs, judge=judge.name))
+    write_private_text(
+        args.out, write_proposal(proposal, folder=args.docs, judge=judge.name), "--out"
+    )
     console.print(
         f"wrote {args.out}: {len(proposal.facts)} proposed facts, {len(proposal.relations)} "
         f"relations from {proposal.sentences} sentences in {proposal.files} files; review it "

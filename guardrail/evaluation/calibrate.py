@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from guardrail._fs import write_output_text
 from guardrail.exceptions import ConfigError, PolicyError
 from guardrail.policy.loader import parse_policy
 
@@ -158,6 +159,5 @@ def write_policy_threshold(
         body = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
     text = _with_note(body, note)
     parse_policy(text, source=str(dst))  # the copy must load as a policy, or nothing is written
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    dst.write_text(text, encoding="utf-8")
+    write_output_text(dst, text, "calibrated policy")
     return [n for n, _ in chosen]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from guardrail._fs import write_private_text
-from guardrail.evaluation.runner import ProgressLine
+from guardrail.evaluation.runner import ProgressLine, Score
 from guardrail.evaluation.turns import Turn
 from guardrail.models import TopicLabel
 from guardrail.policy.schema import Policy
@@ -33,8 +33,8 @@ class TurnResult(ProgressLine):
     """One re-scored turn (a progress-file line): the new score and decision, or the error."""
 
     kind: str = "turn"
-    score: float | None = None
-    threshold: float | None = None
+    score: Score | None = None
+    threshold: Score | None = None
     action: str | None = None
     flagged: bool | None = None
     topic: str | None = None
@@ -177,4 +177,4 @@ def write_output(path: Path, lines: Sequence[dict[str, Any]], summary: dict[str,
     text = "".join(
         json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n" for obj in [*lines, summary]
     )
-    write_private_text(path, text)  # the lines hold turn text: owner-only
+    write_private_text(path, text, "--out")  # the lines hold turn text: owner-only

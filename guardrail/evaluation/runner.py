@@ -18,19 +18,19 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Generic, Protocol, TypeVar
+from typing import IO, Annotated, Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from guardrail._fs import ensure_private
+from guardrail._fs import check_output_path, ensure_private
 from guardrail.evaluation.datasets import EvalRow
 from guardrail.exceptions import ConfigError, ScoringError
 from guardrail.logs import get_logger
 from guardrail.models import JudgeCall, ScoreReport, Span, Usage, merge_spans
-from guardrail.safe_load import loads_json
 from guardrail.scoring.base import Scorer
+from guardrail.validation import error_line
 
 PROGRESS_VERSION = 1
 
@@ -52,11 +52,15 @@ class ReferenceScorer(Protocol):
 
 
 class _Line(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+#: A score as progress files hold it: finite and within [0, 1], like every score guardrail makes.
+Score = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 
 
 class FactoidSummary(_Line):
-    score: float
+    score: Score
     spans: list[Span] = Field(default_factory=list)
     focus: list[Span] = Field(default_factory=list)
     screened: bool = False  # settled as supported by the cascade's offline screen
@@ -78,7 +82,7 @@ I = TypeVar("I")  # noqa: E741 - an item to score (a benchmark row, a logged tur
 class RowOutcome(ProgressLine):
     """One progress-file line: a row's report summary, or the error that stopped it."""
 
-    score: float | None = None
+    score: Score | None = None
     status: str | None = None
     factoids: list[FactoidSummary] = Field(default_factory=list)
     flagged_spans: list[Span] = Field(default_factory=list)
@@ -174,6 +178,23 @@ class RowOutcome(ProgressLine):
         return merge_spans(list(self.flagged_spans))
 
 
+class _NonFinite(ValueError):
+    """A NaN or infinity in a progress file: JSON allows neither, Python's parser both."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NonFinite(f"{name} is not a number a progress file may hold")
+
+
+def _strict_json(text: str) -> Any:
+    """:func:`json.loads` refusing ``NaN`` and ``Infinity``; too deep a nesting is a
+    :class:`json.JSONDecodeError` like any other damage."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text[:100], 0) from None
+
+
 class ProgressHeader(_Line):
     kind: str = "header"
     version: int = PROGRESS_VERSION
@@ -191,7 +212,9 @@ class LineProgress(Generic[L]):
         self._handle: IO[str] | None = None
 
     def load(self) -> dict[str, L]:
-        """Items already finished successfully (the last line for an id wins)."""
+        """Items already finished successfully (the last line for an id wins). A path that is
+        no regular file (a FIFO would block the run) is a ``ConfigError``."""
+        check_output_path(self.path, "progress file")
         if not self.path.exists() or self.path.stat().st_size == 0:
             return {}
         done: dict[str, L] = {}
@@ -206,7 +229,9 @@ class LineProgress(Generic[L]):
                 if not text.strip():
                     continue
                 try:
-                    obj = loads_json(text)
+                    obj = _strict_json(text)
+                except _NonFinite as exc:
+                    raise ConfigError(f"{self.path}:{number}: {exc}") from None
                 except json.JSONDecodeError:
                     # A run killed mid-write leaves a partial last line; anything else is damage.
                     if handle.read().strip():
@@ -214,21 +239,28 @@ class LineProgress(Generic[L]):
                             f"{self.path}:{number}: progress file is corrupt (not JSON)"
                         ) from None
                     break
-                if number == 1 or obj.get("kind") == "header":
+                if number == 1 or (isinstance(obj, dict) and obj.get("kind") == "header"):
                     self._check_header(obj, number)
                     continue
+                if not isinstance(obj, dict):
+                    raise ConfigError(
+                        f"{self.path}:{number}: not a progress row (a JSON object expected, "
+                        f"got {type(obj).__name__})"
+                    )
                 try:
                     outcome = self.line_type.model_validate(obj)
                 except ValidationError as exc:
-                    raise ConfigError(f"{self.path}:{number}: not a progress row ({exc})") from None
+                    raise ConfigError(
+                        f"{self.path}:{number}: not a progress row ({error_line(exc)})"
+                    ) from None
                 if outcome.ok:
                     done[outcome.id] = outcome
                 else:
                     done.pop(outcome.id, None)
         return done
 
-    def _check_header(self, obj: dict[str, Any], number: int) -> None:
-        if obj.get("kind") != "header":
+    def _check_header(self, obj: object, number: int) -> None:
+        if not isinstance(obj, dict) or obj.get("kind") != "header":
             raise ConfigError(f"{self.path}:{number}: not a guardrail progress file (no header)")
         for key in ("method", "judge"):
             if obj.get(key) != getattr(self.header, key):

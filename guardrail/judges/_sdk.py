@@ -15,6 +15,11 @@ body that is not JSON                  ``JudgeServerError``     yes
 other 4xx (auth, unknown model, ...)   ``JudgeRequestError``    no
 200 that is not the API's JSON shape   ``JudgeRequestError``    no
 =====================================  =======================  =========
+
+An error's message holds the status, a hint for the statuses users hit while setting up, and
+a redacted summary of the error body (:mod:`guardrail.error_bodies`: its type, code and param
+when they are identifiers, and the request fields it mentions), never the body's text: a
+server may echo the API key or the prompt, and the message reaches audit records and spans.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from guardrail.error_bodies import summarise
 from guardrail.exceptions import (
     ConfigError,
     JudgeError,
@@ -52,23 +58,6 @@ _STATUS_HINTS = {
 def _one_line(text: str) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= _DETAIL_MAX else flat[: _DETAIL_MAX - 1] + "…"
-
-
-def error_detail(body: object, fallback: str) -> str:
-    """The server's own error message (``{"error": {"message": ...}}`` or ``{"message": ...}``).
-
-    Servers put it in different places; the SDKs' ``str(exc)`` sometimes dumps the whole body.
-    """
-    candidates: list[object] = []
-    if isinstance(body, dict):
-        inner = body.get("error")
-        if isinstance(inner, dict):
-            candidates.append(inner.get("message"))
-        candidates.extend([inner, body.get("message")])
-    for candidate in candidates:
-        if isinstance(candidate, str) and candidate.strip():
-            return _one_line(candidate)
-    return _one_line(fallback)
 
 
 def status_error(judge: str, status: int, detail: str, *, key_env: str) -> JudgeError:
@@ -232,7 +221,7 @@ def translate_errors(sdk: ModuleType, name: str, *, key_env: str) -> Iterator[No
             f"{name}: connection failed: {_one_line(str(reason) or repr(reason))}"
         ) from exc
     except sdk.APIStatusError as exc:
-        detail = error_detail(exc.body, exc.message)
+        detail = str(summarise(exc.body, exc.message))
         raise status_error(name, exc.status_code, detail, key_env=key_env) from exc
     except json.JSONDecodeError as exc:  # declared JSON, sent something else: a glitch
         raise JudgeServerError(

@@ -8,15 +8,15 @@ so, held, corrected, abstained or escalated. See ``docs/proxy.md``.
 from __future__ import annotations
 
 from guardrail.proxy.app import ProxyState, create_proxy_app
-from guardrail.proxy.request import CONTEXT_BLOCK, ChatTurn, read_chat_request
+from guardrail.proxy.request import ChatTurn, context_blocks, read_chat_request
 from guardrail.proxy.upstream import Upstream, UpstreamError
 
 __all__ = [
-    "CONTEXT_BLOCK",
     "ChatTurn",
     "ProxyState",
     "Upstream",
     "UpstreamError",
+    "context_blocks",
     "create_proxy_app",
     "read_chat_request",
 ]

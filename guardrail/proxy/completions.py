@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, Any
 
 from guardrail.models import GuardResult
 from guardrail.proxy.request import ChatTurn
-from guardrail.proxy.upstream import Upstream, UpstreamError, UpstreamStream, error_body
+from guardrail.proxy.upstream import (
+    Upstream,
+    UpstreamError,
+    UpstreamStream,
+    error_body,
+    summarised_error,
+)
 from guardrail.serving.core import ServingCore
 from guardrail.streaming.turn import AsyncGuardedStream
 from guardrail.turn import Driver
@@ -260,7 +266,9 @@ class ChatChunks:
             if not isinstance(event, dict):
                 raise UpstreamError(502, "upstream sent an event that is not a JSON object")
             if "error" in event and not event.get("choices"):
-                raise UpstreamError(502, f"upstream failed mid-stream: {event['error']}")
+                # the upstream's error text may echo a key or the prompt: a summary only
+                summary = summarised_error(502, event)["error"]["message"]
+                raise UpstreamError(502, f"upstream failed mid-stream ({summary})")
             if not self.template:
                 keys = ("id", "object", "created", "model", "system_fingerprint")
                 self.template = {k: event[k] for k in keys if k in event}

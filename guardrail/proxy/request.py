@@ -16,7 +16,6 @@ upstream exactly as sent.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,10 +23,9 @@ from guardrail.exceptions import RequestError
 from guardrail.serving.body import JsonShape
 from guardrail.serving.limits import RequestLimits
 
-__all__ = ["CONTEXT_BLOCK", "ChatTurn", "chat_shape", "read_chat_request"]
+__all__ = ["ChatTurn", "chat_shape", "context_blocks", "read_chat_request"]
 
-#: One retrieved passage inside a system message.
-CONTEXT_BLOCK = re.compile(r"<context>(.*?)</context>", re.DOTALL)
+_OPEN, _CLOSE = "<context>", "</context>"
 _SYSTEM_ROLES = ("system", "developer")
 
 
@@ -42,6 +40,24 @@ def chat_shape(limits: RequestLimits) -> JsonShape:
         max_containers=5 * limits.max_contexts + 5_000,
         what=f"a chat request of at most {limits.max_contexts} contexts (--max-contexts)",
     )
+
+
+def context_blocks(text: str) -> list[str]:
+    """The body of every ``<context>...</context>`` block in ``text``, in order (a block ends
+    at the first closing tag after its opening tag; an unclosed block is ignored).
+
+    Two string searches per block, so one pass over ``text`` whatever it holds: a lazy regex
+    would rescan the rest of the text from every unclosed opening tag (quadratic).
+    """
+    blocks: list[str] = []
+    at = 0
+    while (start := text.find(_OPEN, at)) >= 0:
+        end = text.find(_CLOSE, start + len(_OPEN))
+        if end < 0:
+            break  # no closing tag after this one, so none after any later opening tag
+        blocks.append(text[start + len(_OPEN) : end])
+        at = end + len(_CLOSE)
+    return blocks
 
 
 @dataclass(frozen=True)
@@ -98,14 +114,22 @@ def read_chat_request(body: Any) -> ChatTurn:
             block.strip()
             for m in messages
             if m.get("role") in _SYSTEM_ROLES
-            for block in CONTEXT_BLOCK.findall(_text(m.get("content")))
+            for block in context_blocks(_text(m.get("content")))
             if block.strip()
         ]
     users = [m for m in messages if m.get("role") == "user"]
     question = _text(users[-1].get("content")) if users else ""
     if not question.strip():
         raise RequestError("no user message with text: the guard needs the question")
-    stream = body.get("stream") is True
-    n = body.get("n", 1)
-    choices = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+    stream = body.get("stream")
+    if stream is not None and not isinstance(stream, bool):
+        raise RequestError("'stream' must be true or false")
+    n = body.get("n")
+    if n is None:
+        n = 1
+    elif not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        # "n": 2.0 or "2" would slip past the one-choice rule of a stream
+        raise RequestError("'n' must be a positive integer")
+    choices = n
+    stream = stream is True
     return ChatTurn(question, contexts, upstream, stream, choices)

@@ -4,10 +4,17 @@ httpx because the project already depends on it (webhooks, tests) and it streams
 body line by line with time-outs per read, which is all the proxy needs from a client. Every
 failure becomes an :class:`UpstreamError` carrying the HTTP status the proxy answers with:
 
-* the upstream answered 4xx: the same status and the upstream's own error body (the client's
-  request was wrong, e.g. an unknown model), ``Retry-After`` kept on 429;
+* the upstream answered 4xx: the same status (the client's request was wrong, e.g. an unknown
+  model), ``Retry-After`` kept on 429;
 * the upstream answered 5xx, or could not be reached: 502 Bad Gateway;
 * the upstream did not answer in time: 504 Gateway Timeout.
+
+The upstream's error body is never passed on: an upstream may echo the request's headers (the
+key) or its messages, and the error reaches the client, the audit record and span attributes.
+The proxy answers with an error of OpenAI's shape whose message names the upstream's status
+and a redacted summary (:mod:`guardrail.error_bodies`), keeping the body's ``type``, ``code``
+and ``param`` only when each is a plain identifier. A transport failure is named by its kind
+(``ConnectError``, ``ReadTimeout``), never by its text, which may hold internal addresses.
 """
 
 from __future__ import annotations
@@ -19,9 +26,10 @@ from typing import Any
 
 import httpx
 
+from guardrail.error_bodies import summarise
 from guardrail.exceptions import GuardrailError
 
-__all__ = ["Upstream", "UpstreamError", "UpstreamStream"]
+__all__ = ["Upstream", "UpstreamError", "UpstreamStream", "summarised_error"]
 
 
 class UpstreamError(GuardrailError):
@@ -62,9 +70,9 @@ class UpstreamStream:
             if data and "\n".join(data).strip() != "[DONE]":
                 yield "\n".join(data)
         except httpx.TimeoutException as exc:
-            raise UpstreamError(504, f"upstream timed out mid-stream: {exc!r}") from exc
+            raise UpstreamError(504, f"upstream timed out mid-stream ({_kind(exc)})") from exc
         except httpx.TransportError as exc:
-            raise UpstreamError(502, f"upstream stream broke: {exc!r}") from exc
+            raise UpstreamError(502, f"upstream stream broke ({_kind(exc)})") from exc
         finally:
             await self.response.aclose()
 
@@ -124,9 +132,9 @@ class Upstream:
         try:
             response = await http.send(request, stream=stream)
         except httpx.TimeoutException as exc:
-            raise UpstreamError(504, f"upstream did not answer in time: {exc!r}") from exc
+            raise UpstreamError(504, f"upstream did not answer in time ({_kind(exc)})") from exc
         except httpx.TransportError as exc:
-            raise UpstreamError(502, f"upstream unreachable: {exc!r}") from exc
+            raise UpstreamError(502, f"upstream unreachable ({_kind(exc)})") from exc
         if response.status_code >= 400:
             await response.aread()
             await response.aclose()
@@ -157,7 +165,26 @@ def _json(response: httpx.Response) -> Any:
     try:
         return response.json()
     except ValueError as exc:
-        raise UpstreamError(502, f"upstream sent a body that is not JSON: {exc}") from exc
+        raise UpstreamError(502, "upstream sent a body that is not JSON") from exc
+
+
+def _kind(exc: BaseException) -> str:
+    return type(exc).__name__
+
+
+def summarised_error(status: int, body: Any, text: str = "") -> dict[str, Any]:
+    """An OpenAI-shaped error body saying that the upstream answered ``status``, with a
+    redacted summary of its error ``body`` (parsed JSON) and ``text``: never their content."""
+    summary = summarise(body, text)
+    message = f"upstream answered {status}; {summary}"
+    return {
+        "error": {
+            "message": message,
+            "type": summary.type or "upstream_error",
+            "param": summary.param,
+            "code": summary.code if summary.code is not None else status,
+        }
+    }
 
 
 def _status_error(response: httpx.Response) -> UpstreamError:
@@ -166,11 +193,11 @@ def _status_error(response: httpx.Response) -> UpstreamError:
         body: Any = response.json()
     except ValueError:
         body = None
-    text = response.text[:500]
+    text = response.text[:4096]
     if status >= 500:
-        return UpstreamError(502, f"upstream answered {status}: {text}")
+        reply = summarised_error(status, body, text)
+        return UpstreamError(502, reply["error"]["message"], body=reply)
     retry_after = response.headers.get("retry-after")
     headers = {"retry-after": retry_after} if status == 429 and retry_after else {}
-    if not isinstance(body, dict) or "error" not in body:
-        body = error_body(f"upstream answered {status}: {text}", "upstream_error", status)
-    return UpstreamError(status, f"upstream answered {status}", body=body, headers=headers)
+    reply = summarised_error(status, body, text)
+    return UpstreamError(status, reply["error"]["message"], body=reply, headers=headers)

@@ -18,6 +18,12 @@ A reply that carries no signal is a failure, never an empty success: an empty re
 that are not strings, the prompt's own placeholders (``"..."``, ``"<statement>"``, ``YES|NO|NOT
 SURE``) and a leading echo of the prompt's data fence are all recorded, so the scorer can fall
 back (the answer's sentences as factoids) or declare the judge unusable.
+
+Every parser is linear in the reply's length (no pattern here can backtrack over a run of the
+reply more than once: JSON objects, arrays and code fences are found with string searches,
+and the label and numbered-line patterns use possessive quantifiers), and a reply longer than
+:data:`MAX_REPLY_CHARS` is cut to that length before parsing, with cause ``truncated`` noted:
+a server that ignores ``max_tokens`` cannot make one check parse megabytes.
 """
 
 from __future__ import annotations
@@ -29,19 +35,24 @@ from guardrail.models import Label, ParseCause
 from guardrail.scoring.failures import ParseFailure, failure, join
 from guardrail.scoring.templates import strip_echoed_fence
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
-_ARRAY = re.compile(r"\[.*\]", re.DOTALL)
-_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+#: Replies are cut to this many characters before parsing (about 16,000 tokens: far above the
+#: ``max_tokens`` any scorer asks for, far below what makes a parse slow).
+MAX_REPLY_CHARS = 64_000
+_FENCE_MARK = "```"
+_FENCE_LANG = re.compile(r"(?:json|JSON)?\s*+")
 _FENCE_LINE = re.compile(r"^\s*```\w*\s*$")
-_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+#: A quoted JSON string, or an unterminated one (no group 2): consuming the unterminated
+#: rest of the line keeps ``finditer`` from rescanning it from every later quote.
+_QUOTED = re.compile(r'"((?:[^"\\\n]|\\.)*+)(")?')
 _BULLET = re.compile(r"^\s*(?:[-*•·]+|\(?\d{1,3}[.):]|\(?[a-zA-Z][.)])\s+")
 _PREFIX = re.compile(
     r"^\s*(?:good\s+)?(?:synonym|antonym|negation|paraphrase|fact|factoid|statement|output)"
     r"\s*\d*\s*:\s*",
     re.IGNORECASE,
 )
+#: Possessive runs: two ``\W*`` in a row would try every split of a run of punctuation.
 _LABEL_AT_START = re.compile(
-    r"^\W*(?:answer\s*[:\-]\s*)?\W*(NOT\s+SURE|NOT_SURE|UNSURE|YES|NO)\b[\s.:,\-–—)]*(.*)",
+    r"^\W*+(?:answer\s*+[:\-]\s*+)?\W*+(NOT\s++SURE|NOT_SURE|UNSURE|YES|NO)\b[\s.:,\-–—)]*+(.*)",
     re.IGNORECASE | re.DOTALL,
 )
 _LABEL_ANYWHERE = re.compile(r"\b(NOT\s+SURE|YES|NO)\b")
@@ -55,6 +66,39 @@ _PLACEHOLDER = re.compile(
     r"[\s>\]})\"'`.:,]*$",
     re.IGNORECASE,
 )
+
+
+def _fenced_bodies(text: str) -> list[str]:
+    """The bodies of the complete code fences in ``text`` (a JSON reply inside one), in order."""
+    parts = text.split(_FENCE_MARK)
+    return [_FENCE_LANG.sub("", parts[i], count=1) for i in range(1, len(parts) - 1, 2)]
+
+
+def _unfenced(text: str) -> str:
+    """``text`` with every complete code fence replaced by its body (an unpaired last fence
+    mark stays)."""
+    parts = text.split(_FENCE_MARK)
+    out = [parts[0]]
+    for i in range(1, len(parts) - 1, 2):
+        out.extend((_FENCE_LANG.sub("", parts[i], count=1), parts[i + 1]))
+    if len(parts) % 2 == 0:
+        out.extend((_FENCE_MARK, parts[-1]))
+    return "".join(out)
+
+
+def _outermost(text: str, open_: str, close: str) -> str | None:
+    """From the first ``open_`` to the last ``close`` after it, or ``None``."""
+    start = text.find(open_)
+    end = text.rfind(close)
+    return text[start : end + 1] if 0 <= start < end else None
+
+
+def _bounded(text: str) -> tuple[str, ParseFailure | None]:
+    """``text`` cut to :data:`MAX_REPLY_CHARS`, and a note when it was longer."""
+    if len(text) <= MAX_REPLY_CHARS:
+        return text, None
+    note = f"reply of {len(text)} characters; parsed the first {MAX_REPLY_CHARS}"
+    return text[:MAX_REPLY_CHARS], failure("truncated", note)
 
 
 def is_placeholder(item: str) -> bool:
@@ -91,14 +135,12 @@ def _json_list(value: object) -> list[object] | None:
 
 def _try_json(text: str) -> tuple[list[str], ParseFailure | None] | None:
     """The strings of the first JSON list found, and a note when some items were not strings."""
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+    candidates = [*_fenced_bodies(text), text]
     for cand in candidates:
-        blobs = (
-            cand.strip(),
-            *(m.group(0) for m in _OBJECT.finditer(cand)),
-            *(m.group(0) for m in _ARRAY.finditer(cand)),
-        )
+        blobs = (cand.strip(), _outermost(cand, "{", "}"), _outermost(cand, "[", "]"))
         for blob in blobs:
+            if blob is None:
+                continue
             try:
                 value = _json_list(json.loads(blob))
             except (json.JSONDecodeError, ValueError, RecursionError):
@@ -144,8 +186,9 @@ def parse_statements(text: str) -> tuple[list[str], ParseFailure | None]:
     """
     if not text or not text.strip():
         return [], failure("empty", "empty reply", unusable=True)
+    text, cut = _bounded(text)
     text, echoed = strip_echoed_fence(text)
-    echo = failure("echoed_fence", _ECHOED_FENCE) if echoed else None
+    echo = join(cut, failure("echoed_fence", _ECHOED_FENCE) if echoed else None)
     if not text.strip():
         return [], join(echo, failure("empty", "nothing after it", unusable=True))
     as_json = _try_json(text)
@@ -155,14 +198,18 @@ def parse_statements(text: str) -> tuple[list[str], ParseFailure | None]:
         if not items and odd is not None and found is not None and not found.unusable:
             found = found.as_unusable("no usable item")
         return items, found
-    stripped = _FENCE.sub(r"\1", text)
+    stripped = _unfenced(text)
     stripped = "\n".join(x for x in stripped.splitlines() if not _FENCE_LINE.match(x)).strip()
     if _is_json_object(stripped):
         note = "a JSON object without a list of items"
         return [], join(echo, failure("unparsable", note, unusable=True))
     if stripped.startswith("["):
         # A truncated or malformed array (e.g. cut by max_tokens): keep the complete strings.
-        recovered = [_clean_item(_unquote(m)) for m in _QUOTED.findall(stripped)]
+        recovered = [
+            _clean_item(_unquote(m.group(1)))
+            for m in _QUOTED.finditer(stripped)
+            if m.group(2) is not None
+        ]
         items = [s for s in recovered if s]
         note = f"malformed JSON array; recovered {len(items)} complete item(s)"
         return _drop_placeholders(items, join(echo, failure("truncated", note, unusable=not items)))
@@ -181,11 +228,11 @@ _LABEL_WORDS = {"YES": Label.YES, "NO": Label.NO, "NOT SURE": Label.NOT_SURE}
 def _json_verdict(body: str) -> tuple[Label, str] | None:
     """``{"verdict": "YES", "reason": "..."}`` (any key holding a label), as structured
     output returns it; ``None`` when ``body`` holds no such object."""
-    match = _OBJECT.search(body)
-    if match is None:
+    blob = _outermost(body, "{", "}")
+    if blob is None:
         return None
     try:
-        value = json.loads(match.group(0))
+        value = json.loads(blob)
     except (json.JSONDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(value, dict):
@@ -206,9 +253,10 @@ def parse_verdict(text: str) -> tuple[Label, str, ParseFailure | None]:
     if not body:
         empty = failure("empty", "empty reply; treated as NOT SURE", unusable=True)
         return Label.NOT_SURE, "", empty
+    body, cut = _bounded(body)
     body, echoed = strip_echoed_fence(body)
     body = body.strip()
-    echo = failure("echoed_fence", _ECHOED_FENCE) if echoed else None
+    echo = join(cut, failure("echoed_fence", _ECHOED_FENCE) if echoed else None)
     if not body:
         return Label.NOT_SURE, "", join(echo, failure("empty", "nothing after it", unusable=True))
     if body.startswith("{"):
@@ -247,7 +295,24 @@ def _text_verdict(body: str) -> tuple[Label, str, ParseFailure | None]:
 
 # --- the cheaper protocols' batch replies --------------------------------------------------------
 
-_NUMBERED = re.compile(r"^\s*[\[(]?(\d{1,4})[\])]?\s*[.):\-]?\s+(.*\S)\s*$")
+#: A numbered line's head: ``1.``, ``(2)``, ``[3]:``; what follows is read by :func:`_numbered`.
+_NUMBER_HEAD = re.compile(r"\s*+[\[(]?(\d{1,4})[\])]?")
+
+
+def _numbered(line: str) -> tuple[int, str] | None:
+    """``(number, text)`` of a ``<n>. text`` line: the number, optional punctuation, white
+    space, then some text. String operations, so a line of spaces costs one pass."""
+    head = _NUMBER_HEAD.match(line)
+    if head is None:
+        return None
+    rest = line[head.end() :]
+    after_space = rest.lstrip()
+    text = ""
+    if after_space[:1] in (".", ")", ":", "-") and after_space[1:2].isspace():
+        text = after_space[1:].strip()
+    if not text and len(after_space) < len(rest):
+        text = after_space.strip()
+    return (int(head.group(1)), text) if text else None
 
 
 def _strings(value: object) -> tuple[list[str], int]:
@@ -270,16 +335,17 @@ def parse_mutations(
     """
     if not (text or "").strip():
         return [([], []) for _ in range(n)], failure("empty", "empty reply", unusable=True)
-    body, echoed = strip_echoed_fence(text.strip())
-    echo = failure("echoed_fence", _ECHOED_FENCE) if echoed else None
-    fenced = _FENCE.search(body)
+    body, cut = _bounded(text.strip())
+    body, echoed = strip_echoed_fence(body)
+    echo = join(cut, failure("echoed_fence", _ECHOED_FENCE) if echoed else None)
+    fenced = _fenced_bodies(body)
     if fenced:
-        body = fenced.group(1).strip()
+        body = fenced[0].strip()
     data: object = None
-    match = _OBJECT.search(body)
-    if match:
+    blob = _outermost(body, "{", "}")
+    if blob is not None:
         try:
-            data = json.loads(match.group(0))
+            data = json.loads(blob)
         except (ValueError, RecursionError):
             data = None
     if isinstance(data, dict) and isinstance(data.get("factoids"), list):
@@ -320,17 +386,18 @@ def parse_numbered_verdicts(
     item and a failure note naming the items that needed a fallback, or ``None``.
     """
     found: dict[int, str] = {}
-    body, _echoed = strip_echoed_fence(text or "")
+    body, cut = _bounded(text or "")
+    body, _echoed = strip_echoed_fence(body)
     structured = _json_verdict_list(body)
     if structured is not None:
         for number, verdict in enumerate(structured[:n], start=1):
             found[number] = verdict
     for line in body.splitlines() if structured is None else []:
-        match = _NUMBERED.match(line)
-        if match:
-            number = int(match.group(1))
+        numbered = _numbered(line)
+        if numbered is not None:
+            number, said = numbered
             if 1 <= number <= n and number not in found:
-                found[number] = match.group(2)
+                found[number] = said
     items: list[tuple[Label, str, bool]] = []
     fallbacks: list[int] = []
     if not (text or "").strip():
@@ -348,14 +415,15 @@ def parse_numbered_verdicts(
             fallbacks.append(i)
             causes.append(item_failure)
     if not fallbacks:
-        return items, None
+        return items, cut
     note = f"item(s) {', '.join(map(str, fallbacks))} unparsed or missing; NOT SURE"
     cause: ParseCause = "missing_items" if found else "unparsable"
     signal = any(parsed or label is not Label.NOT_SURE for label, _, parsed in items)
     summary = failure(cause, note, unusable=not signal)
     if len(fallbacks) > len(causes):  # some items were missing, not just garbled
-        return items, ParseFailure(summary.note, _causes(summary, *causes), summary.unusable)
-    return items, ParseFailure(note, _causes(*causes), summary.unusable)
+        missed = ParseFailure(summary.note, _causes(summary, *causes), summary.unusable)
+        return items, join(cut, missed)
+    return items, join(cut, ParseFailure(note, _causes(*causes), summary.unusable))
 
 
 def _causes(*parts: ParseFailure) -> tuple[ParseCause, ...]:

@@ -18,23 +18,20 @@ Two things keep a passage from closing the fence early:
   one answer shares it, so prompt caching still sees identical prefixes), so text written in
   advance cannot name the real closing line;
 * marker lookalikes inside the text are defused (their bracket becomes ``(``), found on the
-  text folded by NFKC with zero-width and format characters removed and runs of spaces
-  collapsed, so ``[END\u00a0DATA``, ``[END  DATA``, fullwidth ``［END DATA］`` and
-  ``[END\u200bDATA`` are caught like ``[END DATA``.
+  folded text of :mod:`guardrail.text.lookalikes` (compatibility forms, confusable letters,
+  invisible characters, combining marks and any kind of bracket or white space), the same
+  defuser the probe's prompts use.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 import json
 import re
 import secrets
 import string
-import sys
 import threading
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -42,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from guardrail.exceptions import ConfigError
+from guardrail.text.lookalikes import FENCE_HINT, FENCE_LOOKALIKE, fold, rough_fold
+from guardrail.text.lookalikes import defuse as defuse_lookalikes
 
 _PROMPTS = "guardrail.scoring"
 
@@ -55,7 +54,7 @@ FENCE_SYSTEM = (
 )
 _VARYING = "\x00guardrail-varying\x00"
 #: A marker lookalike, matched on folded text (see :func:`_fold`).
-_MARKER = re.compile(r"\[ ?(BEGIN|END) ?DATA", re.IGNORECASE)
+_MARKER = FENCE_LOOKALIKE
 _CURRENT_MARKER: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "guardrail_fence_marker", default=None
 )
@@ -80,105 +79,37 @@ def marker_scope(marker: str | None = None) -> Iterator[str]:
         _CURRENT_MARKER.reset(token)
 
 
-@functools.cache
-def _format_characters() -> re.Pattern[str]:
-    """A character class of every format (``Cf``) code point, as ranges (built on first use)."""
-    ranges: list[list[int]] = []
-    for code in range(sys.maxunicode + 1):
-        if unicodedata.category(chr(code)) == "Cf":
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1][1] = code
-            else:
-                ranges.append([code, code])
-    parts = (
-        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
-        for a, b in ranges
-    )
-    return re.compile(f"[{''.join(parts)}]")
-
-
-#: What :func:`_may_hold_marker` looks for: a marker's start up to ``DAT`` (a combining mark
-#: after the last ``A`` composes with it under whole-string NFKC, but not under :func:`_fold`).
-_MARKER_HINT = re.compile(r"\[\s*(?:BEGIN|END)\s*DAT", re.IGNORECASE)
-
-
-def _rough_fold(text: str) -> str:
-    """``text`` NFKC-normalised as a whole with format characters removed: what :func:`_fold`
-    makes of it, except that runs of spaces are kept and a combining mark may compose with the
-    letter before it. Linear and at C speed; ASCII text is returned as it is."""
-    if text.isascii():
-        return text
-    return _format_characters().sub("", unicodedata.normalize("NFKC", text))
-
-
 def _may_hold_marker(text: str) -> bool:
-    """False only when no marker lookalike can be found in ``text`` by :func:`_fold`.
-
-    A fast filter (C-speed string operations) in front of the per-character fold, which costs
-    tens of milliseconds on a 100 KB passage and would otherwise run for every prompt.
-    """
-    return _MARKER_HINT.search(_rough_fold(text)) is not None
+    """False only when no marker lookalike can be found in ``text`` by :func:`_fold` (the
+    C-speed filter in front of the per-character fold)."""
+    return FENCE_HINT.search(rough_fold(text)) is not None
 
 
 def _fold(text: str) -> tuple[str, list[int]]:
-    """``text`` folded for marker detection, and each folded character's index in ``text``.
-
-    NFKC per character (fullwidth and compatibility forms become ASCII, no-break spaces become
-    spaces), format characters (zero-width spaces and joiners, soft hyphens, BOM) removed,
-    any run of whitespace other than a line break one space.
-    """
-    out: list[str] = []
-    where: list[int] = []
-    for index, char in enumerate(text):
-        if unicodedata.category(char) == "Cf":
-            continue
-        for folded in unicodedata.normalize("NFKC", char):
-            if folded.isspace() and folded != "\n":
-                if out and out[-1] == " ":
-                    continue
-                folded = " "
-            out.append(folded)
-            where.append(index)
-    return "".join(out), where
+    """``text`` folded for marker detection (:func:`guardrail.text.lookalikes.fold`), line
+    breaks kept, and each folded character's index in ``text``."""
+    return fold(text, lines=True)
 
 
-_BARE_MARKER = re.compile(r"\b(BEGIN|END) ?DATA\b")
+_BARE_MARKER = re.compile(r"\b(BEGIN|END)[ _\-]?DATA\b")
 #: What :func:`has_marker` looks for in the rough fold before folding exactly (a superset).
-_BARE_MARKER_HINT = re.compile(r"(?:BEGIN|END)\s*DAT")
+_BARE_MARKER_HINT = re.compile(r"(?:BEGIN|END)[\s_\-]*+DAT")
 
 
 def has_marker(text: str) -> bool:
     """True when ``text`` holds a data-fence marker or a lookalike (with or without its
     bracket, in capitals as the fences write it): a reply quoting the fence, not content."""
-    rough = _rough_fold(text)
-    if _MARKER_HINT.search(rough) is None and _BARE_MARKER_HINT.search(rough) is None:
+    rough = rough_fold(text)
+    if FENCE_HINT.search(rough) is None and _BARE_MARKER_HINT.search(rough) is None:
         return False
-    folded, _where = _fold(text)
+    folded, _where = fold(text)
     return bool(_MARKER.search(folded) or _BARE_MARKER.search(folded))
 
 
-#: Texts whose defused form is remembered: a scorer fences one context into every prompt it
-#: sends for an answer (and renders each prompt twice, see :meth:`PromptSet.render_shared`).
-DEFUSED_KEPT = 64
-
-
 def defuse(text: str) -> str:
-    """``text`` with every data-marker lookalike's opening bracket replaced by ``(``."""
-    return _defused(text)
-
-
-@functools.lru_cache(maxsize=DEFUSED_KEPT)
-def _defused(text: str) -> str:
-    if not _may_hold_marker(text):
-        return text
-    folded, where = _fold(text)
-    starts = sorted({where[m.start()] for m in _MARKER.finditer(folded)})
-    if not starts:
-        return text
-    chars = list(text)
-    for index in starts:
-        chars[index] = "("
-    return "".join(chars)
+    """``text`` with every data-marker lookalike's opening bracket replaced by ``(``
+    (:func:`guardrail.text.lookalikes.defuse`, shared with the probe's prompts)."""
+    return defuse_lookalikes(text)
 
 
 def fence(name: str, text: str, marker: str | None = None) -> str:
@@ -203,10 +134,10 @@ def instruction_text(prompt: str) -> str:
     return _FENCED_BLOCK.sub(" ", prompt)
 
 
-_ECHO_OPEN = re.compile(r"^\s*\[ ?BEGIN ?DATA[^\]\n]*\]?[ \t]*\n?", re.IGNORECASE)
-_ECHO_CLOSE = re.compile(r"\n?\[ ?END ?DATA[^\n]*$", re.IGNORECASE | re.DOTALL)
+_ECHO_OPEN = re.compile(r"^\s*\[ ?BEGIN[ _\-]?DATA[^\]\n]*\]?[ \t]*\n?", re.IGNORECASE)
+_ECHO_CLOSE = re.compile(r"\n?\[ ?END[ _\-]?DATA[^\n]*$", re.IGNORECASE | re.DOTALL)
 #: What :func:`strip_echoed_fence` looks for in the rough fold before folding exactly.
-_ECHO_HINT = re.compile(r"\s*\[\s*BEGIN\s*DAT", re.IGNORECASE)
+_ECHO_HINT = re.compile(r"\s*\[\s*BEGIN[\s_\-]*DAT", re.IGNORECASE)
 
 
 def strip_echoed_fence(reply: str) -> tuple[str, bool]:
@@ -216,7 +147,7 @@ def strip_echoed_fence(reply: str) -> tuple[str, bool]:
     Small models often start their reply by repeating the prompt's ``[BEGIN DATA ...]`` line;
     what follows it is still their answer.
     """
-    if _ECHO_HINT.match(_rough_fold(reply)) is None:
+    if _ECHO_HINT.match(rough_fold(reply)) is None:
         return reply, False
     folded, where = _fold(reply)
     opened = _ECHO_OPEN.match(folded)

@@ -9,17 +9,24 @@
   of the cookie taken before).
 * Every POST form carries a per-session CSRF token (synchronizer-token pattern), on top of the
   cookie's ``SameSite=strict``.
-* Failed logins are throttled per client address: after five failures within five minutes that
-  address gets 429 with ``Retry-After`` until the oldest failure ages out, so reviewer tokens
-  cannot be guessed at network speed. The service counts them in the review database
-  (:class:`~guardrail.server.throttle.SharedLoginThrottle`, one limit for every worker);
-  :class:`LoginThrottle` is the in-memory variant.
+* Failed logins are throttled per network and for the whole service: after five failures
+  within five minutes from one network (:func:`throttle_key`: all of loopback is one network,
+  IPv4 addresses by /24, IPv6 by /64) that network gets 429 with ``Retry-After`` until the
+  oldest failure ages out; after fifty failures within five minutes from anywhere, every login
+  gets 429 the same way. So reviewer tokens cannot be guessed at network speed, neither by a
+  local user cycling through 127.x.y.z source addresses nor by many hosts at once. The cost:
+  a flood of wrong tokens also locks out reviewers with the right one until it ages out (a
+  successful login is never counted). A failed login names no reviewer (the form carries only
+  the token), so there is no per-reviewer count. The service counts failures in the review
+  database (:class:`~guardrail.server.throttle.SharedLoginThrottle`, one limit for every
+  worker); :class:`LoginThrottle` is the in-memory variant.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import secrets
 import threading
@@ -34,7 +41,18 @@ from fastapi import HTTPException, Request, status
 from guardrail.exceptions import ConfigError
 from guardrail.server.sessions import SessionStore
 
-__all__ = ["LoginThrottle", "ReviewerTokens", "Throttle", "check_csrf", "csrf_token"]
+__all__ = [
+    "GLOBAL_KEY",
+    "LoginThrottle",
+    "ReviewerTokens",
+    "Throttle",
+    "check_csrf",
+    "csrf_token",
+    "throttle_key",
+]
+
+#: The key every failure is also counted under, for the service-wide limit.
+GLOBAL_KEY = "*"
 
 _SESSION_REVIEWER = "reviewer"
 _SESSION_CSRF = "csrf"
@@ -105,10 +123,13 @@ class Throttle(Protocol):
 
 
 class LoginThrottle:
-    """Failed reviewer logins per client address, in a sliding window.
+    """Failed reviewer logins per client key (see :func:`throttle_key`) and in all, in a
+    sliding window.
 
-    After ``max_failures`` failures within ``window_s`` seconds an address is refused until the
-    oldest of them is ``window_s`` old; a successful login clears its record. Every allowed
+    After ``max_failures`` failures within ``window_s`` seconds a key is refused until the
+    oldest of them is ``window_s`` old, and after ``max_global_failures`` failures from all keys
+    together every key is, until the oldest of those ages out; a successful login clears its
+    key's record and takes its attempt off the global count. Every allowed
     :meth:`attempt` counts as a failure until :meth:`succeeded` says otherwise. At most
     ``max_clients`` addresses are tracked (the least recently seen is forgotten first), so a
     flood of addresses cannot grow memory without bound. Thread-safe: the review routes run in
@@ -121,16 +142,21 @@ class LoginThrottle:
         max_failures: int = 5,
         window_s: float = 300.0,
         *,
+        max_global_failures: int = 50,
         max_clients: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if max_failures < 1 or window_s <= 0 or max_clients < 1:
-            raise ConfigError("max_failures, window_s and max_clients must be positive")
+        if min(max_failures, max_global_failures, max_clients) < 1 or window_s <= 0:
+            raise ConfigError(
+                "max_failures, max_global_failures, window_s and max_clients must be positive"
+            )
         self.max_failures = max_failures
+        self.max_global_failures = max_global_failures
         self.window_s = window_s
         self.max_clients = max_clients
         self._clock = clock
         self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._all: deque[tuple[float, str]] = deque()
         self._lock = threading.Lock()
 
     def _recent(self, client: str, now: float) -> deque[float] | None:
@@ -145,6 +171,11 @@ class LoginThrottle:
         return times
 
     def _wait(self, times: deque[float] | None, now: float) -> int | None:
+        while self._all and now - self._all[0][0] >= self.window_s:
+            self._all.popleft()
+        if len(self._all) >= self.max_global_failures:
+            oldest = self._all[len(self._all) - self.max_global_failures][0]
+            return max(1, math.ceil(oldest + self.window_s - now))
         if times is None or len(times) < self.max_failures:
             return None
         return max(1, math.ceil(times[0] + self.window_s - now))
@@ -170,6 +201,7 @@ class LoginThrottle:
             if times is None:
                 times = self._failures[client] = deque(maxlen=self.max_failures)
             times.append(now)
+            self._all.append((now, client))
             self._failures.move_to_end(client)
             while len(self._failures) > self.max_clients:
                 self._failures.popitem(last=False)
@@ -178,12 +210,33 @@ class LoginThrottle:
     def succeeded(self, client: str) -> None:
         with self._lock:
             self._failures.pop(client, None)
+            for index in range(len(self._all) - 1, -1, -1):  # its latest attempt, just allowed
+                if self._all[index][1] == client:
+                    del self._all[index]
+                    break
+
+
+def throttle_key(address: str) -> str:
+    """The key failed logins from ``address`` are counted under: ``"loopback"`` for any
+    loopback address (a local user can send from every 127.x.y.z), the /24 network of an IPv4
+    address, the /64 network of an IPv6 one (hosts get whole /64s), ``address`` itself when it
+    is no IP address (a test client's name, a Unix socket)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 def client_address(request: Request) -> str:
-    """The address the throttle keys on: the socket peer, as the server saw it (``guardrail
-    serve`` rewrites it from ``X-Forwarded-For`` only for proxies in ``--forwarded-allow-ips``)."""
-    return request.client.host if request.client else "unknown"
+    """The throttle key of the socket peer, as the server saw it (``guardrail serve`` rewrites
+    the peer from ``X-Forwarded-For`` only for proxies in ``--forwarded-allow-ips``)."""
+    return throttle_key(request.client.host) if request.client else "unknown"
 
 
 def logout(request: Request, sessions: SessionStore) -> None:

@@ -76,7 +76,7 @@ def login(
             request,
             state,
             "login.html",
-            {"error": f"Too many failed logins from your address; try again in {wait} s."},
+            {"error": f"Too many failed logins; try again in {wait} s."},
             status.HTTP_429_TOO_MANY_REQUESTS,
         )
         response.headers["Retry-After"] = str(wait)

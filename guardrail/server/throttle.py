@@ -4,12 +4,13 @@
 --workers 4`` each process would allow its own five failures, and replicas behind a load
 balancer their own again. :class:`SharedLoginThrottle` keeps the same sliding window in a
 table of the review database (the SQLite file or the PostgreSQL database every worker and
-replica already shares), with the same interface. Only failures are stored (address and time),
-never the token tried.
+replica already shares), with the same interface and the same two limits: per client key and
+for all keys together. Only failures are stored (key and time), never the token tried.
 
-The address is the socket peer (``request.client.host``). ``guardrail serve`` trusts
-``X-Forwarded-For`` only from the proxies named by ``--forwarded-allow-ips``; without that
-option a client cannot choose the address it is throttled under.
+The key is the socket peer's network (:func:`~guardrail.server.auth.throttle_key`: loopback is
+one key, IPv4 by /24, IPv6 by /64). ``guardrail serve`` trusts ``X-Forwarded-For`` only from the
+proxies named by ``--forwarded-allow-ips``; without that option a client cannot choose the
+address it is throttled under, and the global limit bounds what many addresses can do.
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ CREATE TABLE IF NOT EXISTS login_failures (
     at     {real} NOT NULL
 );
 CREATE INDEX IF NOT EXISTS login_failures_client ON login_failures (client, at);
+CREATE INDEX IF NOT EXISTS login_failures_at ON login_failures (at);
 """
 
 
 class SharedLoginThrottle:
-    """At most ``max_failures`` failed logins per address within ``window_s``, shared through
-    the review database at ``target``. At most ``max_clients`` x ``max_failures`` rows are
-    kept (the oldest go first), so a flood of addresses cannot grow the table without bound."""
+    """At most ``max_failures`` failed logins per client key and ``max_global_failures`` in all
+    within ``window_s``, shared through the review database at ``target``. At most
+    ``max_clients`` x ``max_failures`` rows are kept (the oldest go first), so a flood of
+    addresses cannot grow the table without bound."""
 
     def __init__(
         self,
@@ -43,12 +46,16 @@ class SharedLoginThrottle:
         max_failures: int = 5,
         window_s: float = 300.0,
         *,
+        max_global_failures: int = 50,
         max_clients: int = 10_000,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        if max_failures < 1 or window_s <= 0 or max_clients < 1:
-            raise ConfigError("max_failures, window_s and max_clients must be positive")
+        if min(max_failures, max_global_failures, max_clients) < 1 or window_s <= 0:
+            raise ConfigError(
+                "max_failures, max_global_failures, window_s and max_clients must be positive"
+            )
         self.max_failures = max_failures
+        self.max_global_failures = max_global_failures
         self.window_s = window_s
         self.max_clients = max_clients
         self._clock = clock
@@ -60,6 +67,12 @@ class SharedLoginThrottle:
         )
 
     def _wait(self, conn: Connection, client: str, now: float) -> int | None:
+        nth = conn.execute(
+            "SELECT at FROM login_failures WHERE at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
+            (now - self.window_s, self.max_global_failures - 1),
+        ).fetchone()
+        if nth is not None:  # max_global_failures or more within the window, from anywhere
+            return max(1, math.ceil(float(nth["at"]) + self.window_s - now))
         row = conn.execute(
             "SELECT COUNT(*) AS n, MIN(at) AS first FROM login_failures"
             " WHERE client = ? AND at > ?",
@@ -79,8 +92,8 @@ class SharedLoginThrottle:
         as a failure until :meth:`succeeded`). Checked and counted in one write transaction."""
         now = self._clock()
         with self._db.write() as conn:
-            if self._db.backend == "postgresql":  # serialize attempts of one address across hosts
-                conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (client,))
+            if self._db.backend == "postgresql":  # serialize attempts across hosts (global count)
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", ("guardrail-logins",))
             conn.execute("DELETE FROM login_failures WHERE at <= ?", (now - self.window_s,))
             wait = self._wait(conn, client, now)
             if wait is not None:
@@ -97,5 +110,7 @@ class SharedLoginThrottle:
         return None
 
     def succeeded(self, client: str) -> None:
+        """Clear ``client``'s failures (its attempt just allowed among them), so a successful
+        login counts toward neither limit."""
         with self._db.write() as conn:
             conn.execute("DELETE FROM login_failures WHERE client = ?", (client,))

@@ -18,6 +18,10 @@ packaged models and the published figures were made with it:
     run-together sentences ("joints.Arthritis"), after CJK full stops, and at single newlines;
     a period after an abbreviation, a capital initial or a list number does not end a sentence;
     pieces without a letter or digit are dropped. The offline judge.
+
+All three are linear in the text's length: a run of end marks is matched from its first mark
+only (a lookbehind and possessive quantifiers), and the abbreviation rules read a fixed number
+of characters before a period, never the whole sentence so far.
 """
 
 from __future__ import annotations
@@ -39,10 +43,14 @@ ABBREVIATIONS = frozenset(
 )
 
 _PLAIN_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
-_PROSE_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)|\n+")
+_PROSE_END = re.compile(r"(?<![.!?])[.!?]++[\"'”’)\]]*+(?=\s)|\n+")
 _PASSAGE_END = re.compile(
-    r"[.!?。！？]+[\"'”’)\]]*(?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,3}[.)])\s)"
+    r"(?<![.!?。！？])[.!?。！？]++[\"'”’)\]]*+(?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,3}[.)])\s)"
 )
+_NON_SPACE = re.compile(r"\S")
+_WORD_AND_DOT = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
+#: How far before a period the abbreviation rules read (longer words are no abbreviation).
+_LOOKBACK = 24
 _GLUED_END = re.compile(r"(?<=[a-z\)])[.!?](?=[A-Z][a-z])")
 _NEWLINE = re.compile(r"\n")
 _LIST_NUMBER = re.compile(r"[ \t]*\(?\d{1,3}")
@@ -93,10 +101,11 @@ def _prose(text: str) -> list[Span]:
     for m in _PROSE_END.finditer(text):
         end = m.end()
         if m.group(0)[0] != "\n":
-            after = text[end:].lstrip()
-            if after and after[0].islower():
+            after = _NON_SPACE.search(text, end)
+            if after is not None and after.group().islower():
                 continue
-            before = re.search(r"([A-Za-z][A-Za-z.]*)\.$", text[start : m.start() + 1])
+            window = text[max(start, m.start() - _LOOKBACK) : m.start() + 1]
+            before = _WORD_AND_DOT.search(window)
             if before and m.group(0).startswith(".") and len(m.group(0).rstrip("\"'”’)]")) == 1:
                 word = before.group(1).lower()
                 if word in ABBREVIATIONS or len(word) == 1:
@@ -110,7 +119,7 @@ def _after_abbreviation(text: str, dot: int) -> bool:
     """True when the '.' at ``dot`` closes an abbreviation or a capital initial."""
     if dot >= len(text) or text[dot] != ".":
         return False
-    m = _WORD_BEFORE_DOT.search(text[max(0, dot - 24) : dot])
+    m = _WORD_BEFORE_DOT.search(text[max(0, dot - _LOOKBACK) : dot])
     if not m:
         return False
     if m.group(1).lower().rstrip(".") in ABBREVIATIONS:

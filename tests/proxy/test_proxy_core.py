@@ -228,3 +228,17 @@ def test_an_endless_stream_is_cut_at_max_answer_chars_and_recorded(tmp_path):
     assert "cut at 300 characters" in summary["reason"]
     [record] = records(audit)
     assert len(record["answer"]) <= 300
+
+
+@pytest.mark.parametrize("n", [2.0, "2", True, 0])
+def test_n_must_be_a_positive_integer(tmp_path, n):
+    """ "n": 2.0 or "2" with a stream would merge two choices into one: refused with 400."""
+    with _proxy(tmp_path) as (url, audit):
+        r = httpx.post(
+            f"{url}/v1/chat/completions",
+            json={"model": "m", "messages": MESSAGES, "stream": True, "n": n},
+            timeout=30,
+        )
+    assert r.status_code == 400
+    assert "'n' must be a positive integer" in r.json()["error"]["message"]
+    assert records(audit) == []
