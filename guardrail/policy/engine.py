@@ -21,6 +21,9 @@ Rules, in the order they apply:
    ``judge_unusable``: no parsable verdict, so the score carries no signal): the rule's
    ``on_error`` decides — pass, abstain, or escalate to ``on_flag.escalate.queue``. Sensitive
    topics default to failing closed.
+5. **Languages.** When the turn's languages are given and the judge cannot verify the answer
+   in them, the rule's ``on_unverified_language`` decides (:mod:`guardrail.policy.languages`);
+   sensitive topics default to failing closed.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from collections.abc import Sequence
 
 from guardrail.actions.table import ACTION_ORDER, planned, strongest
 from guardrail.exceptions import ConfigError
-from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel
+from guardrail.models import ActionName, Decision, ScoreReport, TopicLabel, TurnLanguages
+from guardrail.policy.languages import with_languages
 from guardrail.policy.schema import Policy, TopicRule
 from guardrail.scoring.cascade import CascadeChoice
 
@@ -73,8 +77,24 @@ class PolicyEngine:
         *,
         error: str | None = None,
         attempt: int = 1,
+        languages: TurnLanguages | None = None,
     ) -> Decision:
-        """Decide what to do with one scored answer (``attempt`` 1 is the original answer)."""
+        """Decide what to do with one scored answer (``attempt`` 1 is the original answer).
+
+        ``languages`` (:func:`guardrail.lang.detect_turn`) are checked against what the judge
+        verifies (:mod:`guardrail.policy.languages`) and recorded in the decision.
+        """
+        decision = self._decide(report, topics, error=error, attempt=attempt)
+        return with_languages(self.policy, self.rule_for(topics), decision, languages)
+
+    def _decide(
+        self,
+        report: ScoreReport | None,
+        topics: Sequence[TopicLabel],
+        *,
+        error: str | None,
+        attempt: int,
+    ) -> Decision:
         if attempt < 1:
             raise ConfigError(f"attempt must be >= 1, got {attempt}")
         rule = self.rule_for(topics)
