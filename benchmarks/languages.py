@@ -190,13 +190,17 @@ def run(policy_path: Path, split: str, detectors: bool) -> dict[str, Any]:
                         "what": kind,
                         "score": round(report.score, 2),
                         "action": decision.action,
-                        "languages": decision.languages.model_dump() if decision.languages else None,
+                        "languages": decision.languages.model_dump()
+                        if decision.languages
+                        else None,
                     }
                 )
     answers = sum(r["faithful"] + r["contradicted"] for r in rows.values())
     texts = texts_of(turns, short)
     shipped = measure_detector("fastText lid.176.ftz (shipped)", _shipped, texts)
-    compared = [measure_detector(n, f, texts) for n, f in candidate_detectors()[1:]] if detectors else []
+    compared = (
+        [measure_detector(n, f, texts) for n, f in candidate_detectors()[1:]] if detectors else []
+    )
     return {
         "split": split,
         "policy": str(policy_path),

@@ -43,13 +43,13 @@ def test_unread_answer_never_passes_on_a_sensitive_topic(
 ) -> None:
     """An answer in a language the judge does not read is escalated (or abstained when the
     topic has no queue) on every sensitive topic, whatever it scored."""
-    decision = engine.decide(report(score, 0.3), [label(topic)], languages=turn("de"))
+    decision = engine.decide(report(score, 0.3), [label(topic)], languages=turn("pl"))
     rule = engine.policy.topic(topic)
     expected = "escalate" if rule.on_flag.escalate else "abstain"
     assert decision.action == expected
     assert decision.actions == [expected]
     assert decision.languages is not None and decision.languages.verifiable is False
-    assert "'de'" in decision.reason and "fail closed" in decision.reason
+    assert "'pl'" in decision.reason and "fail closed" in decision.reason
     if expected == "escalate":
         assert decision.queue == rule.on_flag.escalate.queue  # type: ignore[union-attr]
 
@@ -57,10 +57,10 @@ def test_unread_answer_never_passes_on_a_sensitive_topic(
 def test_unread_answer_on_a_normal_topic_is_scored_and_says_so(engine: PolicyEngine) -> None:
     """A normal topic decides on the score as usual, and the reason says the judge could
     not read the answer's language."""
-    decision = engine.decide(report(0.1), [label("general")], languages=turn("de"))
+    decision = engine.decide(report(0.1), [label("general")], languages=turn("pl"))
     assert (decision.action, decision.flagged) == ("pass", False)
     assert decision.languages is not None and decision.languages.verifiable is False
-    assert "not verified: the answer is in 'de'" in decision.reason
+    assert "not verified: the answer is in 'pl'" in decision.reason
 
 
 def test_read_language_is_recorded_and_changes_nothing(engine: PolicyEngine) -> None:
@@ -79,11 +79,11 @@ def test_read_language_is_recorded_and_changes_nothing(engine: PolicyEngine) -> 
 
 
 def test_passage_in_an_unread_language_makes_the_turn_unverifiable(engine: PolicyEngine) -> None:
-    """An English answer checked against a German passage cannot be verified by a judge that
-    reads only English."""
-    decision = engine.decide(report(0.0, 0.3), [label("asylum")], languages=turn("en", ["de"]))
+    """An English answer checked against a Polish passage cannot be verified by a judge that
+    does not read Polish."""
+    decision = engine.decide(report(0.0, 0.3), [label("asylum")], languages=turn("en", ["pl"]))
     assert decision.action == "escalate"
-    assert "a passage is in 'de'" in decision.reason
+    assert "a passage is in 'pl'" in decision.reason
 
 
 def test_cross_language_turn_needs_a_cross_lingual_judge() -> None:
@@ -124,8 +124,8 @@ def test_topic_can_choose_what_an_unread_turn_gets() -> None:
         "  - name: labour\n    sensitivity: sensitive\n    on_unverified_language: score\n",
     )
     engine = PolicyEngine(parse_policy(text))
-    assert engine.decide(report(0.0), [label("general")], languages=turn("fr")).action == "abstain"
-    assert engine.decide(report(0.0, 0.3), [label("labour")], languages=turn("fr")).action == "pass"
+    assert engine.decide(report(0.0), [label("general")], languages=turn("tr")).action == "abstain"
+    assert engine.decide(report(0.0, 0.3), [label("labour")], languages=turn("tr")).action == "pass"
 
 
 def test_escalating_an_unread_turn_needs_a_queue() -> None:

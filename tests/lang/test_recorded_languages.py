@@ -36,7 +36,7 @@ def test_audit_record_keeps_the_languages_through_redaction() -> None:
     assert record.languages is not None
     assert (record.languages.question, record.languages.answer) == ("de", "de")
     assert record.languages.contexts == ["de"]
-    assert record.languages.verifiable is False
+    assert record.languages.verifiable is True
     again = AuditRecord.model_validate(record.to_json_dict())
     assert again.languages == record.languages == decision.languages
 

@@ -58,6 +58,7 @@ from guardrail.judges.local.verify import (
     assess,
     index_context,
 )
+from guardrail.lang.context import current_language
 
 MODEL = "local-rules-v1"
 TRAINED_MODEL = "local-trained-v1"
@@ -139,14 +140,16 @@ class LexicalVerifier:
         self.thresholds = thresholds or Thresholds()
         self.cache_size = cache_size
         self._lexicon = lexicon
-        self._cache: OrderedDict[str, Prepared] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str], Prepared] = OrderedDict()
 
     @property
     def lexicon(self) -> Lexicon:
-        """Loaded on first use, so constructing a verifier does no I/O."""
-        if self._lexicon is None:
-            self._lexicon = Lexicon.load()
-        return self._lexicon
+        """The lexicon given to the constructor, else the one of the language being read
+        (:func:`guardrail.lang.context.current_language`), loaded on first use so that
+        constructing a verifier does no I/O."""
+        if self._lexicon is not None:
+            return self._lexicon
+        return Lexicon.for_language(current_language())
 
     def fitted(self) -> list[tuple[str, dict[str, Any]]]:
         return []
@@ -154,7 +157,7 @@ class LexicalVerifier:
     def prepare(self, context: str) -> Prepared:
         """``context`` preprocessed (cached by content: the text itself is the key, so a
         repeated context costs one dict lookup, its hash being kept on the string)."""
-        key = context
+        key = (current_language(), context)
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
