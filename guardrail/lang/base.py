@@ -54,6 +54,13 @@ class Language:
     #: words joining a compound number ("und" in "fünfundzwanzig" is inside one word; "y" in
     #: "treinta y cinco")
     number_joiners: frozenset[str] = frozenset()
+    #: words that, after a negation and before a number, make a bound ("nicht mehr als 20")
+    bounds: frozenset[str] = frozenset()
+    #: Whether every noun is capitalized (German): a capitalized word is then a name only
+    #: after one of :attr:`name_openers` (a preposition or conjunction: "in München"), never
+    #: after an article or adjective ("das Blutungsrisiko") nor at a sentence's start.
+    capitalized_nouns: bool = False
+    name_openers: frozenset[str] = frozenset()
 
     def lexicon_data(self) -> dict[str, object]:
         """This language's words in the offline judge's lexicon format (``lexicon.json``)."""
@@ -71,4 +78,5 @@ class Language:
                 for i, (p, n) in enumerate(self.verdicts)
             ],
             "number_words": dict(self.numbers),
+            "bound_words": sorted(self.bounds),
         }

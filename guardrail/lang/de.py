@@ -190,4 +190,10 @@ LANGUAGE = Language(
         "franken": "chf",
     },
     free=frozenset({"kostenlos", "kostenfrei", "gratis", "gebührenfrei", "unentgeltlich"}),
+    bounds=frozenset("mehr weniger über unter überschreiten überschreitet länger".split()),
+    capitalized_nouns=True,
+    name_openers=frozenset(
+        "in nach aus bei von für mit ohne durch gegen über unter zwischen an auf bis ab seit "
+        "und oder wie als".split()
+    ),
 )

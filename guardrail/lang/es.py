@@ -171,4 +171,5 @@ LANGUAGE = Language(
     },
     free=frozenset({"gratis", "gratuito", "gratuita", "gratuitos", "gratuitas", "gratuitamente"}),
     number_joiners=frozenset({"y"}),
+    bounds=frozenset("más menos exceder excede superar supera sobrepasar".split()),
 )

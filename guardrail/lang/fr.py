@@ -157,4 +157,5 @@ LANGUAGE = Language(
     },
     free=frozenset({"gratuit", "gratuite", "gratuits", "gratuites", "gratuitement"}),
     number_joiners=frozenset({"et"}),
+    bounds=frozenset("plus moins dépasser dépasse dépassant".split()),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from guardrail.lang import UNDETERMINED, detect, detect_turn, detect_with_prior
+from guardrail.lang.detect import CHARS_READ
 
 SENTENCES = {
     "en": "Asylum seekers may apply for a work permit after six months.",
@@ -41,10 +42,13 @@ def test_other_scripts_are_named_not_mistaken_for_a_supported_language() -> None
 
 
 def test_only_the_start_of_a_long_text_is_read() -> None:
-    """A passage is judged by its first characters: German followed by much English is
-    still German only if German fills the part read (here it does not)."""
-    text = "Asylbewerber dürfen arbeiten. " + "This passage continues in English. " * 200
-    assert detect(text).language == "en"
+    """A passage's language is read from its first CHARS_READ characters (about a sentence): what follows them
+    does not change it, however long it is."""
+    german = SENTENCES["de"] + " " + SENTENCES["de"] * 4
+    english = " " + SENTENCES["en"] * 200
+    assert len(german) >= CHARS_READ
+    assert detect(german + english).language == "de"
+    assert detect(SENTENCES["en"] * 10 + german * 50).language == "en"
 
 
 def test_prior_decides_a_short_reply_among_the_models_candidates() -> None:

@@ -26,7 +26,7 @@ from guardrail.judges.local.mutate import Mutator
 from guardrail.judges.local.verifiers import DEFAULT_VERIFIER, Verifier, make_verifier
 from guardrail.judges.local.verify import Support, Thresholds
 from guardrail.lang import OFFLINE_JUDGE_LANGUAGES, detect
-from guardrail.lang.context import current_language, reading
+from guardrail.lang.context import current_language, reset_language, set_language
 from guardrail.lang.registry import has_tables
 
 _T = TypeVar("_T")
@@ -57,7 +57,7 @@ def _words_in(text: str) -> int:
 
 
 #: Texts whose language the judge remembers (a turn's context is read by many requests).
-_LANGUAGES_KEPT = 64
+_LANGUAGES_KEPT = 256
 _languages_seen: dict[str, str] = {}
 
 
@@ -78,10 +78,16 @@ def reading_language(inputs: Mapping[str, Any]) -> str:
     if code is None:
         found = detect(sample).language
         code = found if has_tables(found) else "en"
-        if len(_languages_seen) >= _LANGUAGES_KEPT:
-            _languages_seen.pop(next(iter(_languages_seen)), None)
-        _languages_seen[sample] = code
+        _remember([sample], code)
     return code
+
+
+def _remember(texts: list[str], code: str) -> None:
+    """Remember ``texts`` as written in ``code`` (the oldest are forgotten first)."""
+    for text in texts:
+        while len(_languages_seen) >= _LANGUAGES_KEPT:
+            _languages_seen.pop(next(iter(_languages_seen)), None)
+        _languages_seen[text] = code
 
 
 class LocalJudge:
@@ -175,11 +181,16 @@ class LocalJudge:
         handler = self._tasks.get(task)
         if handler is None:
             raise JudgeRequestError(f"local judge: unknown task {task!r}")
-        with reading(reading_language(inputs)):
+        token = set_language(reading_language(inputs))
+        try:
             return handler(inputs)
+        finally:
+            reset_language(token)
 
     def _decompose(self, inputs: Mapping[str, Any]) -> str:
         factoids = self.decomposer.decompose(text_of(inputs, "text"))
+        # the claims are in the answer's language: their mutation requests need no detection
+        _remember(factoids, current_language())
         return json.dumps(factoids, ensure_ascii=False)
 
     def _variants(self, inputs: Mapping[str, Any], make: Callable[[str, int], list[str]]) -> str:

@@ -70,6 +70,9 @@ class Lexicon:
     framing_negating: tuple[str, ...]
     #: generic words ("characterized", "used", "method") that weigh little when verifying
     light_words: frozenset[str] = frozenset()
+    #: words that, after a negation and before a number, make a bound rather than a denial:
+    #: "not more than 20" is "at most 20", "ne pas dépasser 4 g" is "at most 4 g"
+    bound_words: frozenset[str] = frozenset()
     #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
     #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
     readings: dict[str, Any] = field(
@@ -140,6 +143,7 @@ class Lexicon:
             framing_supportive=tuple(data.get("framing_supportive", [])),
             framing_negating=tuple(data.get("framing_negating", [])),
             light_words=frozenset(stem(w) for w in data.get("light_words", [])),
+            bound_words=frozenset(data.get("bound_words", [])),
         )
 
     def is_negation(self, word: str) -> bool:

@@ -137,6 +137,8 @@ class _Tables:
     keywords: frozenset[str]
     free: frozenset[str]
     joiners: frozenset[str]
+    #: capitalized words are names only after these (None: any capitalized word may be one)
+    name_openers: frozenset[str] | None = None
 
 
 def _english() -> _Tables:
@@ -174,8 +176,19 @@ def tables(code: str) -> _Tables:
         [*_EN.keywords, *small, *scales, *ordinals, *months, *weekdays, *lang.free]
     )
     joiners = _EN.joiners | lang.number_joiners
+    openers = lang.name_openers if lang.capitalized_nouns else None
     return _Tables(
-        small, scales, ordinals, months, weekdays, currency, units, keywords, lang.free, joiners
+        small,
+        scales,
+        ordinals,
+        months,
+        weekdays,
+        currency,
+        units,
+        keywords,
+        lang.free,
+        joiners,
+        openers,
     )
 
 
@@ -495,6 +508,10 @@ def _names(
             or tok.low in t.small
         ):
             first = k == 0 or toks[k - 1].text in '.!?:;"“(' or toks[k - 1].low == "-"
+            if t.name_openers is not None and not run:
+                # nouns are capitalized: only a word after a preposition may start a name
+                if first or toks[k - 1].low not in t.name_openers:
+                    continue
             if first and not run and (tok.low in _NOT_NAMES or (common and common(tok.low))):
                 continue
             run.append(tok)

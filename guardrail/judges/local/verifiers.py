@@ -140,6 +140,7 @@ class LexicalVerifier:
         self.thresholds = thresholds or Thresholds()
         self.cache_size = cache_size
         self._lexicon = lexicon
+        self._last_lexicon: tuple[str, Lexicon] | None = None
         self._cache: OrderedDict[tuple[str, str], Prepared] = OrderedDict()
 
     @property
@@ -149,7 +150,13 @@ class LexicalVerifier:
         constructing a verifier does no I/O."""
         if self._lexicon is not None:
             return self._lexicon
-        return Lexicon.for_language(current_language())
+        code = current_language()
+        last = self._last_lexicon  # read once: another thread may replace it meanwhile
+        if last is not None and last[0] == code:
+            return last[1]
+        found = Lexicon.for_language(code)
+        self._last_lexicon = (code, found)
+        return found
 
     def fitted(self) -> list[tuple[str, dict[str, Any]]]:
         return []

@@ -133,8 +133,29 @@ def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
             continue
         if tok.lower == "no" and nxt in ("doubt",):
             continue
+        if _bounds_a_number(tokens, i, lex):
+            continue
         out.append(i)
     return out
+
+
+#: Tokens after a negation searched for a bound word, and after it for the number it bounds.
+_BOUND_REACH = 3
+
+
+def _bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
+    """Whether the negation at ``i`` makes a bound on a number rather than a denial: "must
+    not work more than 20 hours" says "at most 20 hours"; "nicht mehr als 20" likewise."""
+    if not lex.bound_words:
+        return False
+    end = min(len(tokens), i + 1 + _BOUND_REACH)
+    for j in range(i + 1, end):
+        if tokens[j].lower in lex.bound_words:
+            after = tokens[j + 1 : j + 2 + _BOUND_REACH]
+            return any(t.is_number or lex.number_value(t.lower) is not None for t in after)
+        if tokens[j].text in _SCOPE_BREAK:
+            return False
+    return False
 
 
 #: Content words after a negation that it is taken to govern (up to a clause break).
