@@ -42,8 +42,8 @@ def test_other_scripts_are_named_not_mistaken_for_a_supported_language() -> None
 
 
 def test_only_the_start_of_a_long_text_is_read() -> None:
-    """A passage's language is read from its first CHARS_READ characters (about a sentence): what follows them
-    does not change it, however long it is."""
+    """A passage's language is read from its first CHARS_READ characters (about a
+    sentence): what follows them does not change it, however long it is."""
     german = SENTENCES["de"] + " " + SENTENCES["de"] * 4
     english = " " + SENTENCES["en"] * 200
     assert len(german) >= CHARS_READ

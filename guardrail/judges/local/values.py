@@ -508,10 +508,13 @@ def _names(
             or tok.low in t.small
         ):
             first = k == 0 or toks[k - 1].text in '.!?:;"“(' or toks[k - 1].low == "-"
-            if t.name_openers is not None and not run:
-                # nouns are capitalized: only a word after a preposition may start a name
-                if first or toks[k - 1].low not in t.name_openers:
-                    continue
+            # nouns are capitalized: only a word after a preposition may start a name
+            if (
+                t.name_openers is not None
+                and not run
+                and (first or toks[k - 1].low not in t.name_openers)
+            ):
+                continue
             if first and not run and (tok.low in _NOT_NAMES or (common and common(tok.low))):
                 continue
             run.append(tok)
