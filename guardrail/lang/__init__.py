@@ -12,7 +12,7 @@ from guardrail.lang.detect import UNDETERMINED, Detected, detect, detect_turn, d
 
 #: What the offline judge (``local``, ``local:rules`` ...) verifies. A turn in any other
 #: language is decided by the policy's ``languages`` rule, never scored as if it were read.
-OFFLINE_JUDGE_LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es")
+OFFLINE_JUDGE_LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "it", "pt", "nl")
 
 __all__ = [
     "OFFLINE_JUDGE_LANGUAGES",

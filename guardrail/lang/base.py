@@ -33,7 +33,9 @@ class Language:
     stopwords: frozenset[str]
     #: opposite pairs ("erhöht", "senkt"): antonym mutations swap them, the verifier opposes them
     opposites: tuple[tuple[str, str], ...]
-    #: verdict scales: any positive word opposes any negative one ("sicher" / "gefährlich")
+    #: verdict scales: any positive word opposes any negative one ("sicher" / "gefährlich").
+    #: The first is acceptability: its positive side holds the verbs of taking or using a
+    #: medicine too, so "darf nicht eingenommen werden" opposes "ist unbedenklich".
     verdicts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     #: cardinal number words ("sechs": 6), never articles
     numbers: Mapping[str, int] = field(default_factory=dict)

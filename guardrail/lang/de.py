@@ -112,7 +112,21 @@ LANGUAGE = Language(
     ),
     verdicts=(
         (
-            ("sicher", "unbedenklich", "harmlos", "erlaubt", "empfohlen", "zulässig"),
+            (
+                "eingenommen",
+                "einnehmen",
+                "genommen",
+                "nehmen",
+                "verwendet",
+                "anwenden",
+                "angewendet",
+                "sicher",
+                "unbedenklich",
+                "harmlos",
+                "erlaubt",
+                "empfohlen",
+                "zulässig",
+            ),
             ("gefährlich", "bedenklich", "verboten", "unzulässig", "kontraindiziert", "schädlich"),
         ),
         (("pflicht", "erforderlich", "notwendig", "vorgeschrieben"), ("freiwillig", "optional")),

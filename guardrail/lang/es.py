@@ -94,7 +94,19 @@ LANGUAGE = Language(
     ),
     verdicts=(
         (
-            ("seguro", "segura", "inofensivo", "permitido", "recomendado"),
+            (
+                "tomar",
+                "tomarse",
+                "tomado",
+                "tomada",
+                "usar",
+                "usado",
+                "seguro",
+                "segura",
+                "inofensivo",
+                "permitido",
+                "recomendado",
+            ),
             (
                 "peligroso",
                 "peligrosa",

@@ -60,7 +60,7 @@ _UNITS = {
 LANGUAGE = Language(
     code="fr",
     name="French",
-    negations=frozenset("pas jamais aucun aucune rien ni guère".split()),
+    negations=frozenset("pas jamais aucun aucune rien ni guère sans".split()),
     stopwords=frozenset(
         """le la les l un une des du de d et ou mais donc car en dans au aux à sur sous par
         pour avec sans chez vers entre pendant depuis avant après est sont était étaient
@@ -90,8 +90,20 @@ LANGUAGE = Language(
     ),
     verdicts=(
         (
-            ("sûr", "sans danger", "inoffensif", "autorisé", "recommandé", "permis"),
-            ("dangereux", "interdit", "déconseillé", "contre-indiqué", "nocif"),
+            (
+                "pris",
+                "prise",
+                "prendre",
+                "utilisé",
+                "utiliser",
+                "sûr",
+                "sans danger",
+                "inoffensif",
+                "autorisé",
+                "recommandé",
+                "permis",
+            ),
+            ("danger", "dangereux", "interdit", "déconseillé", "contre-indiqué", "nocif"),
         ),
         (("obligatoire", "requis", "nécessaire"), ("facultatif", "optionnel")),
     ),

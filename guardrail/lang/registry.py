@@ -13,6 +13,9 @@ MODULES: dict[str, str] = {
     "de": "guardrail.lang.de",
     "fr": "guardrail.lang.fr",
     "es": "guardrail.lang.es",
+    "it": "guardrail.lang.it",
+    "pt": "guardrail.lang.pt",
+    "nl": "guardrail.lang.nl",
 }
 
 

@@ -190,6 +190,9 @@ def _for_language(code: str) -> Lexicon:
     if lang is None:
         return _english()
     data = dict(_english_data())
+    # An English negation that is an ordinary word of the language (Portuguese "no" is "in
+    # the") is not a negation there.
+    data["negations"] = [w for w in data.get("negations", []) if w not in lang.stopwords]
     for key, extra in lang.lexicon_data().items():
         base = data.get(key)
         if isinstance(base, dict) and isinstance(extra, dict):

@@ -103,6 +103,7 @@ class Unit:
         for t in terms:
             keys.add(t.stem)
             keys.update(t.same)
+            keys.update(k for k, _ in t.polar if k.startswith(VERDICT))
         return sum(1 for scope in self.scopes if not scope or scope & keys)
 
 
@@ -174,6 +175,11 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
                 break
             if later.is_number or (later.is_word and lex.is_content(later.lower)):
                 scope.add(later.text.rstrip("%") if later.is_number else stem(later.lower))
+                if later.is_word:
+                    # a negated verdict word governs the verdict ("must not be taken" is a
+                    # verdict on acceptability): a statement's verdict on that scale is about it
+                    polar = lex.polar_keys.get(stem(later.lower), ())
+                    scope.update(k for k, _ in polar if k.startswith(VERDICT))
                 if len(scope) >= NEGATION_SCOPE:
                     break
         for before in reversed(tokens[:i]):
@@ -373,7 +379,8 @@ class _Match:
     opposed: list[Term]
     missing: list[Term]
     #: Some opposed term is opposed on a verdict scale ("safe" against "contraindicated"), not
-    #: only relationally ("before"/"after") or by a prefix ("closed"/"disclosed").
+    #: only relationally ("before"/"after") or by a prefix ("closed"/"disclosed"); or a
+    #: verdict word matches one the unit negates ("safe" against "must not be taken").
     decisive: bool = False
 
 
@@ -414,6 +421,10 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
             if signs:
                 relation = 1 if sign in signs else -1
                 if relation == 1:
+                    # a verdict the unit negates ("harmless" / "must not be taken") is as
+                    # explicit as an opposite verdict word
+                    if key.startswith(VERDICT) and any(key in sc for sc in unit.scopes):
+                        decisive = True
                     break
                 verdict = verdict or key.startswith(VERDICT)
         prefixable = relation == 0 and len(term.stem) > 4
