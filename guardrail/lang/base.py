@@ -58,6 +58,11 @@ class Language:
     number_joiners: frozenset[str] = frozenset()
     #: words that, after a negation and before a number, make a bound ("nicht mehr als 20")
     bounds: frozenset[str] = frozenset()
+    #: phrases right before an amount that bound it: +1 at most ("höchstens"), -1 at least
+    #: ("mindestens"); a negation just before reverses it ("nicht mehr als")
+    bounds_before: Mapping[str, int] = field(default_factory=dict)
+    #: phrases right after an amount that bound it ("oder mehr": -1)
+    bounds_after: Mapping[str, int] = field(default_factory=dict)
     #: Whether every noun is capitalized (German): a capitalized word is then a name only
     #: after one of :attr:`name_openers` (a preposition or conjunction: "in München"), never
     #: after an article or adjective ("das Blutungsrisiko") nor at a sentence's start.

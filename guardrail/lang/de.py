@@ -210,4 +210,25 @@ LANGUAGE = Language(
         "in nach aus bei von für mit ohne durch gegen über unter zwischen an auf bis ab seit "
         "und oder wie als".split()
     ),
+    bounds_before={
+        "höchstens": 1,
+        "maximal": 1,
+        "bis zu": 1,
+        "weniger als": 1,
+        "unter": 1,
+        "mindestens": -1,
+        "wenigstens": -1,
+        "mehr als": -1,
+        "über": -1,
+        "ab": -1,
+        "erst ab": -1,
+    },
+    bounds_after={
+        "oder mehr": -1,
+        "und mehr": -1,
+        "und älter": -1,
+        "oder älter": -1,
+        "oder weniger": 1,
+        "und jünger": 1,
+    },
 )

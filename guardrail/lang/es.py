@@ -184,4 +184,17 @@ LANGUAGE = Language(
     free=frozenset({"gratis", "gratuito", "gratuita", "gratuitos", "gratuitas", "gratuitamente"}),
     number_joiners=frozenset({"y"}),
     bounds=frozenset("más menos exceder excede superar supera sobrepasar".split()),
+    bounds_before={
+        "como máximo": 1,
+        "máximo": 1,
+        "hasta": 1,
+        "menos de": 1,
+        "al menos": -1,
+        "como mínimo": -1,
+        "mínimo": -1,
+        "más de": -1,
+        "a partir de": -1,
+        "desde": -1,
+    },
+    bounds_after={"o más": -1, "o menos": 1},
 )

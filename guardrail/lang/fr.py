@@ -170,4 +170,18 @@ LANGUAGE = Language(
     free=frozenset({"gratuit", "gratuite", "gratuits", "gratuites", "gratuitement"}),
     number_joiners=frozenset({"et"}),
     bounds=frozenset("plus moins dépasser dépasse dépassant".split()),
+    bounds_before={
+        "au maximum": 1,
+        "au plus": 1,
+        "maximum": 1,
+        "jusqu'à": 1,
+        "moins de": 1,
+        "au moins": -1,
+        "au minimum": -1,
+        "minimum": -1,
+        "plus de": -1,
+        "à partir de": -1,
+        "dès": -1,
+    },
+    bounds_after={"ou plus": -1, "et plus": -1, "ou moins": 1},
 )

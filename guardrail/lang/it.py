@@ -119,4 +119,16 @@ LANGUAGE = Language(
     free=frozenset({"gratuito", "gratuita", "gratuiti", "gratis", "gratuitamente"}),
     number_joiners=frozenset({"e"}),
     bounds=frozenset("più meno superare supera oltre".split()),
+    bounds_before={
+        "al massimo": 1,
+        "massimo": 1,
+        "fino a": 1,
+        "meno di": 1,
+        "almeno": -1,
+        "minimo": -1,
+        "più di": -1,
+        "a partire da": -1,
+        "dai": -1,
+    },
+    bounds_after={"o più": -1, "o meno": 1},
 )

@@ -124,4 +124,18 @@ LANGUAGE = Language(
     free=frozenset({"gratuito", "gratuita", "gratuitos", "grátis", "gratuitamente"}),
     number_joiners=frozenset({"e"}),
     bounds=frozenset("mais menos exceder ultrapassar".split()),
+    bounds_before={
+        "no máximo": 1,
+        "máximo": 1,
+        "até": 1,
+        "menos de": 1,
+        "pelo menos": -1,
+        "no mínimo": -1,
+        "mínimo": -1,
+        "mais de": -1,
+        "a partir de": -1,
+        "a partir dos": -1,
+        "desde": -1,
+    },
+    bounds_after={"ou mais": -1, "ou menos": 1},
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import NamedTuple
 
@@ -109,6 +109,26 @@ for _dim, _table in _UNIT_TABLES.items():
 #: Words that may sit between a number and its unit ("25 vacation days", "3 more weeks").
 _UNIT_GAP = 2
 _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
+#: Phrases right before an amount that bound it: +1 at most, -1 at least. A negation just
+#: before the phrase reverses it ("not more than 20" is at most 20).
+_BOUNDS_BEFORE: dict[str, int] = {
+    "at most": 1, "up to": 1, "less than": 1, "fewer than": 1, "under": 1, "below": 1,
+    "maximum": 1, "maximum of": 1, "max": 1, "exceed": 1, "no longer than": 1,
+    "at least": -1, "more than": -1, "over": -1, "above": -1, "minimum": -1,
+    "minimum of": -1, "longer than": -1,
+}  # fmt: skip
+#: Phrases right after an amount (and its unit) that bound it.
+_BOUNDS_AFTER: dict[str, int] = {
+    "and over": -1, "or over": -1, "or more": -1, "and above": -1, "or older": -1,
+    "and older": -1, "plus": -1, "or less": 1, "or fewer": 1, "or under": 1, "or younger": 1,
+    "and under": 1, "or below": 1, "at most": 1, "at the most": 1, "at least": -1,
+}  # fmt: skip
+#: Words before a bare number that make it an age in years ("aged 16 and over").
+_AGE_WORDS = frozenset({"aged", "age", "ages"})
+#: Words of a bound phrase, at most.
+_BOUND_WORDS = 3
+#: Kinds of value a bound applies to.
+_BOUNDED = frozenset({"quantity", "money", "percent"})
 #: Words that may start a value (any other word is skipped at once).
 _KEYWORDS = frozenset(
     [*_CURRENCY_SIGNS, *_TIME_WORDS, *_MONTHS, *_WEEKDAYS, *_ORDINALS, *_SMALL, *_SCALES]
@@ -139,6 +159,9 @@ class _Tables:
     joiners: frozenset[str]
     #: capitalized words are names only after these (None: any capitalized word may be one)
     name_openers: frozenset[str] | None = None
+    bounds_before: dict[str, int] = field(default_factory=dict)
+    bounds_after: dict[str, int] = field(default_factory=dict)
+    negations: frozenset[str] = frozenset()
 
 
 def _english() -> _Tables:
@@ -153,6 +176,9 @@ def _english() -> _Tables:
         keywords=_KEYWORDS,
         free=frozenset(),
         joiners=frozenset({"-", "and"}),
+        bounds_before=dict(_BOUNDS_BEFORE),
+        bounds_after=dict(_BOUNDS_AFTER),
+        negations=frozenset({"not", "no", "never", "don't", "doesn't", "mustn't", "cannot"}),
     )
 
 
@@ -189,6 +215,9 @@ def tables(code: str) -> _Tables:
         lang.free,
         joiners,
         openers,
+        {**_EN.bounds_before, **lang.bounds_before},
+        {**_EN.bounds_after, **lang.bounds_after},
+        (_EN.negations - lang.stopwords) | lang.negations,
     )
 
 
@@ -204,9 +233,15 @@ class Value:
     start: int
     end: int
     surface: str
+    #: A bound the text puts on the amount: +1 at most ("up to 20", "under 16"), -1 at least
+    #: ("at least 20", "16 and over"), 0 none.
+    bound: int = 0
 
     def same(self, other: Value) -> bool:
-        """The same value (kinds and keys must already agree)."""
+        """The same value (kinds and keys must already agree); "at most 20" and "at least
+        20" are not the same."""
+        if self.bound and other.bound and self.bound != other.bound:
+            return False
         if self.amount is not None and other.amount is not None:
             return abs(self.amount - other.amount) <= 1e-9 * max(1.0, abs(self.amount))
         return self.text == other.text
@@ -406,7 +441,45 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         else:
             add("quantity", "", amount, "", i, j)
         i = max(j, i + 1)
+    if out:
+        out = _with_bounds(out, toks, t)
     out.extend(_names(text, toks, common, t))
+    return out
+
+
+def _phrase(toks: list[_Tok], a: int, b: int) -> str:
+    return " ".join(tok.low for tok in toks[a:b])
+
+
+def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Value]:
+    """``values`` with the bound each amount's neighbouring words put on it."""
+    first = {tok.start: k for k, tok in enumerate(toks)}
+    last = {tok.end: k for k, tok in enumerate(toks)}
+    out = []
+    for v in values:
+        a, b = first.get(v.start), last.get(v.end)
+        if v.kind not in _BOUNDED or a is None or b is None:
+            out.append(v)
+            continue
+        bound = 0
+        for size in range(_BOUND_WORDS, 0, -1):
+            if a - size < 0:
+                continue
+            found = t.bounds_before.get(_phrase(toks, a - size, a))
+            if found:
+                start = a - size
+                negated = any(toks[k].low in t.negations for k in range(max(0, start - 3), start))
+                bound = -found if negated else found
+                break
+        if not bound:
+            for size in range(_BOUND_WORDS, 0, -1):
+                found = t.bounds_after.get(_phrase(toks, b + 1, b + 1 + size))
+                if found and b + size < len(toks):
+                    bound = found
+                    break
+        if v.kind == "quantity" and not v.key and a > 0 and toks[a - 1].low in _AGE_WORDS:
+            v = replace(v, key="months", amount=(v.amount or 0.0) * 12)  # "aged 16": years
+        out.append(replace(v, bound=bound) if bound else v)
     return out
 
 
