@@ -222,6 +222,8 @@ LANGUAGE = Language(
         "über": -1,
         "ab": -1,
         "erst ab": -1,
+        "länger als": -1,
+        "kürzer als": 1,
     },
     bounds_after={
         "oder mehr": -1,

@@ -109,3 +109,106 @@ def test_offline_judge_reads_a_value_in_the_contexts_language(code: str) -> None
     yes = judge.answer("verify", {"statement": faithful, "context": context})
     assert no.startswith("NO") and "context says" in no
     assert yes.startswith("YES")
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "bound"),
+    [
+        ("en", "Students must not work more than 20 hours a week.", 1),
+        ("en", "Students may work at most 20 hours a week.", 1),
+        ("en", "Students must work at least 20 hours a week.", -1),
+        ("en", "Students may work 20 hours or more per week.", -1),
+        ("de", "Studierende dürfen nicht mehr als 20 Stunden pro Woche arbeiten.", 1),
+        ("de", "Studierende dürfen höchstens 20 Stunden pro Woche arbeiten.", 1),
+        ("de", "Studierende müssen mindestens 20 Stunden pro Woche arbeiten.", -1),
+        ("fr", "Les étudiants ne peuvent pas travailler plus de 20 heures par semaine.", 1),
+        ("fr", "Les étudiants doivent travailler au moins 20 heures par semaine.", -1),
+        ("es", "Los estudiantes no pueden trabajar más de 20 horas semanales.", 1),
+        ("es", "Los estudiantes pueden trabajar como máximo 20 horas semanales.", 1),
+        ("it", "Gli studenti possono lavorare al massimo 20 ore settimanali.", 1),
+        ("pt", "Os estudantes devem trabalhar pelo menos 20 horas por semana.", -1),
+        ("nl", "Studenten mogen maximaal 20 uur per week werken.", 1),
+        ("nl", "Studenten moeten minstens 20 uur per week werken.", -1),
+    ],
+)
+def test_bounds_on_amounts_are_read_per_language(code: str, text: str, bound: int) -> None:
+    """An amount carries the bound its words put on it (+1 at most, -1 at least); a negation
+    before a comparative reverses it ("not more than 20" is at most 20)."""
+    with reading(code):
+        (value,) = [v for v in extract(text) if v.kind == "quantity"]
+    assert (value.amount, value.bound) == (1200.0, bound)
+
+
+def test_opposite_bounds_on_one_amount_are_not_the_same_value() -> None:
+    """ "At most 20" and "at least 20" disagree; "at most 20" and "up to 20" agree; an age
+    "aged 16 and over" is in years and is not "under 16"."""
+    (most,) = extract("at most 20 hours")
+    (least,) = extract("at least 20 hours")
+    (up_to,) = extract("up to 20 hours")
+    assert not most.same(least) and most.same(up_to)
+    over = [v for v in extract("People aged 16 and over can apply.") if v.kind == "quantity"]
+    under = [v for v in extract("People aged under 16 can apply.") if v.kind == "quantity"]
+    assert over[0].key == "months" and over[0].amount == 16 * 12 and over[0].bound == -1
+    assert under[0].bound == 1 and not over[0].same(under[0])
+
+
+LIMITS = {
+    "en": (
+        "Visitors must not stay more than 90 days in any 180-day period.",
+        "Visitors may stay at most 90 days in any 180-day period.",
+        "Visitors may stay at least 90 days in any 180-day period.",
+    ),
+    "de": (
+        "Besucher dürfen nicht länger als 90 Tage in einem Zeitraum von 180 Tagen bleiben.",
+        "Besucher dürfen höchstens 90 Tage in einem Zeitraum von 180 Tagen bleiben.",
+        "Besucher dürfen mindestens 90 Tage in einem Zeitraum von 180 Tagen bleiben.",
+    ),
+    "es": (
+        "Los visitantes no pueden quedarse más de 90 días en un periodo de 180 días.",
+        "Los visitantes pueden quedarse como máximo 90 días en un periodo de 180 días.",
+        "Los visitantes pueden quedarse al menos 90 días en un periodo de 180 días.",
+    ),
+}
+
+
+@pytest.mark.parametrize("code", sorted(LIMITS))
+def test_a_limit_restated_is_kept_and_a_reversed_bound_is_caught(code: str) -> None:
+    """ "Not more than 90 days" restated as "at most 90 days" is supported; "at least 90
+    days" is contradicted."""
+    context, faithful, reversed_bound = LIMITS[code]
+    judge = LocalJudge()
+    assert judge.answer("verify", {"statement": faithful, "context": context}).startswith("YES")
+    no = judge.answer("verify", {"statement": reversed_bound, "context": context})
+    assert no.startswith("NO")
+
+
+@pytest.mark.parametrize(
+    ("code", "context", "statement"),
+    [
+        (
+            "it",
+            "L'aspirina non deve essere assunta dai bambini.",
+            "L'aspirina è sicura per i bambini.",
+        ),
+        ("es", "La aspirina no debe tomarse en niños.", "La aspirina es segura en niños."),
+        (
+            "nl",
+            "Aspirine mag niet worden gebruikt door kinderen.",
+            "Aspirine is veilig voor kinderen.",
+        ),
+    ],
+)
+def test_a_safety_verdict_against_a_prohibition_is_contradicted(
+    code: str, context: str, statement: str
+) -> None:
+    """ "Safe" against "must not be taken" is a contradiction: the verbs of taking a medicine
+    sit on the acceptability scale, and the context negates them."""
+    reply = LocalJudge().answer("verify", {"statement": statement, "context": context})
+    assert reply.startswith("NO"), reply
+
+
+def test_an_english_negation_word_is_ordinary_in_portuguese() -> None:
+    """Portuguese "no" ("in the") is no negation when reading Portuguese."""
+    assert Lexicon.for_language("en").is_negation("no")
+    assert not Lexicon.for_language("pt").is_negation("no")
+    assert Lexicon.for_language("es").is_negation("no")
