@@ -63,6 +63,9 @@ class Language:
     bounds_before: Mapping[str, int] = field(default_factory=dict)
     #: phrases right after an amount that bound it ("oder mehr": -1)
     bounds_after: Mapping[str, int] = field(default_factory=dict)
+    #: words that weigh little when verifying: adverbs of time that only strengthen a claim
+    #: ("jederzeit", "immer"), so "can be removed at any time" still matches "cannot be removed"
+    light: frozenset[str] = frozenset()
     #: Whether every noun is capitalized (German): a capitalized word is then a name only
     #: after one of :attr:`name_openers` (a preposition or conjunction: "in München"), never
     #: after an article or adjective ("das Blutungsrisiko") nor at a sentence's start.
@@ -86,4 +89,5 @@ class Language:
             ],
             "number_words": dict(self.numbers),
             "bound_words": sorted(self.bounds),
+            "light_words": sorted(self.light),
         }

@@ -233,4 +233,5 @@ LANGUAGE = Language(
         "oder weniger": 1,
         "und jünger": 1,
     },
+    light=frozenset("jederzeit immer stets".split()),
 )

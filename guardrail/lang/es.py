@@ -71,7 +71,7 @@ LANGUAGE = Language(
         para sobre bajo entre desde hasta durante antes después es son era eran será serán
         ha han había habían ser estar está están él ella ellos ellas usted ustedes nosotros
         yo tú se su sus nuestro nuestra que quien cuando si como también muy puede pueden
-        puedo debe deben debo hay le les me te""".split()
+        puedo debe deben debo hay le les me te cualquier cualquiera todo toda""".split()
     ),
     opposites=(
         ("aumenta", "reduce"),
@@ -197,4 +197,5 @@ LANGUAGE = Language(
         "desde": -1,
     },
     bounds_after={"o más": -1, "o menos": 1},
+    light=frozenset("siempre momento cualquier".split()),
 )

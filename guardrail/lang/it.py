@@ -32,7 +32,7 @@ LANGUAGE = Language(
         ai agli alle da dal dalla in nel nella nei nelle con su sul sulla per tra fra e ed o
         ma se che chi come quando anche molto è sono era erano sarà ha hanno aveva essere
         avere lui lei loro noi voi io tu si suo sua suoi sue può possono posso deve devono
-        devo c ci""".split()
+        devo c ci qualsiasi qualunque ogni""".split()
     ),
     opposites=(
         ("aumenta", "riduce"),
@@ -131,4 +131,5 @@ LANGUAGE = Language(
         "dai": -1,
     },
     bounds_after={"o più": -1, "o meno": 1},
+    light=frozenset("sempre momento qualsiasi".split()),
 )

@@ -212,3 +212,31 @@ def test_an_english_negation_word_is_ordinary_in_portuguese() -> None:
     assert Lexicon.for_language("en").is_negation("no")
     assert not Lexicon.for_language("pt").is_negation("no")
     assert Lexicon.for_language("es").is_negation("no")
+
+
+@pytest.mark.parametrize(
+    ("context", "statement"),
+    [
+        (
+            "Mieter dürfen in den Wintermonaten nicht gekündigt werden.",
+            "Mieter dürfen in den Wintermonaten jederzeit gekündigt werden.",
+        ),
+        (
+            "Les locataires ne peuvent pas être expulsés pendant l'hiver.",
+            "Les locataires peuvent être expulsés à tout moment pendant l'hiver.",
+        ),
+        (
+            "Los inquilinos no pueden ser desalojados durante el invierno.",
+            "Los inquilinos pueden ser desalojados en cualquier momento durante el invierno.",
+        ),
+        (
+            "Huurders mogen in de winter niet worden uitgezet.",
+            "Huurders mogen in de winter op elk moment worden uitgezet.",
+        ),
+    ],
+)
+def test_a_dropped_negation_with_at_any_time_is_contradicted(context: str, statement: str) -> None:
+    """ "Can be evicted at any time" against "cannot be evicted": the adverb only strengthens
+    the claim, so the dropped negation still decides."""
+    reply = LocalJudge().answer("verify", {"statement": statement, "context": context})
+    assert reply.startswith("NO"), reply
