@@ -66,7 +66,8 @@ LANGUAGE = Language(
         pour avec sans chez vers entre pendant depuis avant après est sont était étaient
         sera seront a ont avait avaient être avoir il elle ils elles on nous vous je tu se
         s son sa ses leur leurs votre vos notre nos ce cet cette ces qui que qu quand si
-        comme aussi très peut peuvent pouvez puis doit doivent devez faut tout toute tous toutes""".split()
+        comme aussi très peut peuvent pouvez puis
+        doit doivent devez faut tout toute tous toutes""".split()
     ),
     opposites=(
         ("augmente", "diminue"),

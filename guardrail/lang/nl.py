@@ -29,7 +29,8 @@ LANGUAGE = Language(
         """de het een en of maar want in op aan bij met na van voor naar tot uit over onder
         door om als dan ook zeer heel is zijn was waren wordt worden werd werden heeft hebben
         had hadden zal zullen hij zij ze wij we jij je u ik men zich dat die dit deze wie
-        wanneer als mag mogen kan kunnen moet moeten wil willen er hier daar elk elke ieder iedere""".split()
+        wanneer als mag mogen kan kunnen moet moeten
+        wil willen er hier daar elk elke ieder iedere""".split()
     ),
     opposites=(
         ("verhoogt", "verlaagt"),

@@ -33,7 +33,8 @@ LANGUAGE = Language(
         """o a os as um uns umas de do da dos das d em no na nos nas ao aos à às por pelo pela
         para com sem sobre entre desde até durante e ou mas que quem quando se como também
         muito é são era eram será ser estar está estão foi tem têm ele ela eles elas você
-        vocês nós eu tu seu sua seus suas pode podem posso deve devem devo há lhe qualquer todo toda""".split()
+        vocês nós eu tu seu sua seus suas pode
+        podem posso deve devem devo há lhe qualquer todo toda""".split()
     ),
     opposites=(
         ("aumenta", "diminui"),
