@@ -240,3 +240,24 @@ def test_a_dropped_negation_with_at_any_time_is_contradicted(context: str, state
     the claim, so the dropped negation still decides."""
     reply = LocalJudge().answer("verify", {"statement": statement, "context": context})
     assert reply.startswith("NO"), reply
+
+
+def test_english_at_any_time_does_not_hide_a_dropped_negation() -> None:
+    """The English kind too: "can be evicted at any time" against "cannot be evicted" is
+    contradicted, and "open at any time on weekdays" restates "open on weekdays"."""
+    judge = LocalJudge()
+    no = judge.answer(
+        "verify",
+        {
+            "statement": "Tenants can be evicted at any time during the winter months.",
+            "context": "Tenants cannot be evicted during the winter months.",
+        },
+    )
+    yes = judge.answer(
+        "verify",
+        {
+            "statement": "The shop is open at any time on weekdays.",
+            "context": "The shop is open on weekdays.",
+        },
+    )
+    assert no.startswith("NO") and yes.startswith("YES")
