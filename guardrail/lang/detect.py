@@ -82,8 +82,10 @@ def _model() -> Any:
 
 
 def _clean(text: str) -> str:
-    # fastText predicts one line: newlines become spaces. Only the start is read.
-    return " ".join(text[:CHARS_READ].split())
+    # fastText predicts one line of valid UTF-8: newlines become spaces, and a lone surrogate
+    # (which cannot be encoded) becomes "?". Only the start is read.
+    head = text[:CHARS_READ].encode("utf-8", "replace").decode("utf-8")
+    return " ".join(head.split())
 
 
 def detect(text: str) -> Detected:

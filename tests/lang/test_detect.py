@@ -78,3 +78,10 @@ def test_turn_records_question_answer_and_each_passage_language_once() -> None:
     )
     assert (turn.question, turn.answer, turn.contexts) == ("de", "fr", ["de", "en"])
     assert turn.verifiable is None and turn.judge_languages == []
+
+
+@pytest.mark.parametrize("text", ["abc\ud800 def", "a\x00b c", "\ufffe\uffff hello", "x" * 100_000])
+def test_hostile_text_is_read_without_failing(text: str) -> None:
+    """Lone surrogates, NUL, non-characters and huge texts get a language, never an error."""
+    assert detect(text).language
+    assert detect_turn(text, text, [text]).answer
