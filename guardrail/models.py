@@ -356,6 +356,28 @@ class TopicLabel(_Value):
     )
 
 
+class TurnLanguages(_Value):
+    """The languages one turn is written in (ISO 639-1 codes; ``"und"``: no letters), and
+    whether the configured judge could verify the answer in them."""
+
+    question: str = Field(description="the question's language")
+    answer: str = Field(description="the answer's language")
+    contexts: list[str] = Field(
+        default_factory=list, description="the retrieved passages' languages, once each"
+    )
+    judge_languages: list[str] = Field(
+        default_factory=list, description="the languages the configured judge verifies"
+    )
+    verifiable: bool | None = Field(
+        default=None,
+        description="whether the judge could verify the answer against its contexts in these "
+        "languages (null: not checked)",
+    )
+    problem: str | None = Field(
+        default=None, description="why the turn could not be verified in its languages"
+    )
+
+
 class Decision(_Value):
     """What the policy decided for one turn, and why."""
 
@@ -369,6 +391,9 @@ class Decision(_Value):
     queue: str | None = None
     reason: str = ""
     error: str | None = None
+    languages: TurnLanguages | None = Field(
+        default=None, description="the turn's languages, when they were detected"
+    )
 
 
 class EscalationCase(_Value):

@@ -47,6 +47,12 @@ class Capabilities:
     chat_model: bool = False
     #: Reads a model file (``judge_model`` / ``model_path`` applies).
     reads_model: bool = False
+    #: The languages it verifies (ISO 639-1 codes); empty when it does not say (a policy's
+    #: ``languages.judge_languages`` then names them, English when it does not).
+    languages: tuple[str, ...] = ()
+    #: Whether it compares an answer with passages in another language (``None``: not said;
+    #: an online model is taken to, an offline one not).
+    cross_lingual: bool | None = None
 
 
 #: What an entry declares when it says nothing.

@@ -42,6 +42,7 @@ from guardrail.audit import AuditRecord, AuditTrail, TextRedaction
 from guardrail.audit.trail import trail_identity
 from guardrail.exceptions import JudgeError, ScoringError
 from guardrail.judges.runner import JudgeCallError
+from guardrail.lang import detect_turn
 from guardrail.logs import bound, get_logger
 from guardrail.models import (
     ActionName,
@@ -51,6 +52,7 @@ from guardrail.models import (
     JudgeCall,
     ScoreReport,
     TopicLabel,
+    TurnLanguages,
 )
 from guardrail.policy.engine import PolicyEngine, UnscoredEnding
 from guardrail.policy.schema import Policy, TopicRule
@@ -205,6 +207,15 @@ class Turn:
     #: A scoring deadline of the turn's own, used when no ticket is current (a proxied
     #: stream's): past it the policy's ``on_error`` rule decides.
     deadline_s: float | None = None
+    #: The languages of the question, the answer and the passages (:meth:`read_languages`),
+    #: which the policy's languages rule decides on and the decision records.
+    languages: TurnLanguages | None = None
+
+    def read_languages(self, answer: str) -> TurnLanguages:
+        """Identify the turn's languages with ``answer`` (offline, well under a millisecond
+        for a short turn)."""
+        self.languages = detect_turn(self.question, answer, self.passages)
+        return self.languages
 
     @property
     def rule(self) -> TopicRule:
@@ -284,7 +295,11 @@ class Turn:
     def decide(self, scored: Scored, *, attempt: int = 1) -> Decision:
         """The policy's decision on a scored answer (``attempt`` 1 is the original)."""
         return self.parts.engine.decide(
-            scored.report, self.topics, error=scored.error, attempt=attempt
+            scored.report,
+            self.topics,
+            error=scored.error,
+            attempt=attempt,
+            languages=self.languages,
         )
 
     def decide_without_regeneration(self, scored: Scored, why: str) -> tuple[Decision, str]:
@@ -449,6 +464,7 @@ async def run_check(
     notes = list(notes)
     rule = turn.rule
     while True:
+        turn.read_languages(answer)
         scored = await turn.score(answer)
         decision = turn.decide(scored, attempt=attempt)
         regen = rule.on_flag.regenerate

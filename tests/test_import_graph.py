@@ -270,7 +270,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_version", "exceptions", "models", "validation", "_fs", "_sync", "canonical",
      "sanitize", "safe_load", "storage", "paths", "plugins", "registry", "logs",
      "model_files", "error_bodies"),
-    ("text",),
+    ("text", "lang"),  # tokens, sentences; languages
     ("judges",),
     ("localize",),
     ("scoring",),

@@ -33,6 +33,7 @@ from guardrail.models import (
     ScoreReport,
     Span,
     TopicLabel,
+    TurnLanguages,
     Usage,
 )
 
@@ -128,6 +129,9 @@ class AuditRecord(_AuditModel):
     policy_hash: str = ""
     event_name: str | None = Field(default=None, description="what happened (kind='event')")
     topics: list[TopicLabel] = Field(default_factory=list)
+    languages: TurnLanguages | None = Field(
+        default=None, description="the turn's languages (language codes only, no text)"
+    )
     score: float | None = Field(default=None, description="response score; null if not scored")
     threshold: float | None = None
     status: ReportStatus | None = Field(
@@ -190,6 +194,7 @@ class AuditRecord(_AuditModel):
             policy=result.policy,
             policy_hash=policy_hash,
             topics=list(result.topics),
+            languages=decision.languages,
             score=decision.score,
             threshold=decision.threshold,
             status=report.status if report else None,
@@ -224,6 +229,7 @@ class AuditRecord(_AuditModel):
             policy=case.policy,
             policy_hash=policy_hash,
             topics=list(case.topics),
+            languages=decision.languages,
             score=decision.score,
             threshold=decision.threshold,
             status=report.status if report else None,

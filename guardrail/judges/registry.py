@@ -32,6 +32,7 @@ from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.judges.base import Judge
+from guardrail.lang import OFFLINE_JUDGE_LANGUAGES
 from guardrail.registry import Capabilities, Registry, capabilities_of
 
 __all__ = [
@@ -249,7 +250,12 @@ register_judge(
     check=_check_local,
     usage="local | local:rules | local:trained | local:encoder",
     # reads_model: ``local:NAME`` loads ``judge_model`` when verifier NAME reads a model file
-    capabilities=Capabilities(offline=True, reads_model=True),
+    capabilities=Capabilities(
+        offline=True,
+        reads_model=True,
+        languages=OFFLINE_JUDGE_LANGUAGES,
+        cross_lingual=False,
+    ),
 )
 register_judge(
     "openai",

@@ -24,6 +24,10 @@ Rules, in the order they apply:
 5. **Nothing claimed** — an empty answer or one that only declines (``abstained``: "I don't
    know.") states nothing that could be wrong: it passes, and the reason says why.
 
+6. **Languages.** When the turn's languages are given and the judge cannot verify the answer
+   in them, the rule's ``on_unverified_language`` decides (:mod:`guardrail.policy.languages`);
+   sensitive topics default to failing closed.
+
 :data:`STATUS_PATHS` is the one table of every report status and the path it takes; turns
 that end without any report are decided by :meth:`PolicyEngine.decide_unscored`.
 """
@@ -35,7 +39,15 @@ from typing import Literal
 
 from guardrail.actions.table import ACTION_ORDER, planned, strongest
 from guardrail.exceptions import ConfigError
-from guardrail.models import ActionName, Decision, ReportStatus, ScoreReport, TopicLabel
+from guardrail.models import (
+    ActionName,
+    Decision,
+    ReportStatus,
+    ScoreReport,
+    TopicLabel,
+    TurnLanguages,
+)
+from guardrail.policy.languages import with_languages
 from guardrail.policy.schema import Policy, TopicRule
 from guardrail.scoring.cascade import CascadeChoice
 
@@ -107,8 +119,24 @@ class PolicyEngine:
         *,
         error: str | None = None,
         attempt: int = 1,
+        languages: TurnLanguages | None = None,
     ) -> Decision:
-        """Decide what to do with one scored answer (``attempt`` 1 is the original answer)."""
+        """Decide what to do with one scored answer (``attempt`` 1 is the original answer).
+
+        ``languages`` (:func:`guardrail.lang.detect_turn`) are checked against what the judge
+        verifies (:mod:`guardrail.policy.languages`) and recorded in the decision.
+        """
+        decision = self._decide(report, topics, error=error, attempt=attempt)
+        return with_languages(self.policy, self.rule_for(topics), decision, languages)
+
+    def _decide(
+        self,
+        report: ScoreReport | None,
+        topics: Sequence[TopicLabel],
+        *,
+        error: str | None,
+        attempt: int,
+    ) -> Decision:
         if attempt < 1:
             raise ConfigError(f"attempt must be >= 1, got {attempt}")
         rule = self.rule_for(topics)

@@ -45,6 +45,7 @@ __all__ = [
     "AbstainAction",
     "ClassifierSettings",
     "EscalateAction",
+    "LanguageSettings",
     "OnFlag",
     "Policy",
     "RegenerateAction",
@@ -83,6 +84,29 @@ NonBlank = Annotated[str, AfterValidator(_non_blank)]
 ENCODER_CONFIDENCE_FLOOR = 0.4
 ENCODER_EMBEDDING_WEIGHT = 2.0
 ENCODER_EMBEDDING_C = 30.0
+
+#: What a turn the judge cannot verify in its languages gets: ``score`` decides on the score
+#: as usual (the decision says the judge could not read it), ``abstain`` / ``escalate`` fail
+#: closed. See :mod:`guardrail.policy.languages`.
+UnverifiedLanguage = Literal["score", "abstain", "escalate"]
+#: An ISO 639-1 code (``de``), or a three-letter one for languages without it.
+LanguageCode = Annotated[str, Field(pattern=r"^[a-z]{2,3}$")]
+
+
+class LanguageSettings(Settings):
+    """Which languages the configured judge verifies (the ``languages:`` block)."""
+
+    judge_languages: list[LanguageCode] | None = Field(
+        default=None,
+        description="the languages the scorer's judge verifies. null: the offline judge's own "
+        "list for local judges; English only for any other judge (an LLM judge's languages "
+        "must be named here)",
+    )
+    cross_lingual: bool | None = Field(
+        default=None,
+        description="whether the judge compares an answer with passages in another of its "
+        "languages. null: false for the offline judge, true for any other judge",
+    )
 
 
 class ClassifierSettings(Settings):
@@ -184,6 +208,12 @@ class TopicRule(Settings):
         "to verify is shown): pass (the default), abstain or escalate. Text beside tool calls "
         "is always scored",
     )
+    on_unverified_language: UnverifiedLanguage | None = Field(
+        default=None,
+        description="when the judge cannot verify the answer in its language (or across the "
+        "languages of answer and passages): score, abstain or escalate. Default: as on_error "
+        "for sensitive topics (fail closed), score otherwise",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -220,6 +250,16 @@ class TopicRule(Settings):
         return "hold" if self.sensitive else "release"
 
     @property
+    def unverified_language(self) -> UnverifiedLanguage:
+        """What a turn this topic's judge cannot read gets (``on_unverified_language``, or its
+        default: sensitive topics fail closed like ``on_error``, others are scored)."""
+        if self.on_unverified_language is not None:
+            return self.on_unverified_language
+        if self.sensitive:
+            return "escalate" if self.on_flag.escalate is not None else "abstain"
+        return "score"
+
+    @property
     def abstain_message(self) -> str:
         """The message shown when this topic abstains (also on a fail-closed error)."""
         return self.on_flag.abstain.message if self.on_flag.abstain else DEFAULT_ABSTAIN_MESSAGE
@@ -239,6 +279,7 @@ class Policy(Settings):
     #: Any registered scorer's settings (the union is rebuilt when a scorer is registered).
     scorer: ScorerWiring = Field(default_factory=lambda: _default_scorer())
     classifier: ClassifierSettings = Field(default_factory=ClassifierSettings)
+    languages: LanguageSettings = Field(default_factory=LanguageSettings)
     topics: list[TopicRule] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -260,6 +301,11 @@ class Policy(Settings):
                     f"topics[{i}].cascade",
                     f"only method {' or '.join(with_cascade)} has a cascade "
                     f"(the scorer is {self.scorer.method})",
+                )
+            if rule.on_unverified_language == "escalate" and rule.on_flag.escalate is None:
+                raise _rule_error(
+                    f"topics[{i}].on_unverified_language",
+                    "on_unverified_language is 'escalate' but on_flag.escalate names no queue",
                 )
             if rule.on_error == "escalate" and rule.on_flag.escalate is None:
                 raise _rule_error(

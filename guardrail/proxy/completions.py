@@ -116,6 +116,7 @@ def guard_summary(result: GuardResult) -> dict[str, Any]:
         "topic": d.topic,
         "reason": d.reason,
         "error": d.error,
+        "languages": d.languages.model_dump() if d.languages is not None else None,
     }
 
 
@@ -125,6 +126,22 @@ def guard_headers(summary: dict[str, Any]) -> dict[str, str]:
         "x-guardrail-audit-id": str(summary["audit_id"]),
         "x-guardrail-decision": str(summary["decision"]),
         "x-guardrail-score": "none" if score is None else f"{score:.4f}",
+        **_language_headers(summary.get("languages")),
+    }
+
+
+def _language_headers(languages: Any) -> dict[str, str]:
+    """``x-guardrail-language`` (the answer's) and ``x-guardrail-languages`` (question,
+    answer, passages) when the turn's languages were read."""
+    if not isinstance(languages, dict):
+        return {}
+    contexts = ",".join(languages.get("contexts") or []) or "none"
+    return {
+        "x-guardrail-language": str(languages.get("answer")),
+        "x-guardrail-languages": (
+            f"question={languages.get('question')}; answer={languages.get('answer')}; "
+            f"contexts={contexts}"
+        ),
     }
 
 

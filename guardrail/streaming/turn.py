@@ -257,6 +257,7 @@ class AsyncGuardedStream:
                 )
                 self.result = result
                 return result
+            turn.read_languages(answer)
             scored = await turn.score(answer)
             scored = Scored(
                 _with_held(scored.report, stream.held, answer, stream.rule.threshold),

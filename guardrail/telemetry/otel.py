@@ -237,6 +237,12 @@ class Recorder:
                 attrs["guardrail.score"] = decision.score
             if decision.queue is not None:
                 attrs["guardrail.decision.queue"] = decision.queue
+            if decision.languages is not None:
+                attrs["guardrail.language.question"] = decision.languages.question
+                attrs["guardrail.language.answer"] = decision.languages.answer
+                attrs["guardrail.language.contexts"] = list(decision.languages.contexts)
+                if decision.languages.verifiable is not None:
+                    attrs["guardrail.language.verifiable"] = decision.languages.verifiable
             if decision.error is not None:
                 attrs["guardrail.decision.error"] = decision.error
             if result.report is not None:

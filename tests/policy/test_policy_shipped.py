@@ -134,6 +134,10 @@ def test_cli_schema_out_writes_file(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_cli_schema_out_unwritable(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    """An unwritable --out path is a one-line config error, exit 2."""
-    assert main(["schema", "--out", str(tmp_path / "no" / "such" / "dir.json")]) == 2
-    assert capsys.readouterr().err.startswith("guardrail: error: cannot write")
+    """An unwritable --out path is a one-line config error, exit 2 (missing directories are
+    made; a directory that is a file cannot be)."""
+    (tmp_path / "a-file").write_text("x")
+    assert main(["schema", "--out", str(tmp_path / "a-file" / "dir.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("guardrail: error: --out ") and "is not a directory" in err
+    assert err.count("\n") == 1

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
@@ -159,7 +159,10 @@ class ConflictCheck:
         for value in candidates:
             rivals = self._rivals(value, found, statement, unit.text)
             if rivals and not any(value.same(r) for r in rivals):
-                denied = _parity(assessment, unit) == 1
+                # bounds already fold in the negations and comparatives around an amount
+                # ("not more than 20" is at most 20): a clash of bounds alone is never denied
+                bounds_only = any(replace(value, bound=0).same(replace(r, bound=0)) for r in rivals)
+                denied = not bounds_only and _parity(assessment, unit) == 1
                 return Conflict(value, tuple(rivals), unit.text, denied)
         return None
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from guardrail.exceptions import ConfigError, JudgeRequestError
 from guardrail.judges import base as task
@@ -25,7 +25,12 @@ from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.mutate import Mutator
 from guardrail.judges.local.verifiers import DEFAULT_VERIFIER, Verifier, make_verifier
 from guardrail.judges.local.verify import Support, Thresholds
+from guardrail.lang import OFFLINE_JUDGE_LANGUAGES, detect
+from guardrail.lang.context import current_language, reset_language, set_language
+from guardrail.lang.registry import has_tables
 from guardrail.registry import Capabilities
+
+_T = TypeVar("_T")
 
 _METARAG = {Support.SUPPORTED: "YES", Support.CONTRADICTED: "NO", Support.UNKNOWN: "NOT SURE"}
 _RT4CHART = {
@@ -52,6 +57,40 @@ def _words_in(text: str) -> int:
     return len(text.split())
 
 
+#: Texts whose language the judge remembers (a turn's context is read by many requests).
+_LANGUAGES_KEPT = 256
+_languages_seen: dict[str, str] = {}
+
+
+def reading_language(inputs: Mapping[str, Any]) -> str:
+    """The language to read a request in: its context's (or, without one, its own text's),
+    when the judge has words for it; English otherwise. Detections are remembered per text."""
+    sample = ""
+    if "context" in inputs or "passages" in inputs:
+        sample = context_of(inputs)
+    if not sample.strip():
+        for key in ("text", "factoid", "statement", "claim", "factoids", "statements"):
+            if inputs.get(key):
+                sample = text_of(inputs, key)
+                break
+    if not sample.strip():
+        return "en"
+    code = _languages_seen.get(sample)
+    if code is None:
+        found = detect(sample).language
+        code = found if has_tables(found) else "en"
+        _remember([sample], code)
+    return code
+
+
+def _remember(texts: list[str], code: str) -> None:
+    """Remember ``texts`` as written in ``code`` (the oldest are forgotten first)."""
+    for text in texts:
+        while len(_languages_seen) >= _LANGUAGES_KEPT:
+            _languages_seen.pop(next(iter(_languages_seen)), None)
+        _languages_seen[text] = code
+
+
 class LocalJudge:
     """Offline judge for MetaRAG and RT4CHART tasks.
 
@@ -60,10 +99,14 @@ class LocalJudge:
     fitted one at another model). ``support_threshold`` and ``conflict_threshold`` are the
     coverage (0..1) a context sentence needs before the rules answer YES, or call a clash a NO.
     ``cache_size`` bounds how many preprocessed contexts the verifier keeps.
+
+    :attr:`languages` are those it verifies; a policy reads them to decide what a turn in
+    any other language gets (:mod:`guardrail.policy.languages`).
     """
 
     #: No network, no key, no model server.
     capabilities: ClassVar[Capabilities] = Capabilities(offline=True)
+    languages: ClassVar[tuple[str, ...]] = OFFLINE_JUDGE_LANGUAGES
 
     def __init__(
         self,
@@ -84,6 +127,8 @@ class LocalJudge:
         elif model_path is not None:
             raise ConfigError("model_path names a packaged verifier's model; pass a name")
         self.verifier: Verifier = verifier
+        self._decomposers: dict[str, Decomposer] = {}
+        self._mutators: dict[str, Mutator] = {}
         self._tasks: dict[str, Callable[[Mapping[str, Any]], str]] = {
             task.DECOMPOSE: self._decompose,
             task.CLAIMS: self._decompose,
@@ -100,20 +145,29 @@ class LocalJudge:
     def name(self) -> str:
         return self.verifier.name
 
-    @cached_property
+    @property
     def lexicon(self) -> Lexicon:
-        """The verifier's lexicon when it has one, else the packaged one (read on first use:
-        constructing a judge does no I/O)."""
+        """The verifier's lexicon when it has one, else the packaged one for the language
+        being read (read on first use: constructing a judge does no I/O)."""
         found = getattr(self.verifier, "lexicon", None)
-        return found if isinstance(found, Lexicon) else Lexicon.load()
+        return found if isinstance(found, Lexicon) else Lexicon.for_language(current_language())
 
-    @cached_property
+    @property
     def decomposer(self) -> Decomposer:
-        return Decomposer(self.lexicon)
+        """The decomposer for the language being read (one per language, built on first use)."""
+        return self._per_language(self._decomposers, Decomposer)
 
-    @cached_property
+    @property
     def mutator(self) -> Mutator:
-        return Mutator(self.lexicon)
+        """The mutator for the language being read (one per language, built on first use)."""
+        return self._per_language(self._mutators, Mutator)
+
+    def _per_language(self, built: dict[str, _T], make: Callable[[Lexicon], _T]) -> _T:
+        code = current_language()
+        found = built.get(code)
+        if found is None:
+            found = built.setdefault(code, make(self.lexicon))
+        return found
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         text = self.answer(request.task, request.inputs)
@@ -125,14 +179,21 @@ class LocalJudge:
         )
 
     def answer(self, task: str, inputs: Mapping[str, Any]) -> str:
-        """The reply text for one task (synchronous core of :meth:`complete`)."""
+        """The reply text for one task (synchronous core of :meth:`complete`), read in the
+        language of the request's text (:func:`reading_language`)."""
         handler = self._tasks.get(task)
         if handler is None:
             raise JudgeRequestError(f"local judge: unknown task {task!r}")
-        return handler(inputs)
+        token = set_language(reading_language(inputs))
+        try:
+            return handler(inputs)
+        finally:
+            reset_language(token)
 
     def _decompose(self, inputs: Mapping[str, Any]) -> str:
         factoids = self.decomposer.decompose(text_of(inputs, "text"))
+        # the claims are in the answer's language: their mutation requests need no detection
+        _remember(factoids, current_language())
         return json.dumps(factoids, ensure_ascii=False)
 
     def _variants(self, inputs: Mapping[str, Any], make: Callable[[str, int], list[str]]) -> str:

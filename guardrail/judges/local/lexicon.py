@@ -21,10 +21,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from guardrail.judges.local.morph import Form, Morphology
+from guardrail.lang.registry import language
 from guardrail.text.stemming import stem
 
 _FORMS: tuple[Form, ...] = ("", "s", "ed", "ing")
@@ -68,6 +70,9 @@ class Lexicon:
     framing_negating: tuple[str, ...]
     #: generic words ("characterized", "used", "method") that weigh little when verifying
     light_words: frozenset[str] = frozenset()
+    #: words that, after a negation and before a number, make a bound rather than a denial:
+    #: "not more than 20" is "at most 20", "ne pas dépasser 4 g" is "at most 4 g"
+    bound_words: frozenset[str] = frozenset()
     #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
     #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
     readings: dict[str, Any] = field(
@@ -77,8 +82,15 @@ class Lexicon:
     @classmethod
     def load(cls) -> Lexicon:
         """Read the packaged ``lexicon.json``."""
-        raw = resources.files(__package__).joinpath("lexicon.json").read_text(encoding="utf-8")
-        return cls.from_dict(json.loads(raw))
+        return cls.from_dict(_english_data())
+
+    @classmethod
+    def for_language(cls, code: str) -> Lexicon:
+        """The lexicon for reading language ``code``: the packaged English one, extended by
+        the language module's negations, stopwords, opposites, verdict scales and number
+        words (:mod:`guardrail.lang`); English itself, or a language without a module, gets
+        the packaged one. Built once per language and process."""
+        return _for_language(code)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Lexicon:
@@ -131,6 +143,7 @@ class Lexicon:
             framing_supportive=tuple(data.get("framing_supportive", [])),
             framing_negating=tuple(data.get("framing_negating", [])),
             light_words=frozenset(stem(w) for w in data.get("light_words", [])),
+            bound_words=frozenset(data.get("bound_words", [])),
         )
 
     def is_negation(self, word: str) -> bool:
@@ -162,3 +175,35 @@ class Lexicon:
 
 def _inflections(morph: Morphology, word: str) -> set[str]:
     return {word, *(morph.inflect(word, f) for f in _FORMS[1:])}
+
+
+@lru_cache(maxsize=1)
+def _english_data() -> dict[str, Any]:
+    raw = resources.files(__package__).joinpath("lexicon.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(raw)
+    return data
+
+
+@cache
+def _for_language(code: str) -> Lexicon:
+    lang = language(code)
+    if lang is None:
+        return _english()
+    data = dict(_english_data())
+    # An English negation that is an ordinary word of the language (Portuguese "no" is "in
+    # the") is not a negation there.
+    data["negations"] = [w for w in data.get("negations", []) if w not in lang.stopwords]
+    for key, extra in lang.lexicon_data().items():
+        base = data.get(key)
+        if isinstance(base, dict) and isinstance(extra, dict):
+            data[key] = {**base, **extra}
+        elif isinstance(base, list) and isinstance(extra, list):
+            data[key] = [*base, *extra]
+        else:
+            data[key] = extra
+    return Lexicon.from_dict(data)
+
+
+@lru_cache(maxsize=1)
+def _english() -> Lexicon:
+    return Lexicon.from_dict(_english_data())

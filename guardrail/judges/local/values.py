@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import NamedTuple
 
+from guardrail.lang.context import current_language
+from guardrail.lang.registry import language
 from guardrail.text.tokens import STOPWORDS
 
 #: A value's kind: what it may be compared with.
@@ -106,6 +109,26 @@ for _dim, _table in _UNIT_TABLES.items():
 #: Words that may sit between a number and its unit ("25 vacation days", "3 more weeks").
 _UNIT_GAP = 2
 _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
+#: Phrases right before an amount that bound it: +1 at most, -1 at least. A negation just
+#: before the phrase reverses it ("not more than 20" is at most 20).
+_BOUNDS_BEFORE: dict[str, int] = {
+    "at most": 1, "up to": 1, "less than": 1, "fewer than": 1, "under": 1, "below": 1,
+    "maximum": 1, "maximum of": 1, "max": 1, "exceed": 1, "no longer than": 1,
+    "at least": -1, "more than": -1, "over": -1, "above": -1, "minimum": -1,
+    "minimum of": -1, "longer than": -1, "shorter than": 1,
+}  # fmt: skip
+#: Phrases right after an amount (and its unit) that bound it.
+_BOUNDS_AFTER: dict[str, int] = {
+    "and over": -1, "or over": -1, "or more": -1, "and above": -1, "or older": -1,
+    "and older": -1, "plus": -1, "or less": 1, "or fewer": 1, "or under": 1, "or younger": 1,
+    "and under": 1, "or below": 1, "at most": 1, "at the most": 1, "at least": -1,
+}  # fmt: skip
+#: Words before a bare number that make it an age in years ("aged 16 and over").
+_AGE_WORDS = frozenset({"aged", "age", "ages"})
+#: Words of a bound phrase, at most.
+_BOUND_WORDS = 3
+#: Kinds of value a bound applies to.
+_BOUNDED = frozenset({"quantity", "money", "percent"})
 #: Words that may start a value (any other word is skipped at once).
 _KEYWORDS = frozenset(
     [*_CURRENCY_SIGNS, *_TIME_WORDS, *_MONTHS, *_WEEKDAYS, *_ORDINALS, *_SMALL, *_SCALES]
@@ -121,6 +144,84 @@ _NOT_NAMES = frozenset(
 
 
 @dataclass(frozen=True)
+class _Tables:
+    """The words values are read with in one language: English's, plus the language's own."""
+
+    small: dict[str, float]
+    scales: dict[str, float]
+    ordinals: dict[str, float]
+    months: dict[str, int]
+    weekdays: dict[str, int]
+    currency_words: dict[str, str]
+    units: dict[str, tuple[str, float]]
+    keywords: frozenset[str]
+    free: frozenset[str]
+    joiners: frozenset[str]
+    #: capitalized words are names only after these (None: any capitalized word may be one)
+    name_openers: frozenset[str] | None = None
+    bounds_before: dict[str, int] = field(default_factory=dict)
+    bounds_after: dict[str, int] = field(default_factory=dict)
+    negations: frozenset[str] = frozenset()
+
+
+def _english() -> _Tables:
+    return _Tables(
+        small={k: float(v) for k, v in _SMALL.items()},
+        scales={k: float(v) for k, v in _SCALES.items()},
+        ordinals={k: float(v) for k, v in _ORDINALS.items()},
+        months=dict(_MONTHS),
+        weekdays=dict(_WEEKDAYS),
+        currency_words=dict(_CURRENCY_WORDS),
+        units=dict(_UNITS),
+        keywords=_KEYWORDS,
+        free=frozenset(),
+        joiners=frozenset({"-", "and"}),
+        bounds_before=dict(_BOUNDS_BEFORE),
+        bounds_after=dict(_BOUNDS_AFTER),
+        negations=frozenset({"not", "no", "never", "don't", "doesn't", "mustn't", "cannot"}),
+    )
+
+
+_EN = _english()
+
+
+@cache
+def tables(code: str) -> _Tables:
+    """The value words of language ``code``: English's, extended by its language module."""
+    lang = language(code)
+    if lang is None:
+        return _EN
+    small = {**_EN.small, **{k: float(v) for k, v in lang.numbers.items()}}
+    scales = {**_EN.scales, **{k: float(v) for k, v in lang.scales.items()}}
+    ordinals = {**_EN.ordinals, **{k: float(v) for k, v in lang.ordinals.items()}}
+    months = {**_EN.months, **lang.months}
+    weekdays = {**_EN.weekdays, **lang.weekdays}
+    currency = {**_EN.currency_words, **lang.currencies}
+    units = {**_EN.units, **lang.units}
+    keywords = frozenset(
+        [*_EN.keywords, *small, *scales, *ordinals, *months, *weekdays, *lang.free]
+    )
+    joiners = _EN.joiners | lang.number_joiners
+    openers = lang.name_openers if lang.capitalized_nouns else None
+    return _Tables(
+        small,
+        scales,
+        ordinals,
+        months,
+        weekdays,
+        currency,
+        units,
+        keywords,
+        lang.free,
+        joiners,
+        openers,
+        {**_EN.bounds_before, **lang.bounds_before},
+        {**_EN.bounds_after, **lang.bounds_after},
+        (_EN.negations - lang.stopwords) | lang.negations,
+    )
+
+
+@dataclass(frozen=True)
 class Value:
     """One value: its ``kind``, a normalized ``key`` (the dimension or currency it is in) and
     ``amount`` (numbers) or ``text`` (names, weekdays), with its character span."""
@@ -132,9 +233,15 @@ class Value:
     start: int
     end: int
     surface: str
+    #: A bound the text puts on the amount: +1 at most ("up to 20", "under 16"), -1 at least
+    #: ("at least 20", "16 and over"), 0 none.
+    bound: int = 0
 
     def same(self, other: Value) -> bool:
-        """The same value (kinds and keys must already agree)."""
+        """The same value (kinds and keys must already agree); "at most 20" and "at least
+        20" are not the same."""
+        if self.bound and other.bound and self.bound != other.bound:
+            return False
         if self.amount is not None and other.amount is not None:
             return abs(self.amount - other.amount) <= 1e-9 * max(1.0, abs(self.amount))
         return self.text == other.text
@@ -174,7 +281,7 @@ def _number(tok: _Tok) -> float | None:
         return None
 
 
-def _word_number(toks: list[_Tok], i: int) -> tuple[float, int] | None:
+def _word_number(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None:
     """A number written in words from ``toks[i]`` ("twenty-five", "two hundred"): value and
     the index after it."""
     total = 0.0
@@ -183,15 +290,15 @@ def _word_number(toks: list[_Tok], i: int) -> tuple[float, int] | None:
     seen = False
     while j < len(toks):
         low = toks[j].low
-        if low in _SMALL:
-            current += _SMALL[low]
+        if low in t.small:
+            current += t.small[low]
             seen = True
-        elif low in _SCALES and seen:
-            current = max(current, 1.0) * _SCALES[low]
-            if _SCALES[low] >= 1000:
+        elif low in t.scales and seen:
+            current = max(current, 1.0) * t.scales[low]
+            if t.scales[low] >= 1000:
                 total += current
                 current = 0.0
-        elif low in ("-", "and") and seen and j + 1 < len(toks) and toks[j + 1].low in _SMALL:
+        elif low in t.joiners and seen and j + 1 < len(toks) and toks[j + 1].low in t.small:
             pass
         else:
             break
@@ -201,10 +308,10 @@ def _word_number(toks: list[_Tok], i: int) -> tuple[float, int] | None:
     return total + current, j
 
 
-def _scale(toks: list[_Tok], j: int) -> tuple[float, int]:
+def _scale(toks: list[_Tok], j: int, t: _Tables) -> tuple[float, int]:
     """A scale word after a number ("1.5 million", "3bn"): factor and the index after it."""
-    if j < len(toks) and toks[j].low in _SCALES:
-        return float(_SCALES[toks[j].low]), j + 1
+    if j < len(toks) and toks[j].low in t.scales:
+        return float(t.scales[toks[j].low]), j + 1
     if j < len(toks) and toks[j].low in _SCALE_ABBR and toks[j].start == toks[j - 1].end:
         return float(_SCALE_ABBR[toks[j].low]), j + 1
     return 1.0, j
@@ -217,6 +324,7 @@ def _is_year(tok: _Tok, value: float) -> bool:
 def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Value]:
     """Every value ``text`` asserts, left to right. ``common(word)`` says whether a lowercase
     word is an ordinary word (so a capitalized first word is not a name)."""
+    t = tables(current_language())
     toks = _tokens(text)
     out: list[Value] = []
     i = 0
@@ -229,14 +337,14 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     while i < n:
         tok = toks[i]
         low = tok.low
-        if not tok.digit and low not in _KEYWORDS:
+        if not tok.digit and low not in t.keywords:
             i += 1  # most words: nothing to read here (names are read after the loop)
             continue
         # money with a sign before the number: "$120", "€2.50", "£5,000", "$3 million"
         if low in _CURRENCY_SIGNS and i + 1 < n and toks[i + 1].digit:
             cash = _number(toks[i + 1])
             if cash is not None:
-                factor, j = _scale(toks, i + 2)
+                factor, j = _scale(toks, i + 2, t)
                 add("money", _CURRENCY_SIGNS[low], cash * factor, "", i, j)
                 i = j
                 continue
@@ -259,8 +367,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
                 i = after if ampm else i + 1
                 continue
         # dates: "15 March 2024", "March 15, 2024", "March 15"; a month alone is a date too
-        if low in _MONTHS and tok.text[0].isupper() and low != "may":
-            i = _date(toks, i, out, text)
+        if low in t.months and tok.text[0].isupper() and low != "may":
+            i = _date(toks, i, out, text, t)
             continue
         if (
             low == "may"
@@ -268,17 +376,19 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             and 0 < i < n - 1
             and (toks[i + 1].digit or toks[i - 1].digit)
         ):
-            i = _date(toks, i, out, text)
+            i = _date(toks, i, out, text, t)
             continue
+        # "15 March", and "15. März" / "15. maart" (a day with a dot before the month)
+        dot = 1 if i + 2 < n and toks[i + 1].text == "." and toks[i + 2].low in t.months else 0
         if (
             tok.digit
-            and i + 1 < n
-            and toks[i + 1].low in _MONTHS
+            and i + 1 + dot < n
+            and toks[i + 1 + dot].low in t.months
             and re.fullmatch(r"\d{1,2}", tok.text)
         ):
             day = int(tok.text)
-            month = _MONTHS[toks[i + 1].low]
-            j = i + 2
+            month = t.months[toks[i + 1 + dot].low]
+            j = i + 2 + dot
             if 1 <= day <= 31:
                 add("date", "day", float(month * 100 + day), "", i, j)
                 if j < n and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
@@ -286,13 +396,13 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
                     j += 1
                 i = j
                 continue
-        if low in _WEEKDAYS:
-            add("weekday", "weekday", float(_WEEKDAYS[low]), "", i, i + 1)
+        if low in t.weekdays:
+            add("weekday", "weekday", float(t.weekdays[low]), "", i, i + 1)
             i += 1
             continue
-        if low in _ORDINALS or _ORDINAL_SUFFIX.match(low):
+        if low in t.ordinals or _ORDINAL_SUFFIX.match(low):
             m = _ORDINAL_SUFFIX.match(low)
-            value = float(m.group(1)) if m else float(_ORDINALS[low])
+            value = float(m.group(1)) if m else float(t.ordinals[low])
             add("ordinal", "ordinal", value, "", i, i + 1)
             i += 1
             continue
@@ -303,35 +413,73 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             amount = _number(tok)
             j = i + 1
         else:
-            words = _word_number(toks, i)
-            if words is not None and not (low == "one" and not _unit_follows(toks, words[1])):
+            words = _word_number(toks, i, t)
+            if words is not None and not (low == "one" and not _unit_follows(toks, words[1], t)):
                 amount, j = words
         if amount is None:
             i += 1
             continue
-        if tok.digit and _is_year(tok, amount) and not _unit_follows(toks, j):
+        if tok.digit and _is_year(tok, amount) and not _unit_follows(toks, j, t):
             add("year", "year", amount, "", i, j)
             i = j
             continue
-        factor, j = _scale(toks, j)
+        factor, j = _scale(toks, j, t)
         amount *= factor
         if j < n and (toks[j].low in ("%", "percent") or _per_cent(toks, j)):
             end = j + (2 if _per_cent(toks, j) else 1)
             add("percent", "percent", amount, "", i, end)
             i = end
             continue
-        if j < n and toks[j].low in _CURRENCY_WORDS:
-            add("money", _CURRENCY_WORDS[toks[j].low], amount, "", i, j + 1)
+        if j < n and toks[j].low in t.currency_words:
+            add("money", t.currency_words[toks[j].low], amount, "", i, j + 1)
             i = j + 1
             continue
-        unit, end = _unit(toks, j)
+        unit, end = _unit(toks, j, t)
         if unit is not None:
-            dim, per = _UNITS.get(unit, (unit, 1.0))
+            dim, per = t.units.get(unit, (unit, 1.0))
             add("quantity", dim, amount * per, "", i, end)
         else:
             add("quantity", "", amount, "", i, j)
         i = max(j, i + 1)
-    out.extend(_names(text, toks, common))
+    if out:
+        out = _with_bounds(out, toks, t)
+    out.extend(_names(text, toks, common, t))
+    return out
+
+
+def _phrase(toks: list[_Tok], a: int, b: int) -> str:
+    return " ".join(tok.low for tok in toks[a:b])
+
+
+def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Value]:
+    """``values`` with the bound each amount's neighbouring words put on it."""
+    first = {tok.start: k for k, tok in enumerate(toks)}
+    last = {tok.end: k for k, tok in enumerate(toks)}
+    out = []
+    for v in values:
+        a, b = first.get(v.start), last.get(v.end)
+        if v.kind not in _BOUNDED or a is None or b is None:
+            out.append(v)
+            continue
+        bound = 0
+        for size in range(_BOUND_WORDS, 0, -1):
+            if a - size < 0:
+                continue
+            found = t.bounds_before.get(_phrase(toks, a - size, a))
+            if found:
+                start = a - size
+                negated = any(toks[k].low in t.negations for k in range(max(0, start - 3), start))
+                bound = -found if negated else found
+                break
+        if not bound:
+            for size in range(_BOUND_WORDS, 0, -1):
+                found = t.bounds_after.get(_phrase(toks, b + 1, b + 1 + size))
+                if found and b + size < len(toks):
+                    bound = found
+                    break
+        if v.kind == "quantity" and not v.key and a > 0 and toks[a - 1].low in _AGE_WORDS:
+            v = replace(v, key="months", amount=(v.amount or 0.0) * 12)  # "aged 16": years
+        out.append(replace(v, bound=bound) if bound else v)
     return out
 
 
@@ -355,11 +503,11 @@ def _per_cent(toks: list[_Tok], j: int) -> bool:
     return j + 1 < len(toks) and toks[j].low == "per" and toks[j + 1].low == "cent"
 
 
-def _unit_follows(toks: list[_Tok], j: int) -> bool:
-    return _unit(toks, j)[0] is not None
+def _unit_follows(toks: list[_Tok], j: int, t: _Tables) -> bool:
+    return _unit(toks, j, t)[0] is not None
 
 
-def _unit(toks: list[_Tok], j: int) -> tuple[str | None, int]:
+def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
     """The unit after a number: a known unit within :data:`_UNIT_GAP` words ("25 vacation days",
     "2-year"), else the next noun-like word ("8 books" -> "book"), else none."""
     k = j
@@ -368,23 +516,23 @@ def _unit(toks: list[_Tok], j: int) -> tuple[str | None, int]:
     for step in range(_UNIT_GAP + 1):
         if k + step >= len(toks):
             break
-        t = toks[k + step]
-        if not t.low.isalpha():
+        tok = toks[k + step]
+        if not tok.low.isalpha():
             break
-        if t.low in _UNITS:
-            return t.low, k + step + 1
+        if tok.low in t.units:
+            return tok.low, k + step + 1
     if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in STOPWORDS:
         word = toks[k].low
-        if len(word) > 2 and word not in _MONTHS and word not in _WEEKDAYS:
+        if len(word) > 2 and word not in t.months and word not in t.weekdays:
             stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
             return stem, k + 1
     return None, j
 
 
-def _date(toks: list[_Tok], i: int, out: list[Value], text: str) -> int:
+def _date(toks: list[_Tok], i: int, out: list[Value], text: str, t: _Tables) -> int:
     """A date starting at a month name ("March 15, 2024", "March 2024", "March")."""
     n = len(toks)
-    month = _MONTHS[toks[i].low]
+    month = t.months[toks[i].low]
     j = i + 1
     day = None
     if j < n and toks[j].digit and re.fullmatch(r"\d{1,2}", toks[j].text):
@@ -406,7 +554,9 @@ def _date(toks: list[_Tok], i: int, out: list[Value], text: str) -> int:
     return j
 
 
-def _names(text: str, toks: list[_Tok], common: Callable[[str], bool] | None) -> list[Value]:
+def _names(
+    text: str, toks: list[_Tok], common: Callable[[str], bool] | None, t: _Tables
+) -> list[Value]:
     """Runs of capitalized words that are not a sentence's first common word ("Marie Curie",
     "World Health Organization", "Black Sea"): one name each."""
     out: list[Value] = []
@@ -424,9 +574,20 @@ def _names(text: str, toks: list[_Tok], common: Callable[[str], bool] | None) ->
         head = tok.text[:1]
         capital = head.isalpha() and head.isupper()
         if capital and not (
-            tok.low in _MONTHS or tok.low in _WEEKDAYS or tok.low in _CURRENCY_WORDS
+            tok.low in t.months
+            or tok.low in t.weekdays
+            or tok.low in t.currency_words
+            or tok.low in t.units
+            or tok.low in t.small
         ):
             first = k == 0 or toks[k - 1].text in '.!?:;"“(' or toks[k - 1].low == "-"
+            # nouns are capitalized: only a word after a preposition may start a name
+            if (
+                t.name_openers is not None
+                and not run
+                and (first or toks[k - 1].low not in t.name_openers)
+            ):
+                continue
             if first and not run and (tok.low in _NOT_NAMES or (common and common(tok.low))):
                 continue
             run.append(tok)

@@ -58,6 +58,7 @@ from guardrail.judges.local.verify import (
     assess,
     index_context,
 )
+from guardrail.lang.context import current_language
 from guardrail.registry import Capabilities, Registry
 
 MODEL = "local-rules-v1"
@@ -140,14 +141,23 @@ class LexicalVerifier:
         self.thresholds = thresholds or Thresholds()
         self.cache_size = cache_size
         self._lexicon = lexicon
-        self._cache: OrderedDict[str, Prepared] = OrderedDict()
+        self._last_lexicon: tuple[str, Lexicon] | None = None
+        self._cache: OrderedDict[tuple[str, str], Prepared] = OrderedDict()
 
     @property
     def lexicon(self) -> Lexicon:
-        """Loaded on first use, so constructing a verifier does no I/O."""
-        if self._lexicon is None:
-            self._lexicon = Lexicon.load()
-        return self._lexicon
+        """The lexicon given to the constructor, else the one of the language being read
+        (:func:`guardrail.lang.context.current_language`), loaded on first use so that
+        constructing a verifier does no I/O."""
+        if self._lexicon is not None:
+            return self._lexicon
+        code = current_language()
+        last = self._last_lexicon  # read once: another thread may replace it meanwhile
+        if last is not None and last[0] == code:
+            return last[1]
+        found = Lexicon.for_language(code)
+        self._last_lexicon = (code, found)
+        return found
 
     def fitted(self) -> list[tuple[str, dict[str, Any]]]:
         return []
@@ -155,7 +165,7 @@ class LexicalVerifier:
     def prepare(self, context: str) -> Prepared:
         """``context`` preprocessed (cached by content: the text itself is the key, so a
         repeated context costs one dict lookup, its hash being kept on the string)."""
-        key = context
+        key = (current_language(), context)
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)

@@ -103,6 +103,7 @@ class Unit:
         for t in terms:
             keys.add(t.stem)
             keys.update(t.same)
+            keys.update(k for k, _ in t.polar if k.startswith(VERDICT))
         return sum(1 for scope in self.scopes if not scope or scope & keys)
 
 
@@ -133,8 +134,29 @@ def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
             continue
         if tok.lower == "no" and nxt in ("doubt",):
             continue
+        if _bounds_a_number(tokens, i, lex):
+            continue
         out.append(i)
     return out
+
+
+#: Tokens after a negation searched for a bound word, and after it for the number it bounds.
+_BOUND_REACH = 3
+
+
+def _bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
+    """Whether the negation at ``i`` makes a bound on a number rather than a denial: "must
+    not work more than 20 hours" says "at most 20 hours"; "nicht mehr als 20" likewise."""
+    if not lex.bound_words:
+        return False
+    end = min(len(tokens), i + 1 + _BOUND_REACH)
+    for j in range(i + 1, end):
+        if tokens[j].lower in lex.bound_words:
+            after = tokens[j + 1 : j + 2 + _BOUND_REACH]
+            return any(t.is_number or lex.number_value(t.lower) is not None for t in after)
+        if tokens[j].text in _SCOPE_BREAK:
+            return False
+    return False
 
 
 #: Content words after a negation that it is taken to govern (up to a clause break).
@@ -153,6 +175,11 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
                 break
             if later.is_number or (later.is_word and lex.is_content(later.lower)):
                 scope.add(later.text.rstrip("%") if later.is_number else stem(later.lower))
+                if later.is_word:
+                    # a negated verdict word governs the verdict ("must not be taken" is a
+                    # verdict on acceptability): a statement's verdict on that scale is about it
+                    polar = lex.polar_keys.get(stem(later.lower), ())
+                    scope.update(k for k, _ in polar if k.startswith(VERDICT))
                 if len(scope) >= NEGATION_SCOPE:
                     break
         for before in reversed(tokens[:i]):
@@ -352,7 +379,8 @@ class _Match:
     opposed: list[Term]
     missing: list[Term]
     #: Some opposed term is opposed on a verdict scale ("safe" against "contraindicated"), not
-    #: only relationally ("before"/"after") or by a prefix ("closed"/"disclosed").
+    #: only relationally ("before"/"after") or by a prefix ("closed"/"disclosed"); or a
+    #: verdict word matches one the unit negates ("safe" against "must not be taken").
     decisive: bool = False
 
 
@@ -393,6 +421,10 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
             if signs:
                 relation = 1 if sign in signs else -1
                 if relation == 1:
+                    # a verdict the unit negates ("harmless" / "must not be taken") is as
+                    # explicit as an opposite verdict word
+                    if key.startswith(VERDICT) and any(key in sc for sc in unit.scopes):
+                        decisive = True
                     break
                 verdict = verdict or key.startswith(VERDICT)
         prefixable = relation == 0 and len(term.stem) > 4

@@ -29,10 +29,14 @@ def test_is_a_judge_and_local_means_the_trained_verifier():
 
 def test_constructor_does_no_io():
     """The lexicon is read on first use, not in the constructor."""
+    from guardrail.judges.local import lexicon
+
+    for cached in (lexicon._english_data, lexicon._english, lexicon._for_language):
+        cached.cache_clear()
     judge = LocalJudge(verifier="rules")
-    assert judge.verifier._lexicon is None  # type: ignore[attr-defined]
+    assert lexicon._english_data.cache_info().currsize == 0
     judge.answer("decompose", {"text": "Paris is a city."})
-    assert judge.verifier._lexicon is not None  # type: ignore[attr-defined]
+    assert lexicon._english_data.cache_info().currsize == 1
 
 
 def test_constructor_validates_settings():

@@ -1,0 +1,266 @@
+"""Turns in seven languages under a policy: language identification, topics, and what the
+guard decides on contradicted and faithful answers.
+
+    python -m benchmarks.languages [--split test|dev|all] [--policy policies/default.yaml]
+        [--detectors] [--json-out PATH]
+
+The suites are ``benchmarks/data/languages/<code>.jsonl`` (one question, one passage, a
+faithful restatement and a single-fact contradiction per line, with the gold topic and a
+``split``: development or test half) and ``short.jsonl`` (replies of three to six words, for
+language identification only). They were written before the language work was tuned; report
+the test half.
+
+Per language it prints:
+
+* **language id**: texts whose detected language is right (questions, passages, answers and
+  the short replies), and the mean time per text and per turn;
+* **topic right**: questions whose applied rule (the strictest detected topic) is the gold
+  topic's, and **sensitive→general**: sensitive questions given the default topic;
+* **caught**: contradicted answers the policy did not pass (any action but ``pass``),
+  **kept**: faithful restatements it passed; both with the turn's detected languages and the
+  policy's languages rule, as a guard would decide;
+* **scored ≥ 0.8 / ≤ 0.3**: the judge's own view (MetaRAG with the policy's judge):
+  contradictions scored at least 0.8, restatements at most 0.3.
+
+``--detectors`` also measures the candidate detectors that are installed (py3langid,
+lingua-language-detector) on the same texts. Writes ``benchmarks/results/languages.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks._common import repo_root, write_results
+from guardrail.judges.registry import make_judge
+from guardrail.lang import detect, detect_turn
+from guardrail.policy import PolicyEngine, load_policy
+from guardrail.scoring import MetaRAG
+from guardrail.topics import TopicClassifier
+
+SUITES = Path("benchmarks") / "data" / "languages"
+LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
+CAUGHT = 0.8
+KEPT = 0.3
+ANSWERS = ("faithful", "contradicted")
+
+
+def load(split: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The turn cases and the short replies of ``split`` (``all``: both halves)."""
+    root = repo_root() / SUITES
+    turns: list[dict[str, Any]] = []
+    for code in LANGUAGES:
+        path = root / f"{code}.jsonl"
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                turns.append({**json.loads(line), "language": code})
+    short = [
+        json.loads(line)
+        for line in (root / "short.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    keep = (lambda c: True) if split == "all" else (lambda c: c["split"] == split)
+    return [c for c in turns if keep(c)], [c for c in short if keep(c)]
+
+
+def texts_of(turns: list[dict[str, Any]], short: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(gold language, text) for every text of the suites."""
+    out = [
+        (c["language"], c[k])
+        for c in turns
+        for k in ("question", "context", "faithful", "contradicted")
+    ]
+    return out + [(c["language"], c["text"]) for c in short]
+
+
+def measure_detector(
+    name: str, fn: Callable[[str], str], texts: list[tuple[str, str]]
+) -> dict[str, Any]:
+    """Accuracy per language and mean seconds per text of one detector (after a warm-up)."""
+    fn("warm up the model")
+    started = time.perf_counter()
+    found = [fn(text) for _, text in texts]
+    seconds = time.perf_counter() - started
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (gold, _), got in zip(texts, found, strict=True):
+        per[gold][0] += got == gold
+        per[gold][1] += 1
+    right = sum(r for r, _ in per.values())
+    return {
+        "detector": name,
+        "right": right,
+        "texts": len(texts),
+        "per_language": {k: {"right": r, "texts": n} for k, (r, n) in sorted(per.items())},
+        "us_per_text": round(seconds / len(texts) * 1e6, 1),
+    }
+
+
+def candidate_detectors() -> list[tuple[str, Callable[[str], str]]]:
+    """The detectors compared with the shipped one, those that are installed."""
+    out: list[tuple[str, Callable[[str], str]]] = [("fastText lid.176.ftz (shipped)", _shipped)]
+    try:
+        from py3langid.langid import _get_identifier
+
+        ident = _get_identifier()
+        out.append(("py3langid", lambda t: str(ident.classify(t)[0])))
+    except ImportError:
+        pass
+    try:
+        from lingua import Language, LanguageDetectorBuilder
+
+        chosen = [
+            Language.ENGLISH,
+            Language.GERMAN,
+            Language.FRENCH,
+            Language.SPANISH,
+            Language.ITALIAN,
+            Language.PORTUGUESE,
+            Language.DUTCH,
+        ]
+        lingua = LanguageDetectorBuilder.from_languages(*chosen).build()
+
+        def lingua_code(text: str) -> str:
+            found = lingua.detect_language_of(text)
+            return found.iso_code_639_1.name.lower() if found else "und"
+
+        out.append(("lingua (7 languages only)", lingua_code))
+    except ImportError:
+        pass
+    return out
+
+
+def _shipped(text: str) -> str:
+    return detect(text).language
+
+
+def run(policy_path: Path, split: str, detectors: bool) -> dict[str, Any]:
+    turns, short = load(split)
+    policy = load_policy(policy_path)
+    engine = PolicyEngine(policy)
+    classifier = TopicClassifier.from_policy(policy)
+    judge_spec = policy.scorer.judge_specs()[0]
+    scorer = MetaRAG(make_judge(judge_spec))
+    default = policy.classifier.default_topic
+
+    detect_turn("warm up", "the model", ["before timing"])
+    rows: dict[str, dict[str, int]] = {code: defaultdict(int) for code in LANGUAGES}
+    misses: list[dict[str, Any]] = []
+    turn_seconds = 0.0
+    for case in turns:
+        row = rows[case["language"]]
+        topics = classifier.classify(case["question"], [case["context"]])
+        rule = engine.rule_for(topics)
+        gold = policy.topic(case["topic"])
+        row["questions"] += 1
+        row["topic_right"] += rule.name == gold.name
+        if gold.sensitive:
+            row["sensitive"] += 1
+            row["sensitive_general"] += rule.name == default
+        if rule.name != gold.name:
+            misses.append({"id": case["id"], "what": "topic", "gold": gold.name, "got": rule.name})
+        for kind in ANSWERS:
+            started = time.perf_counter()
+            languages = detect_turn(case["question"], case[kind], [case["context"]])
+            turn_seconds += time.perf_counter() - started
+            report = scorer.score_sync(
+                case["question"], case[kind], [case["context"]], threshold=rule.threshold
+            )
+            decision = engine.decide(report, topics, languages=languages)
+            passed = decision.action == "pass"
+            if kind == "contradicted":
+                row["contradicted"] += 1
+                row["caught"] += not passed
+                row["scored_high"] += report.score >= CAUGHT
+            else:
+                row["faithful"] += 1
+                row["kept"] += passed
+                row["scored_low"] += report.score <= KEPT
+            if passed == (kind == "contradicted"):
+                misses.append(
+                    {
+                        "id": case["id"],
+                        "what": kind,
+                        "score": round(report.score, 2),
+                        "action": decision.action,
+                        "languages": decision.languages.model_dump()
+                        if decision.languages
+                        else None,
+                    }
+                )
+    answers = sum(r["faithful"] + r["contradicted"] for r in rows.values())
+    texts = texts_of(turns, short)
+    shipped = measure_detector("fastText lid.176.ftz (shipped)", _shipped, texts)
+    compared = (
+        [measure_detector(n, f, texts) for n, f in candidate_detectors()[1:]] if detectors else []
+    )
+    return {
+        "split": split,
+        "policy": str(policy_path),
+        "judge": judge_spec,
+        "per_language": {k: dict(v) for k, v in rows.items()},
+        "language_id": shipped,
+        "language_id_ms_per_turn": round(turn_seconds / max(answers, 1) * 1000, 3),
+        "detectors": compared,
+        "misses": misses,
+    }
+
+
+def _share(n: int, d: int) -> str:
+    return f"{n}/{d} ({n / d:.0%})" if d else "-"
+
+
+def print_tables(found: dict[str, Any], console: Console) -> None:
+    table = Table(title=f"languages, {found['split']} half, judge {found['judge']}")
+    for col in ("lang", "lang id", "topic", "sens→gen", "caught", "kept", "≥ 0.8", "≤ 0.3"):
+        table.add_column(col, justify="left" if col == "lang" else "right")
+    lid = found["language_id"]["per_language"]
+    for code, row in found["per_language"].items():
+        ids = lid.get(code, {"right": 0, "texts": 0})
+        table.add_row(
+            code,
+            _share(ids["right"], ids["texts"]),
+            _share(row.get("topic_right", 0), row.get("questions", 0)),
+            _share(row.get("sensitive_general", 0), row.get("sensitive", 0)),
+            _share(row.get("caught", 0), row.get("contradicted", 0)),
+            _share(row.get("kept", 0), row.get("faithful", 0)),
+            _share(row.get("scored_high", 0), row.get("contradicted", 0)),
+            _share(row.get("scored_low", 0), row.get("faithful", 0)),
+        )
+    console.print(table)
+    detectors = [found["language_id"], *found["detectors"]]
+    dt = Table(title="language identification on the suites' texts")
+    for col in ("detector", "right", "µs per text"):
+        dt.add_column(col, justify="left" if col == "detector" else "right")
+    for d in detectors:
+        dt.add_row(d["detector"], _share(d["right"], d["texts"]), f"{d['us_per_text']:.0f}")
+    console.print(dt)
+    console.print(
+        f"language detection per turn (question, answer, passage): "
+        f"{found['language_id_ms_per_turn']:.3f} ms"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=("test", "dev", "all"), default="test")
+    ap.add_argument("--policy", type=Path, default=repo_root() / "policies" / "default.yaml")
+    ap.add_argument("--detectors", action="store_true", help="compare installed detectors")
+    ap.add_argument("--json-out", default=None)
+    args = ap.parse_args()
+    console = Console(width=120)
+    found = run(args.policy, args.split, args.detectors)
+    print_tables(found, console)
+    path = write_results("languages", found, args.json_out)
+    console.print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""The one interface every language module fills: the words the offline judge needs to read a
+statement against a passage in that language.
+
+A language module (``guardrail/lang/de.py`` ...) defines ``LANGUAGE = Language(...)`` and is
+listed in :data:`guardrail.lang.registry.MODULES`. The offline judge reads a text in a language
+with the English tables *plus* the language's own (so an English unit or currency inside a
+German sentence still reads), never another language's: Spanish ``once`` (eleven) is not a
+number in English, Italian ``mai`` (never) is not a month.
+
+Words are lower case. Articles that double as "one" (``ein``, ``un``, ``een``) are not number
+words: "eine Arbeitserlaubnis" asserts no quantity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+#: unit word -> (dimension, factor to the dimension's base unit), as in the values module:
+#: dimensions ``days``, ``months``, ``minutes``, ``seconds``, ``metres``, ``grams``, ``litres``.
+Units = Mapping[str, tuple[str, float]]
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language's words for the offline judge (all lower case)."""
+
+    code: str
+    name: str
+    #: negation cues ("nicht", "kein")
+    negations: frozenset[str]
+    #: function words that carry no claim ("der", "und")
+    stopwords: frozenset[str]
+    #: opposite pairs ("erhöht", "senkt"): antonym mutations swap them, the verifier opposes them
+    opposites: tuple[tuple[str, str], ...]
+    #: verdict scales: any positive word opposes any negative one ("sicher" / "gefährlich").
+    #: The first is acceptability: its positive side holds the verbs of taking or using a
+    #: medicine too, so "darf nicht eingenommen werden" opposes "ist unbedenklich".
+    verdicts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    #: cardinal number words ("sechs": 6), never articles
+    numbers: Mapping[str, int] = field(default_factory=dict)
+    #: scale words ("hundert": 100, "tausend": 1000)
+    scales: Mapping[str, int] = field(default_factory=dict)
+    #: ordinal words ("dritte": 3)
+    ordinals: Mapping[str, int] = field(default_factory=dict)
+    #: month names and abbreviations -> 1..12
+    months: Mapping[str, int] = field(default_factory=dict)
+    #: weekday names -> 0 (Monday) .. 6
+    weekdays: Mapping[str, int] = field(default_factory=dict)
+    #: unit words -> (dimension, factor)
+    units: Units = field(default_factory=dict)
+    #: currency words -> currency code
+    currencies: Mapping[str, str] = field(default_factory=dict)
+    #: words for "free of charge" (a price of zero)
+    free: frozenset[str] = frozenset()
+    #: words joining a compound number ("und" in "fünfundzwanzig" is inside one word; "y" in
+    #: "treinta y cinco")
+    number_joiners: frozenset[str] = frozenset()
+    #: words that, after a negation and before a number, make a bound ("nicht mehr als 20")
+    bounds: frozenset[str] = frozenset()
+    #: phrases right before an amount that bound it: +1 at most ("höchstens"), -1 at least
+    #: ("mindestens"); a negation just before reverses it ("nicht mehr als")
+    bounds_before: Mapping[str, int] = field(default_factory=dict)
+    #: phrases right after an amount that bound it ("oder mehr": -1)
+    bounds_after: Mapping[str, int] = field(default_factory=dict)
+    #: words that weigh little when verifying: adverbs of time that only strengthen a claim
+    #: ("jederzeit", "immer"), so "can be removed at any time" still matches "cannot be removed"
+    light: frozenset[str] = frozenset()
+    #: Whether every noun is capitalized (German): a capitalized word is then a name only
+    #: after one of :attr:`name_openers` (a preposition or conjunction: "in München"), never
+    #: after an article or adjective ("das Blutungsrisiko") nor at a sentence's start.
+    capitalized_nouns: bool = False
+    name_openers: frozenset[str] = frozenset()
+
+    def lexicon_data(self) -> dict[str, object]:
+        """This language's words in the offline judge's lexicon format (``lexicon.json``)."""
+        return {
+            "negations": sorted(self.negations),
+            "stopwords": sorted(self.stopwords),
+            "antonym_pairs": [list(p) for p in self.opposites],
+            "polarity_scales": [
+                {
+                    "name": f"{self.code}:{i}",
+                    "verdict": True,
+                    "positive": list(p),
+                    "negative": list(n),
+                }
+                for i, (p, n) in enumerate(self.verdicts)
+            ],
+            "number_words": dict(self.numbers),
+            "bound_words": sorted(self.bounds),
+            "light_words": sorted(self.light),
+        }

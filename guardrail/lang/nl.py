@@ -1,0 +1,125 @@
+"""Dutch for the offline judge."""
+
+from __future__ import annotations
+
+from guardrail.lang.base import Language
+
+_NUMBERS = {
+    "nul": 0, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
+    "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13, "veertien": 14,
+    "vijftien": 15, "zestien": 16, "zeventien": 17, "achttien": 18, "negentien": 19,
+    "twintig": 20, "dertig": 30, "veertig": 40, "vijftig": 50, "zestig": 60,
+    "zeventig": 70, "tachtig": 80, "negentig": 90,
+}  # fmt: skip
+_UNITS = {
+    "dag": ("days", 1.0), "dagen": ("days", 1.0), "week": ("days", 7.0),
+    "weken": ("days", 7.0), "maand": ("months", 1.0), "maanden": ("months", 1.0),
+    "jaar": ("months", 12.0), "jaren": ("months", 12.0), "uur": ("minutes", 60.0),
+    "uren": ("minutes", 60.0), "minuut": ("minutes", 1.0), "minuten": ("minutes", 1.0),
+    "seconde": ("seconds", 1.0), "seconden": ("seconds", 1.0), "meter": ("metres", 1.0),
+    "kilometer": ("metres", 1000.0), "gram": ("grams", 1.0), "kilo": ("grams", 1000.0),
+    "milligram": ("grams", 0.001), "liter": ("litres", 1.0),
+}  # fmt: skip
+
+LANGUAGE = Language(
+    code="nl",
+    name="Dutch",
+    negations=frozenset("niet geen nooit niets niemand nergens noch".split()),
+    stopwords=frozenset(
+        """de het een en of maar want in op aan bij met na van voor naar tot uit over onder
+        door om als dan ook zeer heel is zijn was waren wordt worden werd werden heeft hebben
+        had hadden zal zullen hij zij ze wij we jij je u ik men zich dat die dit deze wie
+        wanneer als mag mogen kan kunnen moet moeten
+        wil willen er hier daar elk elke ieder iedere""".split()
+    ),
+    opposites=(
+        ("verhoogt", "verlaagt"),
+        ("verhogen", "verlagen"),
+        ("stijgt", "daalt"),
+        ("meer", "minder"),
+        ("voor", "na"),
+        ("hoger", "lager"),
+        ("toegestaan", "verboden"),
+        ("veilig", "onveilig"),
+        ("open", "gesloten"),
+        ("gratis", "betaald"),
+        ("altijd", "nooit"),
+        ("vroeg", "laat"),
+        ("aanbevolen", "afgeraden"),
+        ("waar", "onwaar"),
+    ),
+    verdicts=(
+        (
+            (
+                "gebruiken",
+                "gebruikt",
+                "ingenomen",
+                "innemen",
+                "nemen",
+                "veilig",
+                "onschadelijk",
+                "toegestaan",
+                "aanbevolen",
+            ),
+            ("gevaarlijk", "onveilig", "verboden", "afgeraden", "schadelijk"),
+        ),
+        (("verplicht", "nodig", "vereist"), ("vrijwillig", "optioneel")),
+    ),
+    numbers=_NUMBERS,
+    scales={"honderd": 100, "duizend": 1000, "miljoen": 1_000_000, "miljard": 1_000_000_000},
+    ordinals={
+        "eerste": 1,
+        "tweede": 2,
+        "derde": 3,
+        "vierde": 4,
+        "vijfde": 5,
+        "zesde": 6,
+        "zevende": 7,
+        "achtste": 8,
+        "negende": 9,
+        "tiende": 10,
+    },
+    months={
+        "januari": 1,
+        "februari": 2,
+        "maart": 3,
+        "april": 4,
+        "mei": 5,
+        "juni": 6,
+        "juli": 7,
+        "augustus": 8,
+        "september": 9,
+        "oktober": 10,
+        "november": 11,
+        "december": 12,
+    },
+    weekdays={
+        "maandag": 0,
+        "dinsdag": 1,
+        "woensdag": 2,
+        "donderdag": 3,
+        "vrijdag": 4,
+        "zaterdag": 5,
+        "zondag": 6,
+    },
+    units=_UNITS,
+    currencies={"euro": "eur", "cent": "cent", "dollar": "usd", "pond": "gbp"},
+    free=frozenset({"gratis", "kosteloos", "kostenloos"}),
+    bounds=frozenset("meer minder overschrijden overschrijdt boven".split()),
+    bounds_before={
+        "maximaal": 1,
+        "hoogstens": 1,
+        "ten hoogste": 1,
+        "tot": 1,
+        "minder dan": 1,
+        "onder": 1,
+        "minstens": -1,
+        "ten minste": -1,
+        "minimaal": -1,
+        "meer dan": -1,
+        "boven": -1,
+        "vanaf": -1,
+    },
+    bounds_after={"of meer": -1, "en ouder": -1, "of minder": 1},
+    light=frozenset("altijd moment elk".split()),
+)
