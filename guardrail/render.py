@@ -81,12 +81,14 @@ def print_table(table: Table, console: Console | None = None) -> None:
     least = _fit_columns(table, console)
     unbounded = console.options.update_width(1_000_000)
 
-    # Boxed as it is; boxed with the ids and figures at their least; compact; then compact
-    # with labels and prose folded: the first layout that fits is printed.
+    # Boxed as it is; boxed with the ids and figures at their least and prose wrapped between
+    # words; compact, the same two ways; then compact with labels folded inside words: the
+    # first layout that fits is printed.
     for step in (None, _squeeze, _compact):
         if step is not None:
             step(table)
-        if Measurement.get(console, unbounded, table).maximum <= console.width:
+        measured = Measurement.get(console, unbounded, table)
+        if (measured.maximum if step is None else measured.minimum) <= console.width:
             console.print(table)
             return
     needed = _width(table, least)

@@ -20,8 +20,14 @@ unset PYTHONPATH
 step() { printf '\n== %s\n' "$*"; }
 
 step "build the sdist and the wheel"
+# From a copy of the files git knows (tracked or new, not ignored): a stale *.egg-info left by
+# an editable install would otherwise add files that no package-data pattern ships.
+mkdir "$WORK/src"
+git ls-files -z --cached --others --exclude-standard \
+  | xargs -0 tar -cf - --no-recursion --ignore-failed-read 2>/dev/null | tar -xf - -C "$WORK/src"
 rm -rf "$DIST"
-python -m build --outdir "$DIST" . >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log"; exit 1; }
+python -m build --outdir "$DIST" "$WORK/src" >"$WORK/build.log" 2>&1 \
+  || { cat "$WORK/build.log"; exit 1; }
 ls -l "$DIST"
 WHEEL=$(ls "$DIST"/*.whl)
 
