@@ -45,7 +45,7 @@ def _install_lines() -> list[tuple[str, str]]:
     found = []
     for page in pages:
         for line in page.read_text(encoding="utf-8").splitlines():
-            for match in re.finditer(r"pip install\s+(?:--\S+\s+)*(\S+)", line):
+            for match in re.finditer(r"pip install\s+(?:-{1,2}\S+\s+)*(\S+)", line):
                 found.append((page.relative_to(ROOT).as_posix(), match.group(1)))
     return found
 
