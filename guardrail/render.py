@@ -7,30 +7,91 @@ Kept apart from the CLI so the demo and the CLI share it. Flagged spans are cut 
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from guardrail.actions.highlight import marked_pieces
-from guardrail.models import GuardResult, Label, ScoreReport, TopicLabel
+from guardrail.models import Factoid, GuardResult, Label, ScoreReport, TopicLabel
 
 _LABEL_STYLE = {Label.YES: "green", Label.NO: "red", Label.NOT_SURE: "yellow"}
 
 
-def print_table(table: Table, console: Console | None = None) -> None:
-    """Print ``table`` without cutting a cell: columns marked ``no_wrap`` (ids, figures) keep
-    every character, other columns wrap, and when even that does not fit the terminal the
-    table is printed wider than it (the terminal then wraps the lines) rather than shortened
-    with "…". For every table the CLI prints (review, eval, probe)."""
-    console = console or Console()
-    unbounded = console.options.update_width(1_000_000)  # measure beyond the terminal
+#: The narrowest a column of labels or prose is folded to before the layout gives up.
+FOLD_MIN = 10
+
+
+def _fit_columns(table: Table, console: Console) -> list[int]:
+    """Make every cell uncuttable, and return each column's least width.
+
+    A column marked ``no_wrap`` (ids, figures) gets its longest word, header included, as its
+    least width: its values never break, its header and any prose in it wrap between words.
+    Every other column folds (labels, questions) instead of ending in "…", down to
+    :data:`FOLD_MIN` characters or its longest word if shorter.
+    """
+    unbounded = console.options.update_width(1_000_000)
+    least = []
     for column in table.columns:
-        if column.no_wrap:  # rich would still squeeze it: pin its width to its widest cell
-            cells = [column.header, *column.cells]
-            widest = max(Measurement.get(console, unbounded, c).maximum for c in cells)
-            column.min_width = max(column.min_width or 0, widest)
-    needed = Measurement.get(console, unbounded, table).minimum
+        cells = [column.header, *column.cells]
+        longest = max(Measurement.get(console, unbounded, c).minimum for c in cells)
+        column.overflow = "fold"
+        if column.no_wrap:
+            column.min_width = max(column.min_width or 0, longest)
+            least.append(column.min_width)
+        else:
+            least.append(min(longest, FOLD_MIN))
+    return least
+
+
+def _squeeze(table: Table) -> None:
+    """Fix the ``no_wrap`` columns at their least width, so that only labels and prose give
+    way when rich narrows the table (it would otherwise narrow every column alike)."""
+    for column in table.columns:
+        if column.no_wrap:
+            column.no_wrap = False
+            column.width = column.min_width
+
+
+def _compact(table: Table) -> None:
+    """Rules under the header only, one space between columns: ~3 columns' worth saved."""
+    table.box = box.SIMPLE_HEAD
+    table.show_edge = False
+    table.padding = (0, 0)
+    table.collapse_padding = True
+
+
+def _width(table: Table, least: list[int]) -> int:
+    """The table's width with each column at its least: cells, padding, rules and edges
+    (rich's own reckoning, which its private helpers expose)."""
+    padding = sum(table._get_padding_width(i) for i in range(len(table.columns)))
+    return sum(least) + padding + table._extra_width
+
+
+def print_table(table: Table, console: Console | None = None) -> None:
+    """Print ``table`` without cutting a cell (for every table the CLI prints).
+
+    Ids and figures (columns marked ``no_wrap``) keep every character; labels and prose wrap
+    or fold, never end in "…". When the boxed table cannot fit the terminal it is printed
+    compact (:func:`_compact`); when even that cannot, wider than the terminal (which then
+    wraps the lines) rather than shortened.
+    """
+    console = console or Console()
+    least = _fit_columns(table, console)
+    unbounded = console.options.update_width(1_000_000)
+
+    # Boxed as it is; boxed with the ids and figures at their least and prose wrapped between
+    # words; compact, the same two ways; then compact with labels folded inside words: the
+    # first layout that fits is printed.
+    for step in (None, _squeeze, _compact):
+        if step is not None:
+            step(table)
+        measured = Measurement.get(console, unbounded, table)
+        if (measured.maximum if step is None else measured.minimum) <= console.width:
+            console.print(table)
+            return
+    needed = _width(table, least)
     if needed <= console.width:
         console.print(table)
         return
@@ -75,6 +136,17 @@ def highlighted_text(answer: str, report: ScoreReport | None) -> Text:
     return text
 
 
+def _verdicts(factoid: Factoid) -> Text:
+    """``YES YES | NO NO``: the synonyms' verdicts, then the antonyms'."""
+    cells = Text()
+    for relation in ("synonym", "antonym"):
+        if relation == "antonym":
+            cells.append(" | ")
+        for i, v in enumerate(x for x in factoid.variants if x.relation.value == relation):
+            cells.append((" " if i else "") + v.label.value, _LABEL_STYLE[v.label])
+    return cells
+
+
 def print_report(report: ScoreReport, answer: str, console: Console | None = None) -> None:
     """Print the response score, factoids with verdicts, and the highlighted answer."""
     console = console or Console()
@@ -90,22 +162,20 @@ def print_report(report: ScoreReport, answer: str, console: Console | None = Non
     if report.status != "ok":
         console.print(f"status: {report.status}")
     if report.factoids:
+        # A scorer that verifies claims without synonym and antonym variants (RT4CHART, a
+        # plug-in) has no verdicts to show: no column for them rather than an empty one.
+        variants = any(f.variants for f in report.factoids)
         table = Table(show_lines=False, expand=False)
         table.add_column("#", justify="right", no_wrap=True)
         table.add_column("factoid")
         table.add_column("score", justify="right", no_wrap=True)
-        table.add_column("verdicts (synonyms | antonyms)")
+        if variants:
+            table.add_column("verdicts (synonyms | antonyms)")
         for f in report.factoids:
-            cells = Text()
-            for relation in ("synonym", "antonym"):
-                if relation == "antonym":
-                    cells.append(" | ")
-                for i, v in enumerate(x for x in f.variants if x.relation.value == relation):
-                    cells.append((" " if i else "") + v.label.value, _LABEL_STYLE[v.label])
             name = f.text if f.aligned else f"{f.text} (not located in the answer)"
-            table.add_row(
-                str(f.index + 1), name, Text(f"{f.score:.2f}", score_style(f.score)), cells
-            )
+            score = Text(f"{f.score:.2f}", score_style(f.score))
+            verdicts = [_verdicts(f)] if variants else []
+            table.add_row(str(f.index + 1), name, score, *verdicts)
         print_table(table, console)
         for f in report.factoids:
             for note in f.conflicts():

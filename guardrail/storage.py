@@ -246,7 +246,7 @@ def _psycopg() -> Any:
     except ImportError as exc:
         raise ConfigError(
             f"a postgresql:// store needs the postgres extra ({exc.name} is missing):"
-            " pip install 'guardrail[postgres]'"
+            " pip install 'guardrail-rag[postgres]'"
         ) from exc
     return psycopg
 

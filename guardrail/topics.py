@@ -80,7 +80,7 @@ _CHAR_NGRAMS = (2, 5)
 #: only the encoder's first ``max_tokens`` word pieces of them).
 CONTEXT_CHARS_READ = 20_000
 _EXTRA_HINT = (
-    "classifier.embeddings: encoder needs the 'encoder' extra: pip install 'guardrail[encoder]'"
+    "classifier.embeddings: encoder needs the 'encoder' extra: pip install 'guardrail-rag[encoder]'"
 )
 _ENCODERS: dict[str, EncoderModel] = {}
 _ENCODERS_LOCK = threading.Lock()

@@ -38,12 +38,49 @@ def test_the_page_shows_each_example_as_it_is(name: str):
     assert (EXAMPLES / f"{name}.py").read_text(encoding="utf-8") in page_blocks("python")
 
 
+def _scorer_plugin(tmp_path: Path, name: str) -> Path:
+    """A folder holding an installed scorer plug-in ``name`` (a renamed copy of the example)."""
+    code = (EXAMPLES / "overlap_scorer.py").read_text(encoding="utf-8")
+    (tmp_path / f"{name}_scorer.py").write_text(code.replace("overlap", name), encoding="utf-8")
+    info = tmp_path / f"{name}_scorer-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}-scorer\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[guardrail.scorers]\n{name} = {name}_scorer\n")
+    return tmp_path
+
+
+def shown_output(name: str) -> str:
+    block = next(b for b in page_blocks("console") if f"extending/{name}.py" in b)
+    return block.split("\n", 1)[1]
+
+
+def without_plugins(output: str, extra_path: Path | None = None) -> str:
+    """``output`` less the methods that installed plug-ins add to the printed list (the
+    example prints every registered method, a user's plug-ins included)."""
+    found = run_python(
+        "from guardrail.plugins import plugin_names\n"
+        "print(' '.join(plugin_names('guardrail.scorers')))\n",
+        extra_path=extra_path,
+    ).split()
+    for plugin in found:
+        output = output.replace(f", {plugin}", "")
+    return output
+
+
 @pytest.mark.parametrize("name", ["routed_judge", "overlap_scorer", "source_note"])
 def test_each_example_prints_what_the_page_shows(name: str):
     """The console block after the example on the page is its real output."""
-    shown = next(b for b in page_blocks("console") if f"extending/{name}.py" in b)
-    expected = shown.split("\n", 1)[1]
-    assert run_python(EXAMPLES / f"{name}.py") == expected
+    out = run_python(EXAMPLES / f"{name}.py")
+    assert without_plugins(out) == shown_output(name)
+
+
+def test_an_installed_scorer_plugin_does_not_break_the_page_check(tmp_path: Path):
+    """With another scorer installed as a plug-in the example lists it too, and the check
+    still compares the rest of the output with the page."""
+    extra = _scorer_plugin(tmp_path, "acme")
+    out = run_python(EXAMPLES / "overlap_scorer.py", extra_path=extra)
+    assert "methods: metarag, rt4chart, overlap, acme" in out
+    assert without_plugins(out, extra) == shown_output("overlap_scorer")
 
 
 def test_the_routed_judge_sends_only_verdicts_to_the_named_judge():

@@ -401,7 +401,7 @@ def test_missing_extra_is_a_one_line_config_error(monkeypatch):
 
     policy = parse_policy(_with_encoder(TOY))
     monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
-    with pytest.raises(ConfigError, match=r"pip install 'guardrail\[encoder\]'") as info:
+    with pytest.raises(ConfigError, match=r"pip install 'guardrail-rag\[encoder\]'") as info:
         TopicClassifier.from_policy(policy)
     assert "\n" not in str(info.value)
 

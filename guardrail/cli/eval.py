@@ -42,6 +42,7 @@ from guardrail.evaluation.results import (
     tuned_block,
 )
 from guardrail.evaluation.runner import RowOutcome, RunResult
+from guardrail.render import print_table
 
 
 def _fmt(value: Any) -> str:
@@ -50,8 +51,9 @@ def _fmt(value: Any) -> str:
 
 def print_summary(console: Console, summary: EvalSummary, title: str) -> None:
     table = Table(title=title)
-    for col in ("rows", "n", "unscored", "P", "R", "F1", "Acc", "span P", "span R", "span F1"):
-        table.add_column(col, justify="right" if col != "rows" else "left")
+    table.add_column("rows")  # task names: a label, may wrap; the figures never do
+    for col in ("n", "unscored", "P", "R", "F1", "Acc", "span P", "span R", "span F1"):
+        table.add_column(col, justify="right", no_wrap=True)
     outcome = "flagged" if summary.on_error == "flag" else "passed"
     main = ScoredBlock(
         n=summary.n,
@@ -71,7 +73,7 @@ def print_summary(console: Console, summary: EvalSummary, title: str) -> None:
             *(_fmt(a[k]) for k in ("precision", "recall", "f1", "accuracy")),
             *span_cells,
         )
-    console.print(table)
+    print_table(table, console)
     same = " (tuned on these same rows)" if summary.tuned_on_same_rows else ""
     console.print(
         f"threshold {summary.threshold:g} ({summary.threshold_source}){same}; "

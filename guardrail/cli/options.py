@@ -225,7 +225,7 @@ def add_ray_flags(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="ADDRESS",
         help="score on a Ray cluster: 'auto' (attach to a running local one, else start one) "
-        "or a cluster address; needs pip install 'guardrail[ray]'. --jobs is then per worker",
+        "or a cluster address; needs pip install 'guardrail-rag[ray]'. --jobs is then per worker",
     )
     p.add_argument(
         "--ray-workers",

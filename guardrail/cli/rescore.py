@@ -41,6 +41,7 @@ from guardrail.evaluation.runner import LineProgress, ProgressHeader, local_exec
 from guardrail.evaluation.turns import Turn, load_turns
 from guardrail.exceptions import ConfigError
 from guardrail.policy import load_policy
+from guardrail.render import print_table
 from guardrail.scoring.settings import with_overrides
 
 
@@ -51,7 +52,7 @@ def _turn_id(turn: Turn) -> str:
 def _print_summary(console: Console, summary: dict[str, Any], out: Path) -> None:
     table = Table(title=f"re-scored under policy {summary['policy']}")
     table.add_column("turns", justify="left")
-    table.add_column("count", justify="right")
+    table.add_column("count", justify="right", no_wrap=True)
     for label, key in (
         ("in the log", "turns"),
         ("re-scored", "rescored"),
@@ -62,7 +63,7 @@ def _print_summary(console: Console, summary: dict[str, Any], out: Path) -> None
         ("flagged now", "flagged_now"),
     ):
         table.add_row(label, str(summary[key]))
-    console.print(table)
+    print_table(table, console)
     for change, count in summary["changes"].items():
         console.print(f"  {change}: {count}")
     for reason, count in summary["not_rescorable_reasons"].items():

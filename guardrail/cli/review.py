@@ -31,6 +31,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from guardrail.audit.review import record_resolutions
 from guardrail.audit.trail import open_audit_log
@@ -178,25 +179,21 @@ def _list(args: argparse.Namespace) -> int:
     if not cases:
         _console().print(f"no {args.state if state else ''} cases".replace("  ", " "))
         return 0
-    rows = []
+    # Two lines a case, so that a long id and long names still fit 80 columns: the question
+    # under its id, the reviewer under the state, the topic under the queue.
+    table = Table(title=f"{len(cases)} case(s)", title_justify="left")
+    table.add_column("id\nquestion", no_wrap=True)  # ids and figures are never cut
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("state\nreviewer")  # labels: they wrap when the terminal is narrow
+    table.add_column("queue\ntopic")
     for c in cases:
         score = c.case.decision.score
-        rows.append(
-            (
-                c.case_id,
-                c.queue,
-                c.state,
-                "—" if score is None else f"{score:.2f}",
-                c.case.decision.topic,
-                c.reviewer or "",
-            )
+        table.add_row(
+            Text.assemble(c.case_id, "\n", (_short(c.case.question, 80), "dim")),
+            "—" if score is None else f"{score:.2f}",
+            Text("\n".join(filter(None, (c.state, c.reviewer)))),
+            Text(f"{c.queue}\n{c.case.decision.topic}"),
         )
-    table = Table(title=f"{len(cases)} case(s)", title_justify="left")
-    for col in ("id", "queue", "state", "score", "topic", "reviewer"):
-        table.add_column(col, no_wrap=True)  # ids and figures are never cut
-    table.add_column("question")
-    for row, c in zip(rows, cases, strict=True):
-        table.add_row(*(escape(x) for x in row), escape(_short(c.case.question, 80)))
     print_table(table, _console())
     return 0
 

@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 #: How to install what serving needs.
-SERVER_EXTRA_HINT = "pip install -e '.[server]'"
+SERVER_EXTRA_HINT = "pip install 'guardrail-rag[server]' (in a clone: pip install -e '.[server]')"
 #: The modules the server extra provides, checked before a serving command starts.
 _SERVER_MODULES = ("fastapi", "starlette", "uvicorn", "jinja2", "prometheus_client")
 

@@ -125,7 +125,7 @@ def import_ray() -> ModuleType:
         import ray
     except ImportError:
         raise ConfigError(
-            "--ray needs Ray, which is not installed: pip install 'guardrail[ray]'"
+            "--ray needs Ray, which is not installed: pip install 'guardrail-rag[ray]'"
         ) from None
     return ray
 

@@ -32,6 +32,7 @@ from rich.table import Table
 from guardrail.exceptions import ConfigError
 from guardrail.probe.oracles import HALLUCINATIONS
 from guardrail.probe.run import RULES, ProbeRecord
+from guardrail.render import print_table
 
 Z95 = 1.959963984540054
 _UNANSWERED = ("error", "unparsed")
@@ -222,8 +223,8 @@ def print_comparison(console: Console, comparison: Comparison, limit: int = 10) 
         title=f"compared with {comparison.source} (hallucination %, 95 % interval)",
         title_justify="left",
     )
-    for column in ("group", "name", "then", "now", "change"):
-        table.add_column(column, no_wrap=column in ("group", "name"))
+    for column in ("group", "name", "then", "now", "change"):  # figures never break
+        table.add_column(column, no_wrap=column in ("then", "now", "change"))
     for row in comparison.rows:
         change = "-"
         if row.then.rate is not None and row.now.rate is not None:
@@ -233,7 +234,7 @@ def print_comparison(console: Console, comparison: Comparison, limit: int = 10) 
             row.group, row.name, _pct(row.then), _pct(row.now), change + flag,
             style="bold red" if row.regressed else ("bold" if row.group == "overall" else None),
         )  # fmt: skip
-    console.print(table)
+    print_table(table, console)
     wrong = comparison.turned_wrong
     console.print(
         f"{len(wrong)} of {comparison.common} questions asked both times turned wrong, "

@@ -182,7 +182,7 @@ def _clingo() -> Any:
         import clingo
     except ImportError:
         raise ConfigError(
-            "guardrail probe needs the clingo logic engine: pip install 'guardrail[probe]'"
+            "guardrail probe needs the clingo logic engine: pip install 'guardrail-rag[probe]'"
         ) from None
     return clingo
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from guardrail.probe.run import RULES, ProbeRecord, ProbeRun
+from guardrail.render import print_table
 
 OUTCOMES = ("correct", "refused", "wrong_knowledge", "wrong_inference", "both", "unparsed", "error")
 HEADERS = {
@@ -56,11 +57,20 @@ def summarize(records: Sequence[ProbeRecord]) -> dict[str, Any]:
     }
 
 
+#: The terminal's headers: the two long ones abbreviated so both tables fit 80 columns.
+SHORT_HEADERS = {
+    **HEADERS,
+    "wrong_knowledge": "wrong knowl.",
+    "wrong_inference": "wrong infer.",
+}
+
+
 def _table(title: str, first: str, blocks: dict[str, Any], total: dict[str, Any]) -> Table:
+    """Counts and rates are ``no_wrap`` (never cut); names of rules and relations may wrap."""
     table = Table(title=title, title_justify="left")
-    table.add_column(first, no_wrap=True)
-    for column in ("asked", *(HEADERS[o] for o in OUTCOMES), "halluc. %"):
-        table.add_column(column, justify="right")
+    table.add_column(first)
+    for column in ("asked", *(SHORT_HEADERS[o] for o in OUTCOMES), "halluc. %"):
+        table.add_column(column, justify="right", no_wrap=True)
     for name, block in [*blocks.items(), ("all", total)]:
         rate = block["hallucination_rate"]
         table.add_row(
@@ -76,8 +86,8 @@ def _table(title: str, first: str, blocks: dict[str, Any], total: dict[str, Any]
 def print_tables(console: Console, summary: dict[str, Any]) -> None:
     """A table per rule type and one per relation."""
     total = summary["overall"]
-    console.print(_table("by rule type", "rule", summary["by_rule"], total))
-    console.print(_table("by relation", "relation", summary["by_relation"], total))
+    print_table(_table("by rule type", "rule", summary["by_rule"], total), console)
+    print_table(_table("by relation", "relation", summary["by_relation"], total), console)
 
 
 def report(

@@ -63,7 +63,7 @@ def missing_reason() -> str | None:
         import psycopg  # noqa: F401
         import psycopg_pool  # noqa: F401
     except ImportError as exc:
-        return f"{exc.name} is not installed (pip install 'guardrail[postgres]')"
+        return f"{exc.name} is not installed (pip install 'guardrail-rag[postgres]')"
     return None
 
 

@@ -52,7 +52,7 @@ def configure_otlp(
     except ImportError as exc:
         raise ConfigError(
             f"OTLP export needs the otel extra ({exc.name} is missing): "
-            "pip install 'guardrail[otel]'"
+            "pip install 'guardrail-rag[otel]'"
         ) from exc
     if metric_interval_s <= 0:
         raise ConfigError(f"metric_interval_s must be > 0, got {metric_interval_s}")

@@ -58,7 +58,7 @@ def _workdir(tmp_path: Path) -> dict[str, str]:
     env.update(
         PATH=f"{bin_dir}:{env.get('PATH', '/usr/bin:/bin')}",
         PYTHONPATH=str(ROOT),
-        COLUMNS="100",
+        COLUMNS="80",
         NO_COLOR="1",
         TERM="dumb",
     )

@@ -182,7 +182,7 @@ def test_ray_bad_options_are_one_line_errors(dataset, capsys, monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "ray", None)  # as if not installed
     assert main(["eval", str(dataset), "--ray", "auto"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "pip install 'guardrail[ray]'" in err
+    assert err.count("\n") == 1 and "pip install 'guardrail-rag[ray]'" in err
 
 
 def test_ray_worker_failure_is_one_line(ray_cluster, dataset, tmp_path, capsys):

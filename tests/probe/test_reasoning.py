@@ -118,5 +118,5 @@ def test_without_clingo_the_error_says_what_to_install(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "clingo", None)  # import clingo now raises ImportError
-    with pytest.raises(ConfigError, match=r"pip install 'guardrail\[probe\]'"):
+    with pytest.raises(ConfigError, match=r"pip install 'guardrail-rag\[probe\]'"):
         knowledge("  - [a, treats, b]\n")

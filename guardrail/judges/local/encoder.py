@@ -28,7 +28,7 @@ first, then previous) while the window stays under :data:`WINDOW_WORDS` words. A
 shares no word with the context gets the context's first sentences. Training builds its
 windows with the same function.
 
-Needs the ``encoder`` extra (``pip install 'guardrail[encoder]'``: onnxruntime, tokenizers).
+Needs the ``encoder`` extra (``pip install 'guardrail-rag[encoder]'``: onnxruntime, tokenizers).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ ENCODER_DIR = "encoder"
 LABELS = ("supported", "contradicted", "unsupported")
 MAX_TOKENS = 64
 WINDOW_WORDS = 32
-_EXTRA_HINT = "the encoder verifier needs the 'encoder' extra: pip install 'guardrail[encoder]'"
+_EXTRA_HINT = "the encoder verifier needs the 'encoder' extra: pip install 'guardrail-rag[encoder]'"
 
 
 def context_sentences(index: ContextIndex) -> list[str]:

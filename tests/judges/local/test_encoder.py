@@ -70,7 +70,7 @@ def test_missing_extra_is_a_clear_error(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
     judge = LocalJudge(verifier="encoder")
-    with pytest.raises(ConfigError, match=r"pip install 'guardrail\[encoder\]'"):
+    with pytest.raises(ConfigError, match=r"pip install 'guardrail-rag\[encoder\]'"):
         judge.answer("verify", {"statement": "Curie was born in Warsaw.", "context": CURIE_CONTEXT})
 
 
