@@ -255,6 +255,7 @@ class Guard:
         contexts: Sequence[Any] | str | None = None,
         *,
         regenerate: Callable[[str], Any] | None = None,
+        driver: Driver = CHECK,
     ) -> GuardResult:
         """Blocking :meth:`acheck` (refuses to run inside an event loop).
 
@@ -263,7 +264,9 @@ class Guard:
         ``regenerate`` runs in a worker thread.
         """
         regen = _async_regenerator(regenerate) if regenerate else None
-        return self._loop.run(self.acheck(question, answer, contexts, regenerate=regen))
+        return self._loop.run(
+            self.acheck(question, answer, contexts, regenerate=regen, driver=driver)
+        )
 
     def astream(
         self,

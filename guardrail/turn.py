@@ -64,6 +64,7 @@ from guardrail.topics import TopicClassifier
 
 __all__ = [
     "CHECK",
+    "FIXED_ANSWER",
     "Acted",
     "Driver",
     "Regenerator",
@@ -92,6 +93,8 @@ class Driver:
 CHECK = Driver(
     "check", "regeneration skipped: no chatbot to ask again (wrap it, or pass regenerate=)"
 )
+#: A fixed answer checked from the command line or a test case: nothing can be asked again.
+FIXED_ANSWER = Driver("fixed-answer", "no regeneration: the answer was given, not asked for")
 
 
 @dataclass(frozen=True)

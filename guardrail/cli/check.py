@@ -175,7 +175,9 @@ def _run_policy(args: argparse.Namespace, question: str, answer: str, contexts: 
         review_db=args.review_db,
         fallback_log=fallback_beside(args.review_db),
     )
-    result = guard.check(question, answer, contexts)
+    from guardrail.turn import FIXED_ANSWER
+
+    result = guard.check(question, answer, contexts, driver=FIXED_ANSWER)
     if args.json:
         data: dict[str, Any] = (
             report_json(result.report) if result.report else {"score": None, "flagged": None}
