@@ -155,8 +155,7 @@ def overlap_settings() -> object:
         yield module.OverlapSettings
     finally:
         sys.modules.pop(spec.name, None)
-        registry._SCORERS.pop("overlap", None)
-        registry._MODELS.pop("overlap", None)
+        registry.SCORERS._entries.pop("overlap", None)
         for listener in list(registry._listeners):
             listener()
 
