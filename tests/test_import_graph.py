@@ -276,7 +276,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scoring",),
     ("actions", "queues", "audit"),
     ("policy",),
-    ("topics", "telemetry"),
+    ("topics", "telemetry", "render"),  # render: the terminal tables
     ("turn",),  # the turn pipeline
     ("streaming",),  # a driver of the pipeline
     ("guard",),  # the middleware: check and stream
@@ -284,7 +284,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("proxy", "server"),  # the two front ends on the serving core
     ("evaluation", "report", "policytest"),  # batch jobs over logs, datasets, cases
     ("probe",),
-    ("training", "render", "testing", "local_server"),
+    ("training", "testing", "local_server"),
     ("cli", "__main__", ""),  # "" is the top package (its lazy public API)
 )  # fmt: skip
 

@@ -58,7 +58,7 @@ def ours(modules: set[str]) -> set[str]:
 def test_import_guardrail_loads_only_the_exceptions():
     """The public names load on first use; ``import guardrail`` itself loads no library."""
     loaded = modules_after("import guardrail")
-    assert ours(loaded) == {"guardrail", "guardrail.exceptions"}
+    assert ours(loaded) == {"guardrail", "guardrail._version", "guardrail.exceptions"}
     assert not top_level(loaded) & {*HEAVY, "pydantic", "httpx", "rich", "structlog", "yaml"}
 
 
@@ -73,6 +73,7 @@ def test_help_loads_no_subcommand_module():
     loaded = modules_after(HELP.format(argv=["--help"]))
     assert ours(loaded) == {
         "guardrail",
+        "guardrail._version",
         "guardrail.exceptions",
         "guardrail.cli",
         "guardrail.cli.commands",

@@ -238,11 +238,11 @@ class Recorder:
             if decision.queue is not None:
                 attrs["guardrail.decision.queue"] = decision.queue
             if decision.languages is not None:
-                attrs["guardrail.language.question"] = decision.languages.question
-                attrs["guardrail.language.answer"] = decision.languages.answer
-                attrs["guardrail.language.contexts"] = list(decision.languages.contexts)
+                attrs["guardrail.question.language"] = decision.languages.question
+                attrs["guardrail.answer.language"] = decision.languages.answer
+                attrs["guardrail.contexts.languages"] = list(decision.languages.contexts)
                 if decision.languages.verifiable is not None:
-                    attrs["guardrail.language.verifiable"] = decision.languages.verifiable
+                    attrs["guardrail.answer.language_verifiable"] = decision.languages.verifiable
             if decision.error is not None:
                 attrs["guardrail.decision.error"] = decision.error
             if result.report is not None:
