@@ -28,6 +28,7 @@ Reasons say what happened to *this* turn: a driver that cannot ask for a new ans
 from __future__ import annotations
 
 import contextlib
+import functools
 import traceback
 import uuid
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -220,9 +221,9 @@ class Turn:
         self.languages = detect_turn(self.question, answer, self.passages)
         return self.languages
 
-    @property
+    @functools.cached_property
     def rule(self) -> TopicRule:
-        """The strictest rule among the turn's topics."""
+        """The strictest rule among the turn's topics (fixed once the turn is open)."""
         return self.parts.engine.rule_for(self.topics)
 
     @property

@@ -12,7 +12,6 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Any
 
 from guardrail.exceptions import ConfigError
 from guardrail.serving.limits import RequestLimits
@@ -100,9 +99,3 @@ def recover_crashed_turns(args: argparse.Namespace) -> None:
             f"{args.audit_log}",
             file=sys.stderr,
         )
-
-
-def uvicorn_run(app: Any, **options: Any) -> None:
-    import uvicorn
-
-    uvicorn.run(app, **options)

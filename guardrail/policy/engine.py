@@ -47,7 +47,7 @@ from guardrail.models import (
     TopicLabel,
     TurnLanguages,
 )
-from guardrail.policy.languages import with_languages
+from guardrail.policy.languages import checked
 from guardrail.policy.schema import Policy, TopicRule
 from guardrail.scoring.cascade import CascadeChoice
 
@@ -127,7 +127,26 @@ class PolicyEngine:
         verifies (:mod:`guardrail.policy.languages`) and recorded in the decision.
         """
         decision = self._decide(report, topics, error=error, attempt=attempt)
-        return with_languages(self.policy, self.rule_for(topics), decision, languages)
+        if languages is None:
+            return decision
+        languages = checked(self.policy, languages)
+        if languages.verifiable:
+            return decision.model_copy(update={"languages": languages})
+        rule = self.rule_for(topics)
+        problem = languages.problem or "unverifiable"
+        action = rule.unverified_language
+        if action == "score":
+            reason = f"{decision.reason}; not verified: {problem}"
+            return decision.model_copy(update={"languages": languages, "reason": reason})
+        unread = self._on_error(rule, decision.error, action=action)
+        what = "abstained" if action == "abstain" else f"escalated to queue {unread.queue!r}"
+        reason = (
+            f"not verified for topic {rule.name!r} ({rule.sensitivity}): {problem}; "
+            f"{what} (fail closed)"
+        )
+        return unread.model_copy(
+            update={"languages": languages, "score": decision.score, "reason": reason}
+        )
 
     def _decide(
         self,
@@ -147,16 +166,8 @@ class PolicyEngine:
             detail = f"{note}: {report.problem}" if report.problem else note
             return self._on_error(rule, detail, head=f"{report.status} ({detail})")
         if path == "nothing_claimed":
-            return Decision(
-                action="pass",
-                actions=[],
-                flagged=False,
-                score=report.score,
-                threshold=rule.threshold,
-                topic=rule.name,
-                reason=f"{report.status} for topic {rule.name!r} ({rule.sensitivity}): {note}",
-                error=error,
-            )
+            reason = f"{report.status} for topic {rule.name!r} ({rule.sensitivity}): {note}"
+            return _passed(rule, report.score, reason, error)
 
         flagged = report.score >= rule.threshold
         comparison = ">=" if flagged else "<"
@@ -167,16 +178,7 @@ class PolicyEngine:
         if note:
             head = f"{head}; {note}"
         if not flagged:
-            return Decision(
-                action="pass",
-                actions=[],
-                flagged=False,
-                score=report.score,
-                threshold=rule.threshold,
-                topic=rule.name,
-                reason=f"{head}: not flagged",
-                error=error,
-            )
+            return _passed(rule, report.score, f"{head}: not flagged", error)
 
         actions, note = planned(rule.on_flag, attempt)
         queue = (
@@ -239,6 +241,20 @@ class PolicyEngine:
             reason=f"{head} for topic {rule.name!r} ({rule.sensitivity}): {what}",
             error=error,
         )
+
+
+def _passed(rule: TopicRule, score: float, reason: str, error: str | None) -> Decision:
+    """A pass on a score (the report's own)."""
+    return Decision(
+        action="pass",
+        actions=[],
+        flagged=False,
+        score=score,
+        threshold=rule.threshold,
+        topic=rule.name,
+        reason=reason,
+        error=error,
+    )
 
 
 def _describe(actions: Sequence[ActionName], queue: str | None, custom: Sequence[str]) -> str:

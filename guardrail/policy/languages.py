@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from guardrail.judges.registry import spec_capabilities
 from guardrail.lang import UNDETERMINED
-from guardrail.models import Decision, TurnLanguages
-from guardrail.policy.schema import Policy, TopicRule
+from guardrail.models import TurnLanguages
+from guardrail.policy.schema import Policy
 
-__all__ = ["checked", "judge_reads", "with_languages"]
+__all__ = ["checked", "judge_reads"]
 
 
 def judge_reads(policy: Policy) -> tuple[list[str], bool]:
@@ -81,37 +81,3 @@ def _problem(languages: TurnLanguages, reads: set[str], cross: bool) -> str | No
             "the judge cannot compare across languages"
         )
     return None
-
-
-def with_languages(
-    policy: Policy, rule: TopicRule, decision: Decision, languages: TurnLanguages | None
-) -> Decision:
-    """``decision`` carrying the turn's checked languages, or, when the judge cannot verify
-    the turn in them, the decision the topic's ``on_unverified_language`` takes instead."""
-    if languages is None:
-        return decision
-    languages = checked(policy, languages)
-    if languages.verifiable:
-        return decision.model_copy(update={"languages": languages})
-    action = rule.unverified_language
-    problem = languages.problem or "unverifiable"
-    if action == "score":
-        reason = f"{decision.reason}; not verified: {problem}"
-        return decision.model_copy(update={"languages": languages, "reason": reason})
-    queue = None
-    if action == "escalate" and rule.on_flag.escalate is not None:
-        queue = rule.on_flag.escalate.queue
-    what = "abstained" if action == "abstain" else f"escalated to queue {queue!r}"
-    return Decision(
-        action=action,
-        actions=[action],
-        flagged=False,
-        score=decision.score,
-        threshold=decision.threshold,
-        topic=rule.name,
-        queue=queue,
-        reason=f"not verified for topic {rule.name!r} ({rule.sensitivity}): {problem}; "
-        f"{what} (fail closed)",
-        error=decision.error,
-        languages=languages,
-    )

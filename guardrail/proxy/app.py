@@ -33,7 +33,7 @@ from guardrail.proxy.relay import relay
 from guardrail.proxy.request import ChatTurn, chat_shape, read_chat_request
 from guardrail.proxy.upstream import Upstream, UpstreamError, error_body
 from guardrail.serving.core import ServingCore, ServingError, read_json_body
-from guardrail.serving.limits import GuardGate, RequestLimits, bearer_key
+from guardrail.serving.limits import GuardGate, RequestLimits, bearer_key, size_problem
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
@@ -79,29 +79,6 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
     return JSONResponse(openai_error_body(status, message), status_code=status, headers=headers)
 
 
-def _too_large(turn: ChatTurn, limits: RequestLimits) -> str | None:
-    checks = [
-        (len(turn.question), limits.max_question_chars, "question", "max-question-chars"),
-        (len(turn.contexts), limits.max_contexts, "number of contexts", "max-contexts"),
-        (
-            max(map(len, turn.contexts), default=0),
-            limits.max_context_chars,
-            "a context",
-            "max-context-chars",
-        ),
-        (
-            sum(map(len, turn.contexts)),
-            limits.max_total_context_chars,
-            "all contexts",
-            "max-total-context-chars",
-        ),
-    ]
-    for size, limit, what, flag in checks:
-        if size > limit:
-            return f"{what}: {size} is over the limit of {limit} (--{flag})"
-    return None
-
-
 async def _read_turn(request: Request, limits: RequestLimits) -> ChatTurn:
     """The request as a :class:`ChatTurn`; :class:`ServingError` for anything refused."""
     data, _replaced = read_json_body(await request.body(), chat_shape(limits))
@@ -109,7 +86,7 @@ async def _read_turn(request: Request, limits: RequestLimits) -> ChatTurn:
         turn = read_chat_request(data)
     except RequestError as exc:
         raise ServingError(exc.status, str(exc)) from None
-    problem = _too_large(turn, limits)
+    problem = size_problem(limits, turn.question, turn.contexts)
     if problem is not None:
         raise ServingError(413, problem)
     return turn

@@ -98,7 +98,7 @@ class Scoring:
         problem = self.core.work_problem(work)
         if problem is not None:
             opened = guard.open_turn(turn.question, turn.contexts)
-            return await opened.conclude_unscored(text, "failed", f"not scored: {problem}")
+            return await opened.conclude_unscored(text, "failed", problem)
         return await self.core.run_turn(
             guard.acheck(turn.question, text, turn.contexts, driver=PROXY, notes=notes),
             work=work,
@@ -302,16 +302,18 @@ class ChatChunks:
             finish = choice.get("finish_reason")
             if delta.get("tool_calls") or delta.get("function_call") or finish in _TOOL_FINISH:
                 self.tool_calls = True
-            # Hidden reasoning is withheld; a refusal is text the user reads: guarded as text.
-            delta = {k: v for k, v in delta.items() if k not in _WITHHELD}
-            refusal = delta.pop("refusal", None)
+            if any(key in delta for key in (*_WITHHELD, "refusal")) or len(choices) > 1:
+                # Hidden reasoning is withheld; a refusal is text the user reads: guarded as
+                # text; another choice is dropped. Only then is the event written anew.
+                delta = {k: v for k, v in delta.items() if k not in _WITHHELD}
+                refusal = delta.pop("refusal", None)
+                if isinstance(refusal, str) and refusal:
+                    content = delta.get("content")
+                    delta["content"] = (content if isinstance(content, str) else "") + refusal
+                choice = {**choice, "delta": delta}
+                event = {**event, "choices": [choice]}
+                raw = json.dumps(event)
             content = delta.get("content")
-            if isinstance(refusal, str) and refusal:
-                content = (content if isinstance(content, str) else "") + refusal
-                delta["content"] = content
-            choice = {**choice, "delta": delta}
-            event = {**event, "choices": [choice]}
-            raw = json.dumps(event)
             if not (isinstance(content, str) and content):
                 if finish:
                     self._closing.append(event)

@@ -25,7 +25,7 @@ methods, print help or build the policy schema.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union, overload
 
@@ -132,29 +132,17 @@ def _models() -> dict[str, type[BaseModel]]:
     return {entry.name: entry.value.settings for entry in SCORERS.entries()}
 
 
-class _LiveModels:
+class _LiveModels(Mapping[str, "type[BaseModel]"]):
     """method -> settings model of the registered methods, kept up to date (read-only)."""
 
     def __getitem__(self, method: str) -> type[BaseModel]:
         return _models()[method]
-
-    def __contains__(self, method: object) -> bool:
-        return method in SCORERS
 
     def __iter__(self) -> Iterator[str]:
         return iter(_models())
 
     def __len__(self) -> int:
         return len(_models())
-
-    def values(self) -> list[type[BaseModel]]:
-        return list(_models().values())
-
-    def items(self) -> list[tuple[str, type[BaseModel]]]:
-        return list(_models().items())
-
-    def get(self, method: str, default: type[BaseModel] | None = None) -> type[BaseModel] | None:
-        return _models().get(method, default)
 
 
 #: method -> settings model, kept up to date (read-only).

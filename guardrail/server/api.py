@@ -34,7 +34,12 @@ from guardrail.scoring.deadline import Ticket
 from guardrail.server.state import StateDep
 from guardrail.serving.body import JsonShape
 from guardrail.serving.core import ServingError, read_json_body
-from guardrail.serving.limits import API_KEY_HINT, RequestLimits, api_key_matches
+from guardrail.serving.limits import (
+    API_KEY_HINT,
+    RequestLimits,
+    api_key_matches,
+    size_problem,
+)
 
 __all__ = ["CheckRequest", "router"]
 
@@ -55,27 +60,7 @@ class CheckRequest(BaseModel):
 
     def too_large(self, limits: RequestLimits) -> str | None:
         """What breaks a size limit, if anything (one line for the 413 reply)."""
-        checks = [
-            (len(self.question), limits.max_question_chars, "question", "max-question-chars"),
-            (len(self.answer), limits.max_answer_chars, "answer", "max-answer-chars"),
-            (len(self.contexts), limits.max_contexts, "number of contexts", "max-contexts"),
-            (
-                max(map(len, self.contexts), default=0),
-                limits.max_context_chars,
-                "a context",
-                "max-context-chars",
-            ),
-            (
-                sum(map(len, self.contexts)),
-                limits.max_total_context_chars,
-                "all contexts",
-                "max-total-context-chars",
-            ),
-        ]
-        for size, limit, what, flag in checks:
-            if size > limit:
-                return f"{what}: {size} is over the limit of {limit} (--{flag})"
-        return None
+        return size_problem(limits, self.question, self.contexts, self.answer)
 
 
 def check_shape(limits: RequestLimits) -> JsonShape:

@@ -26,7 +26,6 @@ from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from guardrail.exceptions import RequestError
 from guardrail.sanitize import clean_json
 from guardrail.scoring.deadline import Ticket
 from guardrail.serving.body import BodyError, JsonShape, parse_json, precheck_json
@@ -145,8 +144,3 @@ class ServingCore:
 
     def stop(self) -> None:
         self.lanes.stop()
-
-
-def request_error(exc: RequestError) -> ServingError:
-    """A client's bad request as the error the front ends answer."""
-    return ServingError(exc.status, str(exc))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hmac
 import json
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from typing import Any
 
 from pydantic import Field
@@ -78,6 +78,31 @@ class RequestLimits(Settings):
     scoring_threads: int = Field(
         default=1, ge=1, le=64, description="threads scoring large checks (one more: small ones)"
     )
+
+
+def size_problem(
+    limits: RequestLimits,
+    question: str,
+    contexts: Sequence[str],
+    answer: str | None = None,
+) -> str | None:
+    """What breaks a size limit of one turn, if anything (one line for the 413 reply, naming
+    the flag). ``answer`` is checked when the client sends it (``serve``); the proxy's answer
+    comes from its upstream and is bounded there."""
+    checks = [(len(question), limits.max_question_chars, "question", "max-question-chars")]
+    if answer is not None:
+        checks.append((len(answer), limits.max_answer_chars, "answer", "max-answer-chars"))
+    checks += [
+        (len(contexts), limits.max_contexts, "number of contexts", "max-contexts"),
+        (max(map(len, contexts), default=0), limits.max_context_chars, "a context",
+         "max-context-chars"),
+        (sum(map(len, contexts)), limits.max_total_context_chars, "all contexts",
+         "max-total-context-chars"),
+    ]  # fmt: skip
+    for size, limit, what, flag in checks:
+        if size > limit:
+            return f"{what}: {size} is over the limit of {limit} (--{flag})"
+    return None
 
 
 def presented_key(raw_headers: Iterable[tuple[bytes, bytes]]) -> bytes | None:

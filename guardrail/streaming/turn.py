@@ -76,13 +76,16 @@ class _Held:
 @dataclass
 class _Turn:
     turn: Turn
-    rule: TopicRule
     mode: StreamMode
     produced: list[str] = field(default_factory=list)
     released: list[str] = field(default_factory=list)
     checked: int = 0  # characters of the answer that went through the sentence check
     held: _Held | None = None
     audited: bool = False
+
+    @property
+    def rule(self) -> TopicRule:
+        return self.turn.rule
 
     @property
     def answer(self) -> str:
@@ -160,9 +163,8 @@ class AsyncGuardedStream:
         turn = self._parts.open(
             self.question, self._contexts, audit_id=self.audit_id, deadline_s=self._deadline_s
         )
-        rule = turn.rule
-        self.mode = rule.stream_mode
-        return _Turn(turn, rule, self.mode)
+        self.mode = turn.rule.stream_mode
+        return _Turn(turn, self.mode)
 
     async def _run(self) -> AsyncGenerator[str, None]:
         chunks = text_chunks(self._source)
