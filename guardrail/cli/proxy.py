@@ -6,7 +6,8 @@
         [--host 127.0.0.1] [--port 8001] [--api-key-env GUARDRAIL_API_KEY] \\
         [--upstream-key-env OPENAI_API_KEY | --forward-api-key] [--upstream-timeout 120] \\
         [--db guardrail-review.sqlite3|postgresql://...] \\
-        [--audit-log guardrail-audit.jsonl|postgresql://...] [--max-* N ...]
+        [--audit-log guardrail-audit.jsonl|postgresql://...] [--max-* N ...] \\
+        [--max-stream-seconds 300] [--max-stream-chunks 50000]
 
 Clients call ``POST /v1/chat/completions`` and ``GET /v1/models`` as they would the upstream
 (see ``docs/proxy.md``). Escalations land in ``--db``, the review queue ``guardrail serve``
@@ -30,9 +31,11 @@ from guardrail.cli.serving import (
     recover_crashed_turns,
     request_limits,
     require_server_extra,
+    upstream_limits,
 )
 from guardrail.exceptions import ConfigError
 from guardrail.paths import DEFAULT_AUDIT_LOG, DEFAULT_REVIEW_DB
+from guardrail.serving.limits import UpstreamLimits
 from guardrail.storage import parse_target
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,6 +87,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"every turn is appended here (default {DEFAULT_AUDIT_LOG})",
     )
     add_limit_flags(p, "request limits, deadline, lanes and work budget (as for guardrail serve)")
+    add_limit_flags(p, "bounds on what the upstream streams", UpstreamLimits)
     add_log_flag(p)
     p.set_defaults(func=_proxy)
 
@@ -98,6 +102,7 @@ def build_proxy_app(args: argparse.Namespace, guard: Any = None) -> Starlette:
     if args.upstream_timeout <= 0:
         raise ConfigError("--upstream-timeout must be > 0")
     limits = request_limits(args)
+    bounds = upstream_limits(args)
     api_key = env_value(args.api_key_env, "--api-key-env") if args.api_key_env else None
     upstream_key = (
         env_value(args.upstream_key_env, "--upstream-key-env") if args.upstream_key_env else None
@@ -111,6 +116,7 @@ def build_proxy_app(args: argparse.Namespace, guard: Any = None) -> Starlette:
         api_key=api_key,
         forward_api_key=args.forward_api_key,
         limits=limits,
+        upstream_limits=bounds,
     )
     return app
 

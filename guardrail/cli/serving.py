@@ -2,7 +2,9 @@
 
 The request-limit flags are declared once here (from :class:`~guardrail.serving.limits.
 RequestLimits`, which needs no web framework) and both commands apply every one of them through
-the serving core. ``--help`` works without the ``server`` extra; running either command without
+the serving core; the proxy's bounds on what its upstream streams
+(:class:`~guardrail.serving.limits.UpstreamLimits`) are declared here the same way.
+``--help`` works without the ``server`` extra; running either command without
 it ends in one line naming the install command (exit 2).
 """
 
@@ -12,9 +14,11 @@ import argparse
 import importlib
 import os
 import sys
+from typing import TypeVar
 
 from guardrail.exceptions import ConfigError
-from guardrail.serving.limits import RequestLimits
+from guardrail.serving.limits import RequestLimits, UpstreamLimits
+from guardrail.validation import Settings
 
 __all__ = [
     "SERVER_EXTRA_HINT",
@@ -23,7 +27,10 @@ __all__ = [
     "recover_crashed_turns",
     "request_limits",
     "require_server_extra",
+    "upstream_limits",
 ]
+
+_S = TypeVar("_S", bound=Settings)
 
 #: How to install what serving needs.
 SERVER_EXTRA_HINT = "pip install 'guardrail-rag[server]' (in a clone: pip install -e '.[server]')"
@@ -47,10 +54,13 @@ def _limit_flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def add_limit_flags(p: argparse.ArgumentParser, title: str) -> None:
-    """The ``--max-*`` request-limit flags, one per :class:`RequestLimits` field."""
+def add_limit_flags(
+    p: argparse.ArgumentParser, title: str, limits: type[Settings] = RequestLimits
+) -> None:
+    """The ``--max-*`` flags, one per field of ``limits`` (:class:`RequestLimits`, or
+    :class:`UpstreamLimits` for the proxy's upstream)."""
     group = p.add_argument_group(title)
-    for name, field in RequestLimits.model_fields.items():
+    for name, field in limits.model_fields.items():
         group.add_argument(
             _limit_flag(name),
             type=int,
@@ -60,18 +70,28 @@ def add_limit_flags(p: argparse.ArgumentParser, title: str) -> None:
         )
 
 
-def request_limits(args: argparse.Namespace) -> RequestLimits:
-    """``RequestLimits`` from the flags (validated, naming the flag)."""
+def _limits_from(args: argparse.Namespace, limits: type[_S]) -> _S:
+    """``limits`` from the flags (validated, naming the flag)."""
     from pydantic import ValidationError
 
     from guardrail.validation import error_line
 
-    fields = RequestLimits.model_fields
+    fields = limits.model_fields
     given = {n: getattr(args, n) for n in fields if getattr(args, n, None) is not None}
     try:
-        return RequestLimits.model_validate(given)
+        return limits.model_validate(given)
     except ValidationError as exc:
         raise ConfigError(error_line(exc, {n: _limit_flag(n) for n in fields})) from None
+
+
+def request_limits(args: argparse.Namespace) -> RequestLimits:
+    """``RequestLimits`` from the flags (validated, naming the flag)."""
+    return _limits_from(args, RequestLimits)
+
+
+def upstream_limits(args: argparse.Namespace) -> UpstreamLimits:
+    """``UpstreamLimits`` from the proxy's flags (validated, naming the flag)."""
+    return _limits_from(args, UpstreamLimits)
 
 
 def env_value(var: str, what: str) -> str:

@@ -33,7 +33,13 @@ from guardrail.proxy.relay import relay
 from guardrail.proxy.request import ChatTurn, chat_shape, read_chat_request
 from guardrail.proxy.upstream import Upstream, UpstreamError, error_body
 from guardrail.serving.core import ServingCore, ServingError, read_json_body
-from guardrail.serving.limits import GuardGate, RequestLimits, bearer_key, size_problem
+from guardrail.serving.limits import (
+    GuardGate,
+    RequestLimits,
+    UpstreamLimits,
+    bearer_key,
+    size_problem,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
@@ -63,6 +69,8 @@ class ProxyState:
     core: ServingCore = field(default_factory=ServingCore)
     #: The loop the upstream's requests and streams run on (this loop stays free).
     io: LoopThread = field(default_factory=lambda: LoopThread("guardrail-proxy"))
+    #: How long, and in how many chunks, an upstream may stream one answer.
+    upstream_limits: UpstreamLimits = field(default_factory=UpstreamLimits)
 
     @property
     def limits(self) -> RequestLimits:
@@ -101,7 +109,7 @@ async def _chat(request: Request) -> Response:
     except ServingError as exc:
         return _error(exc.status, exc.message, exc.headers or None)
     client_key = bearer_key(request.scope["headers"]) if state.forward_api_key else None
-    scoring = Scoring(core)
+    scoring = Scoring(core, state.upstream_limits)
     release = True
     try:
         if not turn.stream:
@@ -167,14 +175,23 @@ def create_proxy_app(
     api_key: str | None = None,
     forward_api_key: bool = False,
     limits: RequestLimits | None = None,
+    upstream_limits: UpstreamLimits | None = None,
 ) -> Starlette:
     """Build the proxy. ``api_key``: what clients must send (None: no key asked);
     ``forward_api_key``: send the client's key upstream (otherwise the ``upstream``'s own key,
     if it has one, or none); ``limits``: the request limits, deadline, lanes and work budget
-    (as ``serve`` applies them)."""
+    (as ``serve`` applies them); ``upstream_limits``: how long and in how many chunks the
+    upstream may stream one answer."""
     if api_key is not None and not api_key.strip():
         raise ConfigError("api_key must be None (no auth) or a non-empty string")
-    state = ProxyState(guard, upstream, api_key, forward_api_key, ServingCore(limits))
+    state = ProxyState(
+        guard,
+        upstream,
+        api_key,
+        forward_api_key,
+        ServingCore(limits),
+        upstream_limits=upstream_limits or UpstreamLimits(),
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

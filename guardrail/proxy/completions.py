@@ -26,6 +26,7 @@ calls is scored, and only the first choice of a stream is relayed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import uuid
@@ -41,8 +42,10 @@ from guardrail.proxy.upstream import (
     UpstreamStream,
     error_body,
     summarised_error,
+    upstream_json,
 )
 from guardrail.serving.core import ServingCore
+from guardrail.serving.limits import UpstreamLimits
 from guardrail.streaming.turn import AsyncGuardedStream
 from guardrail.turn import Driver
 
@@ -73,9 +76,11 @@ PROXY = Driver("proxy", "no regeneration: the proxy does not ask the model again
 class Scoring:
     """How the proxy scores an upstream answer: through the serving core, as ``serve`` scores
     a check — cut at ``max_answer_chars``, refused scoring above ``max_work`` (the policy's
-    ``on_error`` decides, recorded), on a fair lane with the ``max_check_seconds`` deadline."""
+    ``on_error`` decides, recorded), on a fair lane with the ``max_check_seconds`` deadline;
+    a stream is also cut after ``max_stream_seconds`` or ``max_stream_chunks``."""
 
     core: ServingCore
+    upstream: UpstreamLimits = field(default_factory=UpstreamLimits)
 
     @property
     def deadline_s(self) -> float:
@@ -232,15 +237,29 @@ class ChatChunks:
     An async iterator of strings (what the guarded stream reads). Payloads with no text are
     queued to forward as they are (:meth:`take_side`); finish and usage chunks are kept for
     the end (:meth:`closing`).
+
+    Past ``max_chars`` answer characters, ``max_chunks`` upstream events (of any kind) or
+    ``max_seconds`` since it was opened, the stream is cut: nothing more is read, the upstream
+    is closed, what arrived is scored and :meth:`notes` says which bound was hit.
     """
 
-    def __init__(self, payloads: AsyncIterator[str], *, max_chars: int | None = None) -> None:
+    def __init__(
+        self,
+        payloads: AsyncIterator[str],
+        *,
+        max_chars: int | None = None,
+        max_chunks: int | None = None,
+        max_seconds: float | None = None,
+    ) -> None:
         self._payloads = payloads
-        #: The most answer characters read from the upstream; past it the stream is cut (the
-        #: upstream closed) and what arrived is scored.
         self.max_chars = max_chars
+        self.max_chunks = max_chunks
+        self.max_seconds = max_seconds
+        self._opened = time.monotonic()
         self.chars = 0
-        self.cut = False
+        self.events = 0
+        #: Why the stream was cut (the bound that was hit), or None.
+        self.cut: str | None = None
         self._gen = self._texts()
         self.template: dict[str, Any] = {}
         self.tool_calls = False
@@ -262,12 +281,37 @@ class ChatChunks:
 
     def notes(self) -> list[str]:
         """What the proxy did to the stream, for the decision's reason."""
-        if not self.cut:
-            return []
-        return [
-            f"the upstream's answer was cut at {self.max_chars} characters "
-            "(--max-answer-chars); what arrived was scored"
-        ]
+        return [] if self.cut is None else [f"{self.cut}; what arrived was scored"]
+
+    async def _bounded(self) -> AsyncGenerator[str, None]:
+        """The upstream's payloads until it ends or a bound on time or chunks is hit."""
+        payloads = aiter(self._payloads)
+        while True:
+            remaining = (
+                None
+                if self.max_seconds is None
+                else self._opened + self.max_seconds - time.monotonic()
+            )
+            try:
+                if remaining is not None and remaining <= 0:
+                    raise asyncio.TimeoutError
+                raw = await asyncio.wait_for(anext(payloads), remaining)
+            except StopAsyncIteration:
+                return
+            except asyncio.TimeoutError:
+                self.cut = (
+                    f"the upstream's stream was cut after {self.max_seconds:g} s "
+                    "(--max-stream-seconds)"
+                )
+                return
+            self.events += 1
+            if self.max_chunks is not None and self.events > self.max_chunks:
+                self.cut = (
+                    f"the upstream's stream was cut after {self.max_chunks} chunks "
+                    "(--max-stream-chunks)"
+                )
+                return
+            yield raw
 
     def unscored(self) -> str | None:
         """Why the turn may carry no score: it ended in tool calls (its text, if any, is
@@ -275,11 +319,10 @@ class ChatChunks:
         return TOOL_CALLS_REASON if self.tool_calls else None
 
     async def _texts(self) -> AsyncGenerator[str, None]:
-        async for raw in self._payloads:
-            try:
-                event = json.loads(raw)
-            except ValueError as exc:
-                raise UpstreamError(502, f"upstream sent an event that is not JSON: {exc}") from exc
+        async for raw in self._bounded():
+            event, replaced = upstream_json(raw)
+            if replaced:
+                raw = json.dumps(event)  # forwarded as cleaned, never as sent
             if not isinstance(event, dict):
                 raise UpstreamError(502, "upstream sent an event that is not a JSON object")
             if "error" in event and not event.get("choices"):
@@ -322,7 +365,10 @@ class ChatChunks:
                 continue
             if self.max_chars is not None and self.chars + len(content) > self.max_chars:
                 content = content[: self.max_chars - self.chars]
-                self.cut = True
+                self.cut = (
+                    f"the upstream's answer was cut at {self.max_chars} characters "
+                    "(--max-answer-chars)"
+                )
             self.chars += len(content)
             if self.cut:
                 if content:
@@ -414,7 +460,12 @@ async def open_stream(
     except Exception as exc:
         await record_failure(guard, turn, exc, audit_id)
         raise
-    chunks = ChatChunks(opened.events(), max_chars=scoring.max_answer_chars)
+    chunks = ChatChunks(
+        opened.events(),
+        max_chars=scoring.max_answer_chars,
+        max_chunks=scoring.upstream.max_stream_chunks,
+        max_seconds=scoring.upstream.max_stream_seconds,
+    )
     guarded = guard.astream(
         turn.question,
         chunks,

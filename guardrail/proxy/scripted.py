@@ -3,7 +3,9 @@
 ``scripted_upstream(reply)`` builds a Starlette app whose ``POST /v1/chat/completions``
 answers every request with ``reply(body)``, a :class:`ScriptedReply`: text cut into the given
 chunks (streamed as SSE when the request asks for it, with an optional pause between chunks),
-tool calls, an HTTP error, or a stream that breaks after a number of chunks. Every request
+tool calls, an HTTP error, a stream that breaks after a number of chunks, or one that never ends
+(its chunks sent again and again until the client leaves). Replies are written as ASCII JSON,
+so a lone surrogate in the text reaches the client as the escape ``"\\ud800"``. Every request
 body it received is kept in ``app.state.requests``, its headers in ``app.state.headers``.
 Serve it on 127.0.0.1 with ``guardrail.server.testing.serve_in_thread``.
 """
@@ -38,6 +40,7 @@ class ScriptedReply:
     pause_s: float = 0.0  # before each chunk of a stream
     delay_s: float = 0.0  # before the response starts
     break_after: int | None = None  # chunks sent before the stream is cut (no [DONE])
+    endless: bool = False  # the chunks are streamed again and again until the client leaves
     extra_choice: dict[str, Any] = field(default_factory=dict)
     #: Deltas streamed before the text (e.g. ``{"reasoning_content": ...}``), and fields added
     #: to a non-streamed message (e.g. ``{"refusal": ...}``).
@@ -90,14 +93,8 @@ def scripted_upstream(reply: Callable[[dict[str, Any]], ScriptedReply]) -> Starl
                 | script.extra_choice
                 for i in range(count)
             ]
-            return JSONResponse(
-                {
-                    **_head(),
-                    "object": "chat.completion",
-                    "choices": choices,
-                    "usage": _usage(),
-                }
-            )
+            reply_body = {**_head(), "object": "chat.completion", "choices": choices}
+            return _ascii_json(reply_body | {"usage": _usage()})
         return StreamingResponse(_events(script, finish), media_type="text/event-stream")
 
     async def models(request: Request) -> Response:
@@ -116,6 +113,12 @@ def scripted_upstream(reply: Callable[[dict[str, Any]], ScriptedReply]) -> Starl
     return app
 
 
+def _ascii_json(body: dict[str, Any]) -> Response:
+    """``body`` as ASCII JSON (Starlette's ``JSONResponse`` writes UTF-8, which a lone
+    surrogate cannot be encoded in)."""
+    return Response(json.dumps(body), media_type="application/json")
+
+
 async def _events(script: ScriptedReply, finish: str) -> AsyncIterator[bytes]:
     head = {**_head(), "object": "chat.completion.chunk"}
 
@@ -126,12 +129,17 @@ async def _events(script: ScriptedReply, finish: str) -> AsyncIterator[bytes]:
     yield event({"role": "assistant", "content": ""})
     for delta in script.extra_deltas:
         yield event(delta)
-    for i, piece in enumerate(script.pieces()):
-        if script.break_after is not None and i >= script.break_after:
-            raise ConnectionResetError("scripted: stream cut")
-        if script.pause_s:
-            await asyncio.sleep(script.pause_s)
-        yield event({"content": piece})
+    pieces = script.pieces()
+    while True:
+        for i, piece in enumerate(pieces):
+            if script.break_after is not None and i >= script.break_after:
+                raise ConnectionResetError("scripted: stream cut")
+            if script.pause_s:
+                await asyncio.sleep(script.pause_s)
+            yield event({"content": piece})
+        if not (script.endless and pieces):
+            break
+        await asyncio.sleep(0)  # let the server notice a client that left
     for i, call in enumerate(script.tool_calls or []):
         yield event({"tool_calls": [{"index": i, **call}]})
     yield event({}, finish)

@@ -1,7 +1,9 @@
 """The upstream OpenAI-compatible server, reached with ``httpx``.
 
 httpx because the project already depends on it (webhooks, tests) and it streams a response
-body line by line with time-outs per read, which is all the proxy needs from a client. Every
+body line by line with time-outs per read, which is all the proxy needs from a client. Text
+that cannot be stored (lone surrogates, NUL, non-characters) is replaced with U+FFFD in every
+JSON the upstream sends (:func:`upstream_json`), as ``serve`` does with a request. Every
 failure becomes an :class:`UpstreamError` carrying the HTTP status the proxy answers with:
 
 * the upstream answered 4xx: the same status (the client's request was wrong, e.g. an unknown
@@ -28,8 +30,9 @@ import httpx
 
 from guardrail.error_bodies import summarise
 from guardrail.exceptions import GuardrailError
+from guardrail.sanitize import clean_json
 
-__all__ = ["Upstream", "UpstreamError", "UpstreamStream", "summarised_error"]
+__all__ = ["Upstream", "UpstreamError", "UpstreamStream", "summarised_error", "upstream_json"]
 
 
 class UpstreamError(GuardrailError):
@@ -162,8 +165,19 @@ class Upstream:
 
 
 def _json(response: httpx.Response) -> Any:
+    """The reply's JSON, cleaned as a request's is (:func:`upstream_json`)."""
+    return upstream_json(response.content)[0]
+
+
+def upstream_json(raw: str | bytes) -> tuple[Any, int]:
+    """Parsed JSON from the upstream with every string cleaned as ``serve`` cleans a request
+    (:func:`~guardrail.sanitize.clean_json`: lone surrogates, NUL and non-characters become
+    U+FFFD, so the answer can be recorded and sent), and how many characters were replaced;
+    :class:`UpstreamError` 502 for a body that is not JSON or is nested too deeply to read."""
     try:
-        return response.json()
+        return clean_json(json.loads(raw))
+    except RecursionError:
+        raise UpstreamError(502, "upstream sent JSON nested too deeply") from None
     except ValueError as exc:
         raise UpstreamError(502, "upstream sent a body that is not JSON") from exc
 

@@ -80,6 +80,26 @@ class RequestLimits(Settings):
     )
 
 
+class UpstreamLimits(Settings):
+    """What the proxy reads of one streamed answer from its upstream, beside the answer's
+    characters (``max_answer_chars``): past either bound the upstream's stream is closed and
+    what arrived is scored."""
+
+    max_stream_seconds: int = Field(
+        default=300,
+        ge=1,
+        le=86_400,
+        description="seconds one upstream stream may last; past it the stream is cut",
+    )
+    max_stream_chunks: int = Field(
+        default=50_000,
+        ge=1,
+        le=100_000_000,
+        description="events one upstream stream may send (every chunk counts); past it the"
+        " stream is cut",
+    )
+
+
 def size_problem(
     limits: RequestLimits,
     question: str,

@@ -16,7 +16,11 @@ from typing import Any
 import openai
 import pytest
 
+from guardrail.audit.log import AuditLog
+from guardrail.guard import Guard
 from guardrail.local_server import free_port
+from guardrail.policy import parse_policy
+from guardrail.proxy import Upstream, create_proxy_app
 from guardrail.proxy.scripted import ScriptedReply, scripted_upstream
 from guardrail.server.testing import serve_in_thread, wait_until_healthy
 from tests.streaming.conftest import POLICY_YAML, records
@@ -94,6 +98,23 @@ def run_proxy(
             process.kill()
             process.wait()
         log.close()
+
+
+@contextlib.contextmanager
+def proxy_in_thread(
+    tmp_path: Path, reply: ScriptedReply, *, guard: Guard | None = None, **options: Any
+) -> Iterator[tuple[str, Path]]:
+    """The proxy app in this process in front of a scripted upstream answering ``reply``, both
+    served on 127.0.0.1; yields the proxy's URL and its audit log (``guard``: one on the test
+    policy auditing to ``tmp_path``). ``options`` go to ``create_proxy_app``."""
+    audit = tmp_path / "audit.jsonl"
+    if guard is None:
+        guard = Guard(parse_policy(POLICY_YAML), audit=AuditLog(audit))
+    upstream_app = scripted_upstream(lambda body: reply)
+    with serve_in_thread(upstream_app) as upstream_url:  # type: ignore[arg-type]
+        app = create_proxy_app(guard=guard, upstream=Upstream(f"{upstream_url}/v1"), **options)
+        with serve_in_thread(app) as url:  # type: ignore[arg-type]
+            yield url, audit
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,7 @@ from guardrail.queues.jsonl import JSONLSink
 from guardrail.server.testing import serve_in_thread
 from guardrail.serving.limits import RequestLimits
 from guardrail.testing import ScriptedJudge
+from tests.proxy.conftest import proxy_in_thread
 from tests.streaming.conftest import POLICY_YAML, PREGNANCY_CTX, PREGNANCY_Q, SAFE, records
 
 
@@ -40,7 +41,6 @@ async def _never(request: JudgeRequest) -> str:
 def _proxy(
     tmp_path: Path, *, judge: Any = None, api_key: str | None = None, **limits: Any
 ) -> Iterator[tuple[str, Path]]:
-    audit = tmp_path / "audit.jsonl"
     guard = Guard(
         parse_policy(POLICY_YAML),
         judge=judge,
@@ -48,18 +48,16 @@ def _proxy(
             default=SQLiteQueue(tmp_path / "review.sqlite3"),
             fallback=JSONLSink(tmp_path / "fallback.jsonl"),
         ),
-        audit=AuditLog(audit),
+        audit=AuditLog(tmp_path / "audit.jsonl"),
     )
-    upstream_app = scripted_upstream(lambda body: ScriptedReply(SAFE.strip()))
-    with serve_in_thread(upstream_app) as upstream_url:  # type: ignore[arg-type]
-        app = create_proxy_app(
-            guard=guard,
-            upstream=Upstream(f"{upstream_url}/v1"),
-            api_key=api_key,
-            limits=RequestLimits(**limits),
-        )
-        with serve_in_thread(app) as url:  # type: ignore[arg-type]
-            yield url, audit
+    with proxy_in_thread(
+        tmp_path,
+        ScriptedReply(SAFE.strip()),
+        guard=guard,
+        api_key=api_key,
+        limits=RequestLimits(**limits),
+    ) as running:
+        yield running
 
 
 MESSAGES: Any = [
@@ -149,14 +147,8 @@ def test_an_answer_over_max_answer_chars_is_cut_scored_and_says_so(tmp_path):
     assert len(record["answer"]) == 20
 
 
-@contextlib.contextmanager
-def _proxy_replying(tmp_path: Path, reply: ScriptedReply) -> Iterator[tuple[str, Path]]:
-    audit = tmp_path / "audit.jsonl"
-    guard = Guard(parse_policy(POLICY_YAML), audit=AuditLog(audit))
-    with serve_in_thread(scripted_upstream(lambda body: reply)) as upstream_url:  # type: ignore[arg-type]
-        app = create_proxy_app(guard=guard, upstream=Upstream(f"{upstream_url}/v1"))
-        with serve_in_thread(app) as url:  # type: ignore[arg-type]
-            yield url, audit
+def _proxy_replying(tmp_path: Path, reply: ScriptedReply) -> Any:
+    return proxy_in_thread(tmp_path, reply)
 
 
 def test_streamed_reasoning_is_withheld_and_a_refusal_is_guarded(tmp_path):
