@@ -1,4 +1,5 @@
-"""A real ``guardrail serve`` on 127.0.0.1 for the service benchmarks, stopped on exit."""
+"""A real ``guardrail serve`` or ``guardrail proxy`` on 127.0.0.1 for the service benchmarks,
+stopped on exit."""
 
 from __future__ import annotations
 
@@ -61,12 +62,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _env() -> dict[str, str]:
+    env = {**os.environ, "BENCH_KEY": API_KEY, "BENCH_SECRET": "s" * 40}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(repo_root()), env.get("PYTHONPATH")]))
+    return env
+
+
 @contextlib.contextmanager
 def serve(folder: Path, *extra: str, review_ui: bool = False) -> Iterator[Server]:
     """``guardrail serve`` with the default policy, an API key and files under ``folder``."""
     port = free_port()
-    env = {**os.environ, "BENCH_KEY": API_KEY, "BENCH_SECRET": "s" * 40}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(repo_root()), env.get("PYTHONPATH")]))
     args = [
         sys.executable, "-m", "guardrail", "serve",
         "--policy", str(repo_root() / "policies" / "default.yaml"), "--port", str(port),
@@ -79,10 +84,29 @@ def serve(folder: Path, *extra: str, review_ui: bool = False) -> Iterator[Server
         args += ["--tokens-file", str(tokens), "--session-secret-env", "BENCH_SECRET"]
     else:
         args.append("--no-review-ui")
+    with _running([*args, *extra], folder, port) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def proxy(folder: Path, upstream_url: str, *extra: str) -> Iterator[Server]:
+    """``guardrail proxy`` in front of ``upstream_url`` with the default policy and limits,
+    an API key and files under ``folder``."""
+    port = free_port()
+    args = [
+        sys.executable, "-m", "guardrail", "proxy", "--upstream", upstream_url,
+        "--policy", str(repo_root() / "policies" / "default.yaml"), "--port", str(port),
+        "--db", str(folder / "review.sqlite3"), "--audit-log", str(folder / "audit.jsonl"),
+        "--api-key-env", "BENCH_KEY", "--upstream-timeout", "60",
+    ]  # fmt: skip
+    with _running([*args, *extra], folder, port) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def _running(args: list[str], folder: Path, port: int) -> Iterator[Server]:
     log = (folder / "server.log").open("w", encoding="utf-8")
-    process = subprocess.Popen(
-        [*args, *extra], env=env, stdout=log, stderr=subprocess.STDOUT, text=True
-    )
+    process = subprocess.Popen(args, env=_env(), stdout=log, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process, timeout_s=120)

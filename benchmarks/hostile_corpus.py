@@ -12,7 +12,15 @@ record) using less than 500 MB. Text cases run each parser and splitter in this 
 pathological 1 MB input (the forms of ``tests/hostile/test_linear_text.py``) and pass when it
 finishes within 2 s; their memory is not measured.
 
-    python -m benchmarks.hostile_corpus [--json-out PATH]
+Proxy cases go to one ``guardrail proxy`` on 127.0.0.1 (default policy and limits, an API
+key) in front of a fake upstream the benchmark serves on 127.0.0.1
+(:mod:`benchmarks._proxy_cases`); they pass on the expected status *and* an audit record for
+every answered turn *and* a client shown exactly the text the record says the guard let
+through, within 2 s and 500 MB of the proxy process. Their time includes the upstream's
+(50 MB to send, a stream until a bound cuts it); the note gives the guard's share where the
+proxy reports it (``Server-Timing``, non-streamed replies).
+
+    python -m benchmarks.hostile_corpus [--parts service,proxy,cli,text] [--json-out PATH]
 """
 
 from __future__ import annotations
@@ -36,7 +44,9 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks._common import repo_root, write_results
-from benchmarks._serve import API_KEY, REVIEWER_TOKEN, Server, serve
+from benchmarks._proxy_cases import PROXY_CASES, Checked, fake_upstream
+from benchmarks._serve import API_KEY, REVIEWER_TOKEN, Server, proxy, serve
+from guardrail.server.testing import serve_in_thread
 
 KEY = {"Authorization": f"Bearer {API_KEY}", "Content-Type": "application/json"}
 POLICY = repo_root() / "policies" / "default.yaml"
@@ -214,6 +224,33 @@ def run_service_case(
     return Outcome(name, expected, status, seconds, peak, ok, note or f"server rss {rss:.0f} MB")
 
 
+def run_proxy_case(
+    server: Server, name: str, expected: str, fn: Callable[[Server], Checked]
+) -> Outcome:
+    started = time.perf_counter()
+    try:
+        checked = fn(server)
+    except (httpx.HTTPError, OSError, ValueError) as exc:
+        checked = Checked(type(exc).__name__, False, str(exc)[:80])
+    seconds = time.perf_counter() - started
+    rss, peak = server.rss_mb()
+    ok = checked.ok and seconds < TIME_LIMIT_S and peak < MEMORY_LIMIT_MB
+    guard = "" if checked.guard_ms is None else f"guard {checked.guard_ms / 1000:.2f} s; "
+    note = f"{guard}rss {rss:.0f} MB; {checked.note}"
+    return Outcome(f"proxy: {name}", expected, checked.status, seconds, peak, ok, note)
+
+
+def run_proxy_cases(folder: Path) -> tuple[list[Outcome], int]:
+    """Every proxy case against one ``guardrail proxy``; the outcomes and its turn records."""
+    with (
+        serve_in_thread(fake_upstream()) as upstream_url,
+        proxy(folder, f"{upstream_url}/v1") as server,
+    ):
+        outcomes = [run_proxy_case(server, *case) for case in PROXY_CASES]
+        time.sleep(1.0)  # a stream's record may follow its last byte
+        return outcomes, len(server.audited_turns())
+
+
 # -- command-line cases -------------------------------------------------------------------
 
 
@@ -386,36 +423,58 @@ def run_cli_case(name: str, argv: list[str], cwd: Path, startup_s: float) -> Out
     return Outcome(name, "exit 2", f"exit {code}", seconds, peak, ok, note)
 
 
+def _cli_half(tmp: Path, outcomes: list[Outcome]) -> tuple[list[str], bool, dict[str, float]]:
+    """The command-line cases: their outcomes (added to ``outcomes``), leftover files, whether
+    the FIFO survived, each command's start-up time."""
+    (tmp / "cli").mkdir()
+    cwd = tmp / "cli" / "cwd"
+    cwd.mkdir()
+    # Each command's start-up (interpreter, imports) on a missing input file: the floor
+    # every invocation of it pays, whatever it is given.
+    startup = {
+        cmd: min(run_cli(argv, cwd)[2] for _ in range(2)) for cmd, argv in baselines().items()
+    }
+    for name, cli_argv in cli_cases(tmp / "cli"):
+        outcomes.append(run_cli_case(name, cli_argv, cwd, startup[cli_argv[0]]))
+    leftovers = sorted(
+        p.name
+        for p in (tmp / "cli").iterdir()
+        if p.suffix == ".tmp" or (p.suffix == ".progress" and p.name.startswith("out"))
+    )
+    return leftovers, stat.S_ISFIFO((tmp / "cli" / "out.fifo").stat().st_mode), startup
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json-out", type=Path, default=None)
+    parser.add_argument(
+        "--parts", default="service,proxy,cli,text", help="which halves to run (comma-separated)"
+    )
     args = parser.parse_args(argv)
+    parts = set(args.parts.split(","))
     console = Console()
     outcomes: list[Outcome] = []
+    turns: list[dict[str, object]] = []
+    proxy_turns = 0
+    leftovers: list[str] = []
+    fifo_kept = True
+    startup: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        (tmp / "server").mkdir()
-        with serve(tmp / "server", review_ui=True) as server:
-            for name, expected, fn in SERVICE_CASES:
-                outcomes.append(run_service_case(server, name, expected, fn))
-            turns = server.audited_turns()
-        (tmp / "cli").mkdir()
-        cwd = tmp / "cli" / "cwd"
-        cwd.mkdir()
-        # Each command's start-up (interpreter, imports) on a missing input file: the floor
-        # every invocation of it pays, whatever it is given.
-        startup = {
-            cmd: min(run_cli(argv, cwd)[2] for _ in range(2)) for cmd, argv in baselines().items()
-        }
-        for name, cli_argv in cli_cases(tmp / "cli"):
-            outcomes.append(run_cli_case(name, cli_argv, cwd, startup[cli_argv[0]]))
-        leftovers = sorted(
-            p.name
-            for p in (tmp / "cli").iterdir()
-            if p.suffix == ".tmp" or (p.suffix == ".progress" and p.name.startswith("out"))
-        )
-        fifo_kept = stat.S_ISFIFO((tmp / "cli" / "out.fifo").stat().st_mode)
-    outcomes.extend(run_text_cases())
+        if "service" in parts:
+            (tmp / "server").mkdir()
+            with serve(tmp / "server", review_ui=True) as server:
+                for name, expected, fn in SERVICE_CASES:
+                    outcomes.append(run_service_case(server, name, expected, fn))
+                turns = server.audited_turns()
+        if "proxy" in parts:
+            (tmp / "proxy").mkdir()
+            proxied, proxy_turns = run_proxy_cases(tmp / "proxy")
+            outcomes.extend(proxied)
+        if "cli" in parts:
+            leftovers, fifo_kept, startup = _cli_half(tmp, outcomes)
+    if "text" in parts:
+        outcomes.extend(run_text_cases())
     table = Table(title=f"Hostile corpus (target: < {TIME_LIMIT_S:g} s, < {MEMORY_LIMIT_MB:g} MB)")
     for col in ("case", "expected", "status", "seconds", "peak MB", "ok", "note"):
         table.add_column(col, overflow="fold")
@@ -432,6 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         "passed": len(outcomes) - len(failed),
         "failed": failed,
         "service_turn_records": len(turns),
+        "proxy_turn_records": proxy_turns,
         "leftover_tmp_or_progress_files": leftovers,
         "fifo_still_a_fifo": fifo_kept,
         "cli_startup_s": {k: round(v, 3) for k, v in startup.items()},

@@ -10,7 +10,15 @@ back to back (a one-sentence answer, one short context) and another polls /healt
 turn that reached scoring has an audit record (answered ones by their audit id; abandoned
 ones by the count of records).
 
-    python -m benchmarks.service_fairness [--waves 0,1,4,16] [--json-out PATH]
+With ``--target proxy`` the same waves go through a real ``guardrail proxy`` (default policy
+and limits) in front of a fake upstream the benchmark serves on 127.0.0.1
+(:mod:`benchmarks._proxy_cases`): a maximal request carries the same contexts (in
+``guardrail.contexts``) and the upstream answers with the same answer; the small one likewise.
+``--large gamed`` sends, instead of maximal checks, the gamed answer — one sentence of 200
+clauses joined by ``"; "`` — against a 100 KB context.
+
+    python -m benchmarks.service_fairness [--target serve|proxy] [--large maximal|gamed]
+        [--waves 0,1,4,16] [--json-out PATH]
 
 Targets: while 4 maximal checks are scored, small checks p99 < 1 s and /healthz p99 < 100 ms;
 0 turns without an audit record.
@@ -19,12 +27,15 @@ Targets: while 4 maximal checks are scored, small checks p99 < 1 s and /healthz 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +44,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks._common import write_results
-from benchmarks._serve import API_KEY, serve
+from benchmarks._serve import API_KEY, proxy, serve
 
 HEADERS = {"Authorization": f"Bearer {API_KEY}"}
 SMALL = {
@@ -79,10 +90,48 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
-def run_wave(url: str, n_max: int, seed: int) -> dict[str, Any]:
-    """One wave: ``n_max`` maximal checks, a quarter of them abandoned, small checks and
-    /healthz measured until every maximal check has ended."""
-    bodies = [maximal_body(seed + i) for i in range(n_max)]
+def gamed_body(seed: int) -> dict[str, Any]:
+    """One sentence of 200 clauses joined by "; " against a 100 KB context."""
+    from benchmarks._proxy_cases import BIG_CONTEXT, GAMED
+
+    return {"question": "Who handles the request?", "answer": GAMED, "contexts": [BIG_CONTEXT]}
+
+
+@dataclass(frozen=True)
+class Target:
+    """How a check is posted to the server under test, and read back."""
+
+    path: str
+    #: A check ``{"question", "answer", "contexts"}`` (and the seed the proxy's upstream
+    #: answers for) as the request body.
+    body: Callable[[dict[str, Any], str], dict[str, Any]]
+    #: The reply's audit id and decision, from its JSON.
+    summary: Callable[[dict[str, Any]], dict[str, Any]]
+
+
+SERVE = Target("/v1/check", lambda check, model: check, lambda data: data)
+
+
+def _proxy_body(check: dict[str, Any], model: str) -> dict[str, Any]:
+    from benchmarks._proxy_cases import chat
+
+    return chat(model, question=check["question"], contexts=check["contexts"])
+
+
+PROXY = Target("/v1/chat/completions", _proxy_body, lambda data: data.get("guardrail") or {})
+
+
+def run_wave(
+    url: str, n_max: int, seed: int, target: Target = SERVE, large: str = "maximal"
+) -> dict[str, Any]:
+    """One wave: ``n_max`` maximal (or gamed) checks, a quarter of them abandoned, small
+    checks and /healthz measured until every large check has ended."""
+    make = maximal_body if large == "maximal" else gamed_body
+    bodies = [
+        target.body(make(seed + i), f"maximal:{seed + i}" if large == "maximal" else "gamed")
+        for i in range(n_max)
+    ]
+    small_body = target.body(SMALL, "small")
     leaving = max(1, n_max // 4) if n_max else 0
     outcomes: list[dict[str, Any]] = [{} for _ in range(n_max)]
     done = threading.Event()
@@ -91,13 +140,15 @@ def run_wave(url: str, n_max: int, seed: int) -> dict[str, Any]:
         started = time.perf_counter()
         timeout = 1.0 if i < leaving else WAVE_LIMIT_S
         try:
-            r = httpx.post(f"{url}/v1/check", json=bodies[i], headers=HEADERS, timeout=timeout)
-            decision = r.json().get("decision", {}) if r.status_code == 200 else {}
+            r = httpx.post(f"{url}{target.path}", json=bodies[i], headers=HEADERS, timeout=timeout)
+            summary = target.summary(r.json()) if r.status_code == 200 else {}
+            decision = summary.get("decision", {})
+            error = decision.get("error") if isinstance(decision, dict) else summary.get("error")
             outcomes[i] = {
                 "status": r.status_code,
                 "seconds": time.perf_counter() - started,
-                "audit_id": r.json().get("audit_id") if r.status_code == 200 else None,
-                "error": (decision.get("error") or "")[:60],
+                "audit_id": summary.get("audit_id"),
+                "error": (error or summary.get("reason") or "")[:60],
             }
         except httpx.TimeoutException:
             outcomes[i] = {"status": "disconnected", "seconds": time.perf_counter() - started}
@@ -111,11 +162,11 @@ def run_wave(url: str, n_max: int, seed: int) -> dict[str, Any]:
         with httpx.Client(base_url=url, headers=HEADERS, timeout=60) as client:
             while not done.is_set():
                 started = time.perf_counter()
-                r = client.post("/v1/check", json=SMALL)
+                r = client.post(target.path, json=small_body)
                 small_latency.append(time.perf_counter() - started)
                 small_status[str(r.status_code)] = small_status.get(str(r.status_code), 0) + 1
                 if r.status_code == 200:
-                    small_ids.append(r.json()["audit_id"])
+                    small_ids.append(target.summary(r.json())["audit_id"])
                 time.sleep(0.02)
 
     def health_loop() -> None:
@@ -168,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         "--waves", default="0,1,4,16", help="maximal checks per wave (0: a baseline)"
     )
     parser.add_argument("--json-out", type=Path, default=None)
+    parser.add_argument("--target", choices=("serve", "proxy"), default="serve")
+    parser.add_argument("--large", choices=("maximal", "gamed"), default="maximal")
     parser.add_argument(
         "--serve-arg",
         action="append",
@@ -178,13 +231,23 @@ def main(argv: list[str] | None = None) -> int:
     waves = [int(x) for x in args.waves.split(",")]
     console = Console()
     results: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp, serve(Path(tmp), *args.serve_arg) as server:
+    target = PROXY if args.target == "proxy" else SERVE
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        if args.target == "proxy":
+            from benchmarks._proxy_cases import fake_upstream
+            from guardrail.server.testing import serve_in_thread
+
+            upstream_url = stack.enter_context(serve_in_thread(fake_upstream()))
+            server = stack.enter_context(proxy(Path(tmp), f"{upstream_url}/v1", *args.serve_arg))
+        else:
+            server = stack.enter_context(serve(Path(tmp), *args.serve_arg))
         expected_ids: set[str] = set()
         reached_scoring = 0
         small_sent = 0
         for n, wave in enumerate(waves):
             console.print(f"wave of {wave} maximal checks ...")
-            result = run_wave(server.url, wave, seed=1000 * n)
+            result = run_wave(server.url, wave, 1000 * n, target, args.large)
             expected_ids.update(result.pop("_small_ids"))
             small_sent += result["small_checks"]
             for o in result["maximal_outcomes"]:
@@ -211,7 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         "maximal_checks_reaching_scoring": reached_scoring,
         "server_peak_rss_mb": round(peak_mb, 1),
     }
-    table = Table(title="Small checks and /healthz while maximal checks are scored (2 cores)")
+    summary = {"target": args.target, "large": args.large, **summary}
+    title = f"{args.target}: small checks and /healthz while {args.large} checks are scored"
+    table = Table(title=title)
     for col in ("maximal", "wave s", "small n", "small p50 s", "small p99 s", "healthz p50 ms",
                 "healthz p99 ms", "maximal median s", "maximal outcomes"):  # fmt: skip
         table.add_column(col, justify="right", overflow="fold")

@@ -106,7 +106,8 @@ class ServingCore:
         self.in_flight -= 1
 
     def work(self, answer: str, contexts: list[str]) -> int:
-        """The estimated scoring work of a turn (answer sentences x context characters)."""
+        """The estimated scoring work of a turn (the claims the judge will verify in the answer
+        x context characters, :func:`~guardrail.serving.scheduler.estimated_work`)."""
         return estimated_work(answer, contexts)
 
     def work_problem(self, work: int) -> str | None:
@@ -115,7 +116,7 @@ class ServingCore:
         if work <= limit:
             return None
         return (
-            f"estimated scoring work {work} (answer sentences x context characters) is over"
+            f"estimated scoring work {work} (answer claims x context characters) is over"
             f" the limit of {limit} (--max-work): send fewer or shorter contexts,"
             " or a shorter answer"
         )

@@ -5,8 +5,9 @@ each factoid's variants are verified against every passage, so an answer of a fe
 sentences against a megabyte of passages would take minutes, and every request scored on the
 same event loop would wait for it. Four pieces bound that:
 
-* :func:`estimated_work` — sentences of the answer x characters of all contexts, computed
-  before any scoring. The service refuses a turn above ``RequestLimits.max_work`` with 413
+* :func:`estimated_work` — the claims the judge will verify in the answer (its sentences,
+  split into clauses as the offline decomposer splits them) x characters of all contexts,
+  computed before any scoring. The service refuses a turn above ``RequestLimits.max_work`` with 413
   naming the limit.
 * :class:`~guardrail.scoring.deadline.Ticket` — a per-request deadline and an *abandoned*
   flag (the client disconnected), current for that turn only: the turn pipeline's score step
@@ -38,6 +39,7 @@ process; to use more cores run ``guardrail serve --workers N``.
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -46,21 +48,45 @@ from typing import Any, TypeVar
 from guardrail._sync import LoopThread
 from guardrail.scoring.deadline import CURRENT_TICKET, Ticket
 
-__all__ = ["CURRENT_TICKET", "Lanes", "Ticket", "estimated_work"]
+__all__ = ["CURRENT_TICKET", "Lanes", "Ticket", "estimated_claims", "estimated_work"]
 
 T = TypeVar("T")
 
 
-def estimated_work(answer: str, contexts: Sequence[str]) -> int:
-    """Sentences of ``answer`` (at least one) x characters of all ``contexts`` (at least one).
+#: Where the offline decomposer splits a sentence into more claims: at "; " and before a
+#: coordinating word (a bound: not every "and" joins two claims).
+_CLAUSE_BREAK = re.compile(r";\s")
+_COORDINATOR = re.compile(r"\b(?:and|but|whereas|while|yet)\b", re.IGNORECASE)
 
-    Every sentence yields at least one factoid and every factoid is verified against every
-    passage, so this grows with the real cost; it is computed in linear time before scoring.
-    """
+
+def estimated_claims(answer: str) -> int:
+    """How many factoids the offline decomposer can make of ``answer`` (at least one): each
+    sentence, split at every ``"; "``, and each piece split at up to ``MAX_SPLIT_DEPTH + 1``
+    coordinating words, at most ``MAX_FACTOIDS`` in all. Linear in the answer's length; an
+    upper bound for the answers it was measured on (``benchmarks.work_estimate``)."""
+    from guardrail.judges.local.decompose import MAX_FACTOIDS, MAX_SPLIT_DEPTH
     from guardrail.text.sentences import split_sentences
 
-    sentences = max(1, len(split_sentences(answer, rules="plain")))
-    return sentences * max(1, sum(map(len, contexts)))
+    claims = 0
+    for start, end in split_sentences(answer, rules="plain"):
+        for piece in _CLAUSE_BREAK.split(answer[start:end]):
+            if piece.strip():
+                coordinators = sum(1 for _ in _COORDINATOR.finditer(piece))
+                claims += 1 + min(coordinators, MAX_SPLIT_DEPTH + 1)
+            if claims >= MAX_FACTOIDS:
+                return MAX_FACTOIDS
+    return max(1, claims)
+
+
+def estimated_work(answer: str, contexts: Sequence[str]) -> int:
+    """Claims the judge will verify (:func:`estimated_claims`) x characters of all
+    ``contexts`` (at least one).
+
+    Every factoid (with its variants) is verified against every passage, so this grows with
+    the real cost; it is computed in linear time before scoring. Sentences alone would not
+    do: one "sentence" of 200 clauses joined by ``"; "`` is 200 factoids.
+    """
+    return estimated_claims(answer) * max(1, sum(map(len, contexts)))
 
 
 @dataclass

@@ -12,6 +12,7 @@ from guardrail.safe_load import YamlLimitError, load_yaml_document, loads_json
 from guardrail.sanitize import clean_json, require_clean
 from guardrail.server.throttle import SharedLoginThrottle
 from guardrail.serving.body import BodyError, JsonShape, parse_json, precheck_json
+from guardrail.serving.limits import RequestLimits
 from guardrail.serving.scheduler import estimated_work
 
 
@@ -86,9 +87,34 @@ def test_require_clean_names_the_position():
     assert require_clean("café", "--answer") == "café"
 
 
-def test_estimated_work_is_sentences_times_context_characters():
+def test_estimated_work_is_claims_times_context_characters():
     assert estimated_work("One. Two. Three.", ["x" * 100, "y" * 50]) == 450
     assert estimated_work("", []) == 1
+
+
+#: 200 claims in one "sentence": the offline decomposer splits it at every "; ".
+GAMED = "; ".join(f"The office number {i} is open on day {i}" for i in range(200)) + "."
+
+
+def test_a_200_clause_sentence_is_not_small_work():
+    """One sentence of 200 clauses joined by "; " is 200 factoids to verify: against a
+    100 KB context it is neither small work nor within the default work budget."""
+    limits = RequestLimits()
+    work = estimated_work(GAMED, ["x" * 100_000])
+    assert work > limits.small_work and work > limits.max_work
+    assert estimated_work(GAMED, ["x" * 100]) > estimated_work("One claim.", ["x" * 100]) * 100
+
+
+def test_the_estimate_counts_what_the_offline_decomposer_produces():
+    """Clauses the decomposer splits off count (up to its depth and total caps); a list of
+    sentences counts one each; the count never exceeds the decomposer's factoid cap."""
+    from guardrail.judges.local.decompose import MAX_FACTOIDS
+
+    coordinated = ", and ".join(f"the office {i} opens at {i}" for i in range(50)) + "."
+    assert estimated_work(coordinated, ["x"]) > estimated_work("One claim.", ["x"])
+    many = " ".join(f"Claim {i} holds." for i in range(1_000))
+    assert estimated_work(many, ["x"]) == MAX_FACTOIDS
+    assert estimated_work(GAMED * 5, ["x"]) == MAX_FACTOIDS
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,11 @@ _PREPOSITIONS = frozenset(
 )
 _NO_SPLIT_BEFORE = frozenset({"between", "both", "either", "neither", "among", "from"})
 _MAX_CONJUNCT_WORDS = 6
-_MAX_FACTOIDS = 200
+#: The most factoids one answer yields (the rest of a longer answer is not verified).
+MAX_FACTOIDS = 200
+#: How deep a clause is split at coordinators: at most this many + 1 factoids come of one
+#: ";"-separated clause.
+MAX_SPLIT_DEPTH = 8
 
 
 class Decomposer:
@@ -83,7 +87,7 @@ class Decomposer:
                     continue
                 seen.add(key)
                 out.append(factoid)
-                if len(out) >= _MAX_FACTOIDS:
+                if len(out) >= MAX_FACTOIDS:
                     return out
         return out
 
@@ -168,7 +172,7 @@ class Decomposer:
 
     def _split_clause(self, text: str, depth: int) -> list[str]:
         """Split at ", and"-style boundaries first, then at bare "and"/"but"."""
-        if depth > 8:
+        if depth > MAX_SPLIT_DEPTH:
             return [text]
         tokens = tokenize(text, "lexical")
         for comma_only in (True, False):
