@@ -2,13 +2,13 @@
 
 Starts ``guardrail serve`` (default policy, offline judge, default limits) on 127.0.0.1. After
 a baseline (nothing large for 10 s), for each wave of 1, 4 and 16 *maximal* checks — an
-answer of 4 distinct sentences against 5 contexts of 50,000 characters, i.e. exactly the
-default work budget (``--max-work`` 1,000,000) — it sends the wave at once and lets a quarter
-of those clients (at least one) disconnect after 1 s; meanwhile one client sends small checks
-back to back (a one-sentence answer, one short context) and another polls /healthz every
-50 ms. It reports the p50/p99 latency of both, how the maximal checks ended, and whether every
-turn that reached scoring has an audit record (answered ones by their audit id; abandoned
-ones by the count of records).
+answer of 4 distinct sentences against 5 contexts of 49,000 characters, i.e. just within the
+default work budget (``--max-work`` 1,000,000: 4 x 245,000 plus ten per answer character) —
+it sends the wave at once and lets a quarter of those clients (at least one) disconnect
+after 1 s; meanwhile one client sends small checks back to back (a one-sentence answer, one
+short context) and another polls /healthz every 50 ms. It reports the p50/p99 latency of
+both, how the maximal checks ended, and whether every turn that reached scoring has an audit
+record (answered ones by their audit id; abandoned ones by the count of records).
 
 With ``--target proxy`` the same waves go through a real ``guardrail proxy`` (default policy
 and limits) in front of a fake upstream the benchmark serves on 127.0.0.1
@@ -61,7 +61,8 @@ WAVE_LIMIT_S = 120.0
 
 
 def maximal_body(seed: int) -> dict[str, Any]:
-    """4 sentences x 5 contexts of 50,000 characters: work = 4 x 250,000 = the default budget."""
+    """4 sentences x 5 contexts of 49,000 characters: work 4 x 245,000 + 10 x the answer's
+    characters, just within the default budget."""
     rng = random.Random(seed)
 
     def sentence(i: int) -> str:
@@ -71,10 +72,10 @@ def maximal_body(seed: int) -> dict[str, Any]:
     def context() -> str:
         parts: list[str] = []
         size = 0
-        while size < 50_000:
+        while size < 49_000:
             parts.append(sentence(rng.randint(0, 10**6)))
             size += len(parts[-1]) + 1
-        return " ".join(parts)[:50_000]
+        return " ".join(parts)[:49_000]
 
     return {
         "question": "Who handles the request?",

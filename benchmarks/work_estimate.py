@@ -49,9 +49,9 @@ def shapes(seed: int = 7) -> dict[str, tuple[str, list[str]]]:
     ctx_100k = [_context(rng, 100_000)]
     return {
         "1 sentence x 100 KB": (clauses[0] + ".", ctx_100k),
-        "4 sentences x 5 x 50 KB": (
+        "4 sentences x 5 x 49 KB": (
             " ".join(c + "." for c in clauses[:4]),
-            [_context(rng, 50_000) for _ in range(5)],
+            [_context(rng, 49_000) for _ in range(5)],
         ),
         "10 sentences x 100 KB": (" ".join(c + "." for c in clauses[:10]), ctx_100k),
         "40 sentences x 10 KB": (
@@ -61,6 +61,8 @@ def shapes(seed: int = 7) -> dict[str, tuple[str, list[str]]]:
         "200 clauses '; ' x 10 KB": ("; ".join(clauses) + ".", [_context(rng, 10_000)]),
         "200 clauses '; ' x 100 KB": ("; ".join(clauses) + ".", ctx_100k),
         "50 clauses ', and' x 100 KB": (", and ".join(clauses[:50]) + ".", ctx_100k),
+        "10 KB unpunctuated x 38 chars": (("word " * 2_000)[:10_000], [_context(rng, 38)]),
+        "100 KB unpunctuated x 38 chars": (("word " * 20_000)[:100_000], [_context(rng, 38)]),
     }
 
 

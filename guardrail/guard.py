@@ -59,6 +59,7 @@ from guardrail.turn import CHECK, Driver, Regenerator, Turn, TurnParts, run_chec
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.streaming import AsyncGuardedStream, GuardedStream
+    from guardrail.streaming.turn import StreamScheduler
 
 _log = get_logger(__name__)
 #: Scorers in force for ``Guard.override`` blocks, by guard (``id``): per context, so an
@@ -277,6 +278,7 @@ class Guard:
         unscored: Callable[[], str | None] | None = None,
         deadline_s: float | None = None,
         notes: Callable[[], Sequence[str]] | None = None,
+        scheduler: StreamScheduler | None = None,
     ) -> AsyncGuardedStream:
         """Guard a streamed answer: an async iterator of the text to show (see
         :mod:`guardrail.streaming`); ``chunks`` is a sync or async iterator of text chunks or
@@ -284,7 +286,9 @@ class Guard:
         ``unscored()``, asked when the stream ends, may give a reason to record the turn
         unscored (the proxy: a turn that ended in tool calls). ``deadline_s`` bounds the
         final scoring (past it the policy's ``on_error`` rule decides); ``notes()``, asked
-        at the end, adds what the driver did to the stream to the decision's reason."""
+        at the end, adds what the driver did to the stream to the decision's reason;
+        ``scheduler`` runs the scoring steps (the proxy: within its work budget, on its
+        lanes)."""
         from guardrail.streaming import AsyncGuardedStream
 
         if not isinstance(question, str):
@@ -297,6 +301,7 @@ class Guard:
             unscored=unscored,
             deadline_s=deadline_s,
             notes=notes,
+            scheduler=scheduler,
         )
 
     def stream(

@@ -30,7 +30,7 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,8 +46,9 @@ from guardrail.proxy.upstream import (
 )
 from guardrail.serving.core import ServingCore
 from guardrail.serving.limits import UpstreamLimits
+from guardrail.streaming.check import SentenceVerdict
 from guardrail.streaming.turn import AsyncGuardedStream
-from guardrail.turn import Driver
+from guardrail.turn import Driver, Scored
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
@@ -108,6 +109,33 @@ class Scoring:
             guard.acheck(turn.question, text, turn.contexts, driver=PROXY, notes=notes),
             work=work,
         )
+
+
+@dataclass(frozen=True)
+class LaneScheduler:
+    """A stream's scoring steps through the serving core, as a non-streamed answer's are: a
+    step whose work is over ``max_work`` is not run (the final score: the policy's
+    ``on_error`` decides; a held sentence: it is not released), the others run on the lane
+    their work calls for, with the ``max_check_seconds`` deadline."""
+
+    core: ServingCore
+    contexts: Sequence[str]
+
+    async def score(self, text: str, step: Callable[[], Coroutine[Any, Any, Scored]]) -> Scored:
+        work = self.core.work(text, list(self.contexts))
+        problem = self.core.work_problem(work)
+        if problem is not None:
+            return Scored(None, problem)
+        return await self.core.run_turn(step(), work=work)
+
+    async def check(
+        self, text: str, step: Callable[[], Coroutine[Any, Any, SentenceVerdict]]
+    ) -> SentenceVerdict:
+        work = self.core.work(text, list(self.contexts))
+        problem = self.core.work_problem(work)
+        if problem is not None:
+            return SentenceVerdict(ok=False, score=None, report=None, error=problem)
+        return await self.core.run_turn(step(), work=work)
 
 
 def guard_summary(result: GuardResult) -> dict[str, Any]:
@@ -473,5 +501,6 @@ async def open_stream(
         unscored=chunks.unscored,
         deadline_s=scoring.deadline_s,
         notes=chunks.notes,
+        scheduler=LaneScheduler(scoring.core, turn.contexts),
     )
     return GuardedSSE(guarded, chunks, opened)

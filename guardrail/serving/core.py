@@ -116,7 +116,8 @@ class ServingCore:
         if work <= limit:
             return None
         return (
-            f"estimated scoring work {work} (answer claims x context characters) is over"
+            f"estimated scoring work {work} (answer claims x context characters + 10 x answer"
+            " characters) is over"
             f" the limit of {limit} (--max-work): send fewer or shorter contexts,"
             " or a shorter answer"
         )

@@ -61,7 +61,8 @@ class RequestLimits(Settings):
         default=1_000_000,
         ge=1,
         le=10**12,
-        description="estimated scoring work of one check: answer claims x context characters",
+        description="estimated scoring work of one check: answer claims x context characters"
+        " + 10 x answer characters",
     )
     small_work: int = Field(
         default=100_000,

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from guardrail.logs import get_logger
 from guardrail.models import (
@@ -46,7 +46,13 @@ from guardrail.streaming.chunks import close_source, text_chunks
 from guardrail.streaming.sentences import SentenceSplitter
 from guardrail.turn import Driver, Scored, Turn, TurnParts
 
-__all__ = ["CORRECTION_NOTICE", "UNCHECKED_NOTICE", "AsyncGuardedStream", "stream_driver"]
+__all__ = [
+    "CORRECTION_NOTICE",
+    "UNCHECKED_NOTICE",
+    "AsyncGuardedStream",
+    "StreamScheduler",
+    "stream_driver",
+]
 
 #: Appended (with the action text, if any) when an answer already released is flagged.
 CORRECTION_NOTICE = "Correction: parts of the answer above are not supported by the sources."
@@ -57,6 +63,21 @@ _SEPARATOR = "\n\n"
 #: Turns being finished after their consumer stopped reading (kept until their record is out).
 _FINISHING: set[asyncio.Task[Any]] = set()
 _log = get_logger(__name__)
+
+
+class StreamScheduler(Protocol):
+    """How a driver runs a stream's scoring steps — e.g. the proxy: within the serving core's
+    work budget, on its fair lanes. Each method gets the text the step scores and the step;
+    it awaits the step, or returns its own outcome without running it (a refusal the policy
+    decides on: a ``Scored`` with an error, a verdict that holds the sentence)."""
+
+    async def score(
+        self, text: str, step: Callable[[], Coroutine[Any, Any, Scored]]
+    ) -> Scored: ...  # pragma: no cover - a protocol
+
+    async def check(
+        self, text: str, step: Callable[[], Coroutine[Any, Any, SentenceVerdict]]
+    ) -> SentenceVerdict: ...  # pragma: no cover - a protocol
 
 
 def stream_driver(mode: StreamMode) -> Driver:
@@ -114,8 +135,10 @@ class AsyncGuardedStream:
         unscored: Callable[[], str | None] | None = None,
         deadline_s: float | None = None,
         notes: Callable[[], Sequence[str]] | None = None,
+        scheduler: StreamScheduler | None = None,
     ) -> None:
         self._parts = parts
+        self._scheduler = scheduler
         self.question = question
         self._source = source
         self._contexts = contexts
@@ -234,10 +257,15 @@ class AsyncGuardedStream:
         """Check one sentence; on success it counts as released."""
         checker = sentence_checker(self._parts.policy, self._parts.scorer)
         t = turn.turn
+
+        def step() -> Coroutine[Any, Any, SentenceVerdict]:
+            return checker.check(t.question, sentence, t.passages, turn.rule.threshold, t.calls)
+
         with t.deadline():
-            verdict = await checker.check(
-                t.question, sentence, t.passages, turn.rule.threshold, t.calls
-            )
+            if self._scheduler is None:
+                verdict = await step()
+            else:
+                verdict = await self._scheduler.check(sentence, step)
         start = turn.checked
         turn.checked += len(sentence)
         if not verdict.ok:
@@ -260,7 +288,10 @@ class AsyncGuardedStream:
                 self.result = result
                 return result
             turn.read_languages(answer)
-            scored = await turn.score(answer)
+            if self._scheduler is None:
+                scored = await turn.score(answer)
+            else:
+                scored = await self._scheduler.score(answer, lambda: turn.score(answer))
             scored = Scored(
                 _with_held(scored.report, stream.held, answer, stream.rule.threshold),
                 scored.error,

@@ -13,7 +13,7 @@ from guardrail.sanitize import clean_json, require_clean
 from guardrail.server.throttle import SharedLoginThrottle
 from guardrail.serving.body import BodyError, JsonShape, parse_json, precheck_json
 from guardrail.serving.limits import RequestLimits
-from guardrail.serving.scheduler import estimated_work
+from guardrail.serving.scheduler import ANSWER_CHAR_WORK, estimated_claims, estimated_work
 
 
 class Clock:
@@ -87,9 +87,18 @@ def test_require_clean_names_the_position():
     assert require_clean("café", "--answer") == "café"
 
 
-def test_estimated_work_is_claims_times_context_characters():
-    assert estimated_work("One. Two. Three.", ["x" * 100, "y" * 50]) == 450
+def test_estimated_work_is_claims_times_context_characters_plus_the_answer():
+    answer = "One. Two. Three."
+    expected = 3 * 150 + ANSWER_CHAR_WORK * len(answer)
+    assert estimated_work(answer, ["x" * 100, "y" * 50]) == expected
     assert estimated_work("", []) == 1
+
+
+def test_a_long_answer_without_punctuation_is_not_small_work():
+    """One 100,000-character "sentence" is one claim, but scoring a claim that long takes
+    seconds whatever the context: its length counts, so it is not small work."""
+    limits = RequestLimits()
+    assert estimated_work("word " * 20_000, ["The library is open."]) > limits.small_work
 
 
 #: 200 claims in one "sentence": the offline decomposer splits it at every "; ".
@@ -111,10 +120,11 @@ def test_the_estimate_counts_what_the_offline_decomposer_produces():
     from guardrail.judges.local.decompose import MAX_FACTOIDS
 
     coordinated = ", and ".join(f"the office {i} opens at {i}" for i in range(50)) + "."
-    assert estimated_work(coordinated, ["x"]) > estimated_work("One claim.", ["x"])
+    assert estimated_claims(coordinated) == 10  # one clause, split at most ten ways
+    assert estimated_claims("One claim. Another; a third.") == 3
     many = " ".join(f"Claim {i} holds." for i in range(1_000))
-    assert estimated_work(many, ["x"]) == MAX_FACTOIDS
-    assert estimated_work(GAMED * 5, ["x"]) == MAX_FACTOIDS
+    assert estimated_claims(many) == MAX_FACTOIDS
+    assert estimated_claims(GAMED * 5) == MAX_FACTOIDS
 
 
 @pytest.mark.parametrize(

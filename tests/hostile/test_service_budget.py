@@ -168,7 +168,7 @@ def test_a_turn_over_the_work_budget_is_refused_naming_the_limit(tmp_path):
     with serve_in_thread(app) as url:
         r = httpx.post(f"{url}/v1/check", json=body, headers=KEY, timeout=10)
     assert r.status_code == 413 and checker.seen == []
-    assert "estimated scoring work 12000" in r.json()["detail"] and "--max-work" in r.text
+    assert "estimated scoring work 12160" in r.json()["detail"] and "--max-work" in r.text
 
 
 def test_default_limits_refuse_the_one_megabyte_starvation_request(tmp_path):

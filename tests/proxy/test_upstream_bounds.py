@@ -117,3 +117,32 @@ def test_the_stream_bounds_are_validated():
         UpstreamLimits(max_stream_seconds=0)
     with pytest.raises(ConfigError):
         UpstreamLimits(max_stream_chunks=0)
+
+
+#: One "sentence" of 200 claims joined by "; ", against a 100 KB context: over the default
+#: work budget (see the work estimate).
+GAMED = "; ".join(f"The office number {i} is open on day {i}" for i in range(200)) + "."
+BIG_CONTEXT = ("The office number 7 is open on day 3. " * 2_700)[:100_000]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_streamed_answer_over_the_work_budget_is_not_scored(tmp_path, mode):
+    """Streamed or not, an answer whose scoring work is over --max-work is not scored: the
+    policy's on_error rule decides, the reason names the limit, and the turn is recorded."""
+    question, _contexts = MODES[mode]
+    body = {
+        "model": "m",
+        "messages": [{"role": "user", "content": question}],
+        "stream": True,
+        "guardrail": {"contexts": [BIG_CONTEXT]},
+    }
+    with proxy_in_thread(tmp_path, ScriptedReply(GAMED)) as (url, audit):
+        with httpx.stream("POST", f"{url}/v1/chat/completions", json=body, timeout=120) as r:
+            raw = b"".join(r.iter_bytes())
+        [record] = records(audit)
+    payloads = sse_payloads(raw)
+    assert payloads[-1] == "[DONE]"
+    summary = json.loads(payloads[-2])["guardrail"]
+    assert "--max-work" in (summary["error"] or summary["reason"]), summary
+    assert summary["score"] is None
+    assert record["audit_id"] == summary["audit_id"]
