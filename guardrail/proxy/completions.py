@@ -28,11 +28,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Sequence,
+)
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from guardrail.models import GuardResult
 from guardrail.proxy.request import ChatTurn
@@ -64,6 +72,7 @@ __all__ = [
     "open_stream",
 ]
 
+T = TypeVar("T")
 COMPLETIONS = "/chat/completions"
 #: Message fields a client may display that the guard cannot check: withheld from the client.
 _WITHHELD = ("reasoning_content", "reasoning")
@@ -323,7 +332,7 @@ class ChatChunks:
             try:
                 if remaining is not None and remaining <= 0:
                     raise asyncio.TimeoutError
-                raw = await asyncio.wait_for(anext(payloads), remaining)
+                raw = await _within(anext(payloads), remaining)
             except StopAsyncIteration:
                 return
             except asyncio.TimeoutError:
@@ -431,6 +440,14 @@ class ChatChunks:
             events.insert(0, {**self.template, "choices": [choice]})
         events[-1] = {**events[-1], "guardrail": summary}
         return events
+
+
+async def _within(step: Awaitable[T], seconds: float | None) -> T:
+    """``await step``, raising ``asyncio.TimeoutError`` after ``seconds`` (None: no limit)."""
+    if sys.version_info >= (3, 11):  # a timeout scope: no task made per awaited step
+        async with asyncio.timeout(seconds):
+            return await step
+    return await asyncio.wait_for(step, seconds)
 
 
 def _sse(payload: str) -> bytes:

@@ -175,6 +175,10 @@ def upstream_json(raw: str | bytes) -> tuple[Any, int]:
     U+FFFD, so the answer can be recorded and sent), and how many characters were replaced;
     :class:`UpstreamError` 502 for a body that is not JSON or is nested too deeply to read."""
     try:
+        if isinstance(raw, str) and raw.isascii() and "\\u" not in raw:
+            # ASCII without escapes holds no odd character (JSON refuses a raw NUL): most
+            # stream events, read without walking them
+            return json.loads(raw), 0
         return clean_json(json.loads(raw))
     except RecursionError:
         raise UpstreamError(502, "upstream sent JSON nested too deeply") from None

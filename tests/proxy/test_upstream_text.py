@@ -108,3 +108,21 @@ def test_a_stream_whose_record_cannot_be_written_ends_in_an_error(tmp_path, ques
         assert "1889" not in "".join(
             c["delta"].get("content") or "" for e in events for c in e.get("choices", [])
         )
+
+
+@pytest.mark.parametrize(
+    ("raw", "replaced"),
+    [
+        ('{"a": "plain text"}', 0),
+        ('{"a": "caf\\u00e9"}', 0),
+        ('{"a": "x\\ud800y", "b": ["\\u0000"]}', 2),
+        ('{"a": "x\ufffey"}', 1),  # a non-character sent as UTF-8, not escaped
+        (b'{"a": "x\\udfffy"}', 1),
+    ],
+)
+def test_upstream_json_cleans_every_odd_character(raw, replaced):
+    from guardrail.proxy.upstream import upstream_json
+
+    value, count = upstream_json(raw)
+    assert count == replaced
+    assert not any(c in json.dumps(value, ensure_ascii=False) for c in ("\ud800", "\udfff"))
