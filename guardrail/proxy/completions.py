@@ -113,7 +113,7 @@ class Scoring:
         problem = self.core.work_problem(work)
         if problem is not None:
             opened = guard.open_turn(turn.question, turn.contexts)
-            return await opened.conclude_unscored(text, "failed", problem)
+            return await opened.conclude_unscored(text, "failed", "; ".join([*notes, problem]))
         return await self.core.run_turn(
             guard.acheck(turn.question, text, turn.contexts, driver=PROXY, notes=notes),
             work=work,

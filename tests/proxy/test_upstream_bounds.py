@@ -17,7 +17,7 @@ import pytest
 from guardrail.exceptions import ConfigError
 from guardrail.proxy.scripted import ScriptedReply, scripted_upstream
 from guardrail.server.testing import serve_in_thread
-from guardrail.serving.limits import UpstreamLimits
+from guardrail.serving.limits import RequestLimits, UpstreamLimits
 from tests.proxy.conftest import proxy_in_thread, run_proxy, sse_payloads
 from tests.streaming.conftest import (
     GENERAL_CTX,
@@ -146,3 +146,20 @@ def test_a_streamed_answer_over_the_work_budget_is_not_scored(tmp_path, mode):
     assert "--max-work" in (summary["error"] or summary["reason"]), summary
     assert summary["score"] is None
     assert record["audit_id"] == summary["audit_id"]
+
+
+def test_a_cut_answer_over_the_work_budget_says_both(tmp_path):
+    """Not streamed: an answer cut at --max-answer-chars and then over --max-work is not
+    scored, and its reason names both (the cut is not lost)."""
+    limits = RequestLimits(max_answer_chars=50, max_work=10)
+    with proxy_in_thread(tmp_path, ScriptedReply("word " * 1_000), limits=limits) as (url, audit):
+        r = httpx.post(
+            f"{url}/v1/chat/completions",
+            json={"model": "m", "messages": _messages("release")},
+            timeout=60,
+        )
+        [record] = records(audit)
+    summary = r.json()["guardrail"]
+    assert "cut at 50 of 5000 characters" in summary["reason"], summary["reason"]
+    assert "--max-work" in summary["reason"]
+    assert len(record["answer"]) == 50
