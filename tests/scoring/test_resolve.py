@@ -317,3 +317,27 @@ def test_follow_up_sentences_left_as_written(question: str, answer: str) -> None
     found = resolve(question, answer)
     follow = [s for s in found.statements if s.rule == "follow-up pronoun"]
     assert follow == []
+
+
+def test_a_language_without_follow_up_rules_reads_the_first_sentence_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``resolve_follow`` is optional for a language module: without it the sentences after
+    the first are left as written."""
+    import sys
+    import types
+
+    english = rules_for("en")
+    assert english is not None
+    bare = types.SimpleNamespace(
+        LANGUAGE="xx", resolve_sentence=english.resolve_sentence, abstains=english.abstains
+    )
+    monkeypatch.setitem(LANGUAGES, "xx", "guardrail.scoring.resolve.fake_xx")
+    monkeypatch.setitem(sys.modules, "guardrail.scoring.resolve.fake_xx", bare)
+    found = resolve(
+        "Is a biometric photo required?",
+        "Yes. It must not be older than six months.",
+        language="xx",
+    )
+    assert [s.text for s in found.statements] == ["A biometric photo is required."]
+    assert found.text == "A biometric photo is required. It must not be older than six months."

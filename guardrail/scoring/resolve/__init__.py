@@ -15,8 +15,9 @@ It also recognises an answer that only declines ("I don't know.", "I can't answe
 the sources."): such an answer claims nothing and is reported as ``abstained``.
 
 Languages are modules: each provides ``LANGUAGE``, ``resolve_sentence(question, sentence)``
-(statements with the name of the rule that made each), ``resolve_follow(question, sentence)``
-(the same for a later sentence) and ``abstains(sentences)``. English is
+(statements with the name of the rule that made each), ``abstains(sentences)`` and, if it
+reads follow-up sentences, ``resolve_follow(question, sentence)`` (the same for a later
+sentence; without it only the first sentence is read). English is
 :mod:`guardrail.scoring.resolve.english` (its grammar, yes/no and wh rules in the private
 ``_en_*`` modules beside it); another language is one more module and one entry in
 :data:`LANGUAGES`.
@@ -44,8 +45,6 @@ class LanguageRules(Protocol):
     LANGUAGE: str
 
     def resolve_sentence(self, question: str, reply_text: str) -> list[tuple[str, str]]: ...
-
-    def resolve_follow(self, question: str, reply_text: str) -> list[tuple[str, str]]: ...
 
     def abstains(self, sentences: list[str]) -> bool: ...
 
@@ -130,8 +129,11 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
     if not question.strip():
         return Resolution(answer, language=language)
     parts: list[tuple[Span, tuple[ResolvedStatement, ...]]] = []
+    follow = getattr(rules, "resolve_follow", None)  # optional for a language module
     for index, (start, end) in enumerate(spans):
-        read = rules.resolve_sentence if index == 0 else rules.resolve_follow
+        read = rules.resolve_sentence if index == 0 else follow
+        if read is None:
+            break
         made = read(question, answer[start:end])
         if not made:
             break  # a sentence of its own: what follows can point into it
