@@ -14,7 +14,8 @@ Two judges: the offline judge the policy ships with (``paper`` protocol), and th
 the offline verifier — so the second run shows the path an LLM judge takes (the question in the
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
-    python -m benchmarks.question_dependent [--half test|dev|both] [--ragtruth] [--out PATH]
+    python -m benchmarks.question_dependent [--half test|dev|both|holdout] [--ragtruth]
+        [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
 changes at all — read with their question or taken as a refusal. Every other answer reaches
@@ -22,7 +23,10 @@ the decomposer byte for byte as before, so long-form figures can move only throu
 
 Prints caught / kept per kind for each judge and writes
 ``benchmarks/results/question_dependent.json``. The development half was used to write the
-resolution rules; report the test half.
+resolution rules; report the test half. ``question_dependent_holdout.jsonl`` was written later,
+by another method (multi-sentence FAQ passages, multi-sentence answers, wrong values that
+appear elsewhere in the passage), before the rules it measures were changed: report it beside
+the test half and never tune on it.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ _LABELS = {Support.SUPPORTED: Label.YES, Support.CONTRADICTED: Label.NO}
 
 
 def load_half(half: str) -> list[dict[str, Any]]:
-    """The cases of one half (``dev`` or ``test``)."""
+    """The cases of one half (``dev``, ``test`` or ``holdout``)."""
     path = repo_root() / DATA / f"question_dependent_{half}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
@@ -167,7 +171,7 @@ def table(title: str, per: dict[str, dict[str, int]]) -> Table:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--half", choices=("test", "dev", "both"), default="test")
+    parser.add_argument("--half", choices=("test", "dev", "both", "holdout"), default="test")
     parser.add_argument("--out", default=None, help="results JSON path")
     parser.add_argument(
         "--ragtruth", action="store_true", help="count the RAGTruth dev answers it changes"

@@ -260,7 +260,7 @@ _CAUSES: tuple[str, ...] = get_args(ParseCause)
 #: ==================== ====================================================================
 #: ``ok``               scored: the score is compared with the topic's threshold
 #: ``empty_context``    scored, with nothing to verify against (every verdict NOT SURE)
-#: ``empty_answer``     nothing was said: passed, nothing claimed
+#: ``empty_answer``     nothing was said (empty or whitespace only): ``on_error``
 #: ``abstained``        the answer only declines ("I don't know."): passed, nothing claimed
 #: ``unverifiable``     a non-empty answer with no verifiable statement: ``on_error``
 #: ``no_factoids``      the name ``unverifiable`` had in earlier records: ``on_error``

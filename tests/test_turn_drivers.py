@@ -197,3 +197,27 @@ def test_a_streamed_result_has_the_fields_a_checked_one_has(tmp_path: Path) -> N
     assert streamed is not None
     assert (streamed.attempts, streamed.scored_answer) == (1, answer)
     assert (checked.attempts, checked.scored_answer) == (1, answer)
+
+
+def test_an_empty_answer_follows_on_error_whatever_the_driver(tmp_path: Path) -> None:
+    """An empty answer is no refusal the user can read: check, a stream and the proxy all
+    leave it to the topic's ``on_error`` rule (a sensitive topic fails closed), none passes."""
+    question, _, contexts = CASES["faithful-sensitive"]
+    actions: dict[str, str] = {}
+    with _guard(tmp_path / "check", "release") as guard:
+        actions["check"] = guard.check(question, "", contexts).decision.action
+    with _guard(tmp_path / "stream", "release") as guard:
+        stream = guard.stream(question, iter([]), contexts)
+        "".join(stream)
+        assert stream.result is not None
+        actions["stream"] = stream.result.decision.action
+    messages: Any = [
+        {"role": "system", "content": "".join(f"<context>{c}</context>" for c in contexts)},
+        {"role": "user", "content": question},
+    ]
+    guard = _guard(tmp_path / "proxy", "release")
+    with _proxy(guard, [ScriptedReply("")]) as client:
+        client.chat.completions.create(model="m", messages=messages)
+    [record] = records(tmp_path / "proxy" / "audit.jsonl")
+    actions["proxy"] = record["decision"]["action"]
+    assert set(actions.values()) == {actions["check"]} and actions["check"] != "pass", actions

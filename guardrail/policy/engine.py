@@ -18,11 +18,14 @@ Rules, in the order they apply:
    when regeneration is exhausted (or not configured) do abstain and escalate join the plan —
    "if hallucinations persist above threshold, escalate".
 4. **No signal** — scoring failed (``report is None``), or the report's status says its score
-   carries none (:data:`STATUS_PATHS`: ``unverifiable``, ``judge_unusable``): the rule's
-   ``on_error`` decides — pass, abstain, or escalate to ``on_flag.escalate.queue``. Sensitive
-   topics default to failing closed. A ``pass`` here is always the policy's own word.
-5. **Nothing claimed** — an empty answer or one that only declines (``abstained``: "I don't
-   know.") states nothing that could be wrong: it passes, and the reason says why.
+   carries none (:data:`STATUS_PATHS`: ``unverifiable``, ``empty_answer``, ``judge_unusable``):
+   the rule's ``on_error`` decides — pass, abstain, or escalate to
+   ``on_flag.escalate.queue``. Sensitive topics default to failing closed. A ``pass`` here is
+   always the policy's own word.
+5. **Nothing claimed** — an answer that only declines (``abstained``: "I don't know.") states
+   nothing that could be wrong: it passes, and the reason says why. An *empty* answer is not
+   a refusal the user can read: it goes to ``on_error`` like a turn whose upstream answer had no
+   text (:meth:`PolicyEngine.decide_unscored`, ``no_text``).
 
 6. **Languages.** When the turn's languages are given and the judge cannot verify the answer
    in them, the rule's ``on_unverified_language`` decides (:mod:`guardrail.policy.languages`);
@@ -74,7 +77,7 @@ DecisionPath = Literal["scored", "on_error", "nothing_claimed"]
 STATUS_PATHS: Mapping[ReportStatus, tuple[DecisionPath, str]] = {
     "ok": ("scored", ""),
     "empty_context": ("scored", "no retrieved context: nothing could be verified"),
-    "empty_answer": ("nothing_claimed", "the answer is empty: nothing claimed, passed"),
+    "empty_answer": ("on_error", "the answer is empty: nothing to verify"),
     "abstained": ("nothing_claimed", "the answer declines to answer: nothing claimed, passed"),
     "unverifiable": ("on_error", "the answer has no verifiable statement"),
     "no_factoids": ("on_error", "the answer has no verifiable statement"),

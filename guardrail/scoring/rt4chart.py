@@ -416,8 +416,9 @@ class RT4Chart(ScorerBase):
         requests = []
         for i, (s, e) in enumerate(sents):
             text = answer[s:e]
-            if resolution is not None and resolution.resolved and resolution.replaced == (s, e):
-                text = " ".join(statement.text for statement in resolution.statements)
+            made = () if resolution is None else resolution.statements_for((s, e))
+            if made:
+                text = " ".join(statement.text for statement in made)
             inputs = {"text": text, "question": question, "sentence_index": i}
             prompt = self.prompts.render("claims", text=text, question=question)
             requests.append(

@@ -96,3 +96,15 @@ def test_empty_context_says_so_in_the_reason() -> None:
         _report("empty_context", 0.5), [label("general")]
     )
     assert "no retrieved context" in decision.reason and decision.flagged
+
+
+def test_an_empty_answer_follows_on_error() -> None:
+    """An empty answer claims nothing the user could read: the rule's ``on_error`` decides
+    (fail closed on the default policy's sensitive topics), never a silent pass."""
+    engine = PolicyEngine(load_policy(DEFAULT_POLICY))
+    report = _report("empty_answer", 0.0)
+    sensitive = engine.decide(report, [label("pregnancy")])
+    general = engine.decide(report, [label("general")])
+    assert sensitive.action in ("abstain", "escalate") and sensitive.score is None
+    assert "empty_answer" in sensitive.reason
+    assert general.action == "pass" and "on_error: pass" in general.reason

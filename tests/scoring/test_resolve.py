@@ -247,3 +247,97 @@ def test_a_generic_you_is_still_a_question_of_fact() -> None:
 def test_other_auxiliaries(question: str, answer: str, expected: str) -> None:
     """will, has, am (as "you are") and existential "there" invert like the others."""
     assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Do I have to report a change of address?",
+            "Yes. It must be done within two weeks.",
+            [
+                "You have to report a change of address.",
+                "A change of address must be done within two weeks.",
+            ],
+        ),
+        (
+            "Is a biometric photo required for the passport application?",
+            "Yes. It must not be older than six months.",
+            [
+                "A biometric photo is required for the passport application.",
+                "A biometric photo must not be older than six months.",
+            ],
+        ),
+        (
+            "Where is the fire extinguisher?",
+            "In the hallway. It is mounted on the wall.",
+            [
+                "The fire extinguisher is in the hallway.",
+                "The fire extinguisher is mounted on the wall.",
+            ],
+        ),
+        (
+            "Are the staff lockers in the basement?",
+            "Yes. They are next to the changing rooms.",
+            [
+                "The staff lockers are in the basement.",
+                "The staff lockers are next to the changing rooms.",
+            ],
+        ),
+    ],
+)
+def test_follow_up_sentences_that_lean_on_the_question(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """After a bare reply, a sentence whose subject pronoun points into the question is
+    resolved too, each statement spanning its own sentence."""
+    found = resolve(question, answer)
+    assert [s.text for s in found.statements] == expected
+    _, (second, _) = found.replacements
+    assert found.statements[1].spans == [(second[0], len(answer) - 1)]
+    assert found.text == " ".join(expected)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # the pronoun points to the answer's own noun phrase
+        ("Can I renew online?", "Yes. You need form B2. It must be signed."),
+        # "it" stands for the claim, not for a thing the question named
+        ("Is the pool heated?", "Yes. It is true."),
+        # no bare reply first: the answer names its own subject
+        ("Is the pool heated?", "Heating costs extra. It is billed monthly."),
+        # a person is never "it"
+        ("Can I park here?", "No. It is forbidden."),
+    ],
+)
+def test_follow_up_sentences_left_as_written(question: str, answer: str) -> None:
+    """A later sentence is resolved only while every sentence before it leaned on the
+    question, and only when its pronoun agrees with a thing the question named."""
+    found = resolve(question, answer)
+    follow = [s for s in found.statements if s.rule == "follow-up pronoun"]
+    assert follow == []
+
+
+def test_a_language_without_follow_up_rules_reads_the_first_sentence_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``resolve_follow`` is optional for a language module: without it the sentences after
+    the first are left as written."""
+    import sys
+    import types
+
+    english = rules_for("en")
+    assert english is not None
+    bare = types.SimpleNamespace(
+        LANGUAGE="xx", resolve_sentence=english.resolve_sentence, abstains=english.abstains
+    )
+    monkeypatch.setitem(LANGUAGES, "xx", "guardrail.scoring.resolve.fake_xx")
+    monkeypatch.setitem(sys.modules, "guardrail.scoring.resolve.fake_xx", bare)
+    found = resolve(
+        "Is a biometric photo required?",
+        "Yes. It must not be older than six months.",
+        language="xx",
+    )
+    assert [s.text for s in found.statements] == ["A biometric photo is required."]
+    assert found.text == "A biometric photo is required. It must not be older than six months."

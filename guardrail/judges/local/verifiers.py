@@ -46,6 +46,7 @@ from guardrail.judges.local.features import (
 )
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.records import RecordFacts, record_finding
+from guardrail.judges.local.slots import slot_verdict
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
 from guardrail.judges.local.verify import (
@@ -228,6 +229,9 @@ class LexicalVerifier:
         found = self.conflict(statement, assessment, prepared)
         if found is not None:
             return found.finding()
+        slotted = slot_verdict(assessment, prepared.index, self.lexicon)
+        if slotted is not None:
+            return slotted
         if prepared.records is not None:
             fact = prepared.records.conflict(assessment.core or statement)
             if fact is not None:

@@ -5,14 +5,19 @@ in the question — "Yes.", "Yes, they can.", "Two.", "Terminal 5." — yields n
 nothing is verified. This step runs first and is separate from the prompt (which stays
 verbatim): the answer's first sentence, when it leans on the question, is replaced by
 self-contained statements ("Pregnant women can take ibuprofen."), each with the span of the
-answer's words it stands for; the rest of the answer is left as written. Long answers that
-open with a full sentence are untouched.
+answer's words it stands for. The sentences after it that still lean on the question — a
+subject pronoun with no noun phrase of the answer's own to point to ("Yes. It must be done
+within two weeks.") — are replaced the same way, until the first sentence that stands on its
+own; the rest of the answer is left as written. Long answers that open with a full sentence
+are untouched.
 
 It also recognises an answer that only declines ("I don't know.", "I can't answer that from
 the sources."): such an answer claims nothing and is reported as ``abstained``.
 
 Languages are modules: each provides ``LANGUAGE``, ``resolve_sentence(question, sentence)``
-(statements with the name of the rule that made each) and ``abstains(sentences)``. English is
+(statements with the name of the rule that made each), ``abstains(sentences)`` and, if it
+reads follow-up sentences, ``resolve_follow(question, sentence)`` (the same for a later
+sentence; without it only the first sentence is read). English is
 :mod:`guardrail.scoring.resolve.english` (its grammar, yes/no and wh rules in the private
 ``_en_*`` modules beside it); another language is one more module and one entry in
 :data:`LANGUAGES`.
@@ -54,8 +59,9 @@ def rules_for(language: str) -> LanguageRules | None:
 class Resolution:
     """An answer read with its question.
 
-    ``statements`` is empty when nothing leaned on the question; ``replaced`` is the span of
-    the answer they stand for. :attr:`text` is what the decomposer reads.
+    ``statements`` is empty when nothing leaned on the question; ``parts`` pairs each
+    replaced sentence's span with the statements standing for it, in answer order, and
+    ``replaced`` is the first of those spans. :attr:`text` is what the decomposer reads.
     """
 
     answer: str
@@ -63,21 +69,38 @@ class Resolution:
     replaced: Span | None = None
     abstention: bool = False
     language: str = "en"
+    parts: tuple[tuple[Span, tuple[ResolvedStatement, ...]], ...] = ()
 
     @property
     def resolved(self) -> bool:
         return bool(self.statements)
 
     @property
-    def text(self) -> str:
-        """The answer with its leaning sentence replaced by the statements."""
+    def replacements(self) -> tuple[tuple[Span, tuple[ResolvedStatement, ...]], ...]:
+        """Each replaced span and its statements (one part when only ``replaced`` is set)."""
+        if self.parts:
+            return self.parts
         if self.replaced is None or not self.statements:
+            return ()
+        return ((self.replaced, self.statements),)
+
+    def statements_for(self, span: Span) -> tuple[ResolvedStatement, ...]:
+        """The statements that stand for the sentence at ``span`` (empty: not replaced)."""
+        return next((made for found, made in self.replacements if found == span), ())
+
+    @property
+    def text(self) -> str:
+        """The answer with its leaning sentences replaced by their statements."""
+        pieces: list[str] = []
+        at = 0
+        for (start, end), made in self.replacements:
+            pieces.append(self.answer[at:start].strip())
+            pieces.append(" ".join(s.text for s in made))
+            at = end
+        if not pieces:
             return self.answer
-        start, end = self.replaced
-        rest = self.answer[end:].strip()
-        body = " ".join(s.text for s in self.statements)
-        head = self.answer[:start].strip()
-        return " ".join(part for part in (head, body, rest) if part)
+        pieces.append(self.answer[at:].strip())
+        return " ".join(piece for piece in pieces if piece)
 
     def align(self, factoid: str, *, min_alignment: float = 0.5) -> Alignment:
         """Where ``factoid`` sits in the answer: on a resolved statement's words when it comes
@@ -105,13 +128,23 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         return Resolution(answer, abstention=True, language=language)
     if not question.strip():
         return Resolution(answer, language=language)
-    start, end = spans[0]
-    made = rules.resolve_sentence(question, answer[start:end])
-    if not made:
+    parts: list[tuple[Span, tuple[ResolvedStatement, ...]]] = []
+    follow = getattr(rules, "resolve_follow", None)  # optional for a language module
+    for index, (start, end) in enumerate(spans):
+        read = rules.resolve_sentence if index == 0 else follow
+        if read is None:
+            break
+        made = read(question, answer[start:end])
+        if not made:
+            break  # a sentence of its own: what follows can point into it
+        words = _word_span(answer, start, end)
+        parts.append(
+            ((start, end), tuple(ResolvedStatement(text=t, spans=[words], rule=r) for t, r in made))
+        )
+    if not parts:
         return Resolution(answer, language=language)
-    words = _word_span(answer, start, end)
-    statements = tuple(ResolvedStatement(text=t, spans=[words], rule=r) for t, r in made)
-    return Resolution(answer, statements, (start, end), language=language)
+    statements = tuple(s for _, made in parts for s in made)
+    return Resolution(answer, statements, parts[0][0], language=language, parts=tuple(parts))
 
 
 def _word_span(answer: str, start: int, end: int) -> Span:

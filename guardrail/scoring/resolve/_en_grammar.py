@@ -38,6 +38,9 @@ NEGATED = {
     "mightn't": "might",
     "shan't": "shall",
 }
+#: Verbs that open a verb-noun phrase ("take place", "have time"): in a run of words that may
+#: be verbs, such a verb is the main one and the next word its object.
+LIGHT_VERBS = frozenset("take have make give get do pay keep".split())
 ABBREVIATIONS = frozenset("dr mr mrs ms prof st jr sr".split())
 PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it", "there", "this", "that"})
 #: The question's first and second person, as the answer's statement names them.
@@ -291,8 +294,8 @@ def subject_end(
         and not rest[i][:1].isupper()
     ]
     for i in candidates:
-        if i + 1 not in candidates:
-            return i
+        if i + 1 not in candidates or rest[i].lower() in LIGHT_VERBS:
+            return i  # the last verb of a run ("the car park closes"), or a light verb
     if rest[0].lower() in PRONOUNS | {"i"}:
         return 1
     # a verb the lexicon does not know: a one-word subject, or a determiner and its noun

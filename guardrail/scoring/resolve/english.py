@@ -11,7 +11,9 @@ The question's form says how a bare reply becomes a statement:
   "Anna Schmidt approves expenses."; "How many tablets can an adult take?" + "Eight." -> "An
   adult can take eight tablets.");
 * **echoes and pronouns**: "Yes, they can." / "It does, in the morning." / "No, the employee
-  must." reuse the question's own noun phrases for the pronoun or the other subject.
+  must." reuse the question's own noun phrases for the pronoun or the other subject;
+* **follow-up sentences** (:func:`resolve_follow`): after a bare reply, "It must be done
+  within two weeks." names the question's noun phrase for its "it" or "they".
 
 A rule that cannot place the reply returns nothing, and the answer is decomposed as it was
 written: the guard then finds no verifiable statement and the policy's ``on_error`` decides.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from guardrail.scoring.resolve._en_follow import resolve_follow
 from guardrail.scoring.resolve._en_grammar import (
     AUX,
     NEGATED,
@@ -37,6 +40,8 @@ from guardrail.scoring.resolve._en_polar import LEAD, read_reply, resolve_polar
 from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, resolve_wh, wh_question
 
 LANGUAGE = "en"
+
+__all__ = ["LANGUAGE", "abstains", "resolve_follow", "resolve_sentence"]
 
 #: Longest reply sentence (in words) read as leaning on its question.
 MAX_WORDS = 14
