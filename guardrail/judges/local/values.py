@@ -113,7 +113,8 @@ _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
 #: before the phrase reverses it ("not more than 20" is at most 20).
 _BOUNDS_BEFORE: dict[str, int] = {
     "at most": 1, "up to": 1, "less than": 1, "fewer than": 1, "under": 1, "below": 1,
-    "maximum": 1, "maximum of": 1, "max": 1, "exceed": 1, "no longer than": 1,
+    "maximum": 1, "maximum of": 1, "max": 1, "no longer than": 1,
+    "exceed": -1, "exceeds": -1, "exceeding": -1,
     "at least": -1, "more than": -1, "over": -1, "above": -1, "minimum": -1,
     "minimum of": -1, "longer than": -1, "shorter than": 1,
 }  # fmt: skip
