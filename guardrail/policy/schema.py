@@ -211,8 +211,8 @@ class TopicRule(Settings):
     on_unverified_language: UnverifiedLanguage | None = Field(
         default=None,
         description="when the judge cannot verify the answer in its language (or across the "
-        "languages of answer and passages): score, abstain or escalate. Default: as on_error "
-        "for sensitive topics (fail closed), score otherwise",
+        "languages of answer and passages): score, abstain or escalate. Default, on every "
+        "topic: escalate when on_flag.escalate names a queue, abstain otherwise (fail closed)",
     )
 
     @model_validator(mode="before")
@@ -252,12 +252,10 @@ class TopicRule(Settings):
     @property
     def unverified_language(self) -> UnverifiedLanguage:
         """What a turn this topic's judge cannot read gets (``on_unverified_language``, or its
-        default: sensitive topics fail closed like ``on_error``, others are scored)."""
+        default on every topic: fail closed, to the topic's review queue when it has one)."""
         if self.on_unverified_language is not None:
             return self.on_unverified_language
-        if self.sensitive:
-            return "escalate" if self.on_flag.escalate is not None else "abstain"
-        return "score"
+        return "escalate" if self.on_flag.escalate is not None else "abstain"
 
     @property
     def abstain_message(self) -> str:
