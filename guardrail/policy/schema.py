@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from guardrail.actions.settings import (
     DEFAULT_ABSTAIN_MESSAGE,
+    DEFAULT_ABSTAIN_MESSAGES,
     DEFAULT_HOLDING_MESSAGE,
     DEFAULT_REGENERATE_INSTRUCTION,
     NAME_PATTERN,
@@ -261,6 +262,14 @@ class TopicRule(Settings):
     def abstain_message(self) -> str:
         """The message shown when this topic abstains (also on a fail-closed error)."""
         return self.on_flag.abstain.message if self.on_flag.abstain else DEFAULT_ABSTAIN_MESSAGE
+
+    def abstain_message_in(self, language: str | None) -> str:
+        """:attr:`abstain_message` for a question in ``language`` (ISO 639-1; ``None``: not
+        known): the policy's message in that language, else the built-in default's
+        translation, else the message as written."""
+        if self.on_flag.abstain is not None:
+            return self.on_flag.abstain.in_language(language)
+        return DEFAULT_ABSTAIN_MESSAGES.get(language or "", DEFAULT_ABSTAIN_MESSAGE)
 
 
 class Policy(Settings):

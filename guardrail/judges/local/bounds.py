@@ -71,22 +71,33 @@ def cues(code: str) -> Cues:
     )
 
 
+@cache
+def _firsts(phrases: frozenset[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The phrases by their first word."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        parts = tuple(phrase.split())
+        out.setdefault(parts[0], []).append(parts)
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def _found(words: list[str], phrases: frozenset[str]) -> set[str]:
     """The phrases of ``phrases`` in ``words`` (a phrase after a negation or, for "free", after
     a word that makes it no price, is left out)."""
     out: set[str] = set()
-    for phrase in phrases:
-        parts = phrase.split()
-        n = len(parts)
-        for i in range(len(words) - n + 1):
-            if words[i : i + n] != parts:
+    firsts = _firsts(phrases)
+    for i, word in enumerate(words):
+        for parts in firsts.get(word, ()):
+            n = len(parts)
+            if words[i : i + n] != list(parts):
                 continue
+            phrase = " ".join(parts)
             before = words[max(0, i - 2) : i]
             if any(w in _NEGATORS for w in before):
                 continue
             if parts[0] == "free" and (before[-1:] and before[-1] in _NOT_A_PRICE):
                 continue
-            if parts == ["free"] and i + n < len(words) and words[i + n] in {"from", "of"}:
+            if parts == ("free",) and i + n < len(words) and words[i + n] in {"from", "of"}:
                 continue  # "free from pain", "free of side effects" ("free of charge" is its own)
             out.add(phrase)
     return out

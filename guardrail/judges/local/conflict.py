@@ -176,7 +176,7 @@ class ConflictCheck:
         if best is None:
             return None
         kind = bounds.finding(statement, assessment) or entities.moved(
-            statement, assessment, self.common, self.index.units
+            statement, assessment, self.stated, self.values_of, self.index.units
         )  # conflicts of kind (pay / free, immediately / wait) and facts moved to another name
         if kind is not None:
             return kind

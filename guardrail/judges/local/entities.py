@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
-from guardrail.judges.local.values import Value, extract
+from guardrail.judges.local.values import Value
 from guardrail.judges.local.verify import Assessment, Finding, Support, Unit, quote
 from guardrail.text.tokens import words as _words
 
@@ -74,10 +75,16 @@ def _swapped(statement: str, value: Value, unit: str, rival: Value) -> bool:
     return False
 
 
+@lru_cache(maxsize=8192)
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(_words(text))
+
+
 def moved(
     statement: str,
     assessment: Assessment,
-    common: Callable[[str], bool],
+    stated: Callable[[str], list[Value]],
+    values_of: Callable[[Unit], list[Value]],
     units: Sequence[Unit],
 ) -> Finding | None:
     """Contradicted when a name of the statement, stated in some context unit, stands where
@@ -86,13 +93,15 @@ def moved(
     if not assessment.terms or assessment.negations:
         return None
     text = assessment.core or statement
-    names = [v for v in extract(text, common) if v.kind == "name"]
-    said = set(_words(text))
+    names = [v for v in stated(text) if v.kind == "name"]
+    if not names:
+        return None
+    said = _word_set(text)
     for name in names:
         own = _own(name.text or name.surface)
         if not own:
             continue
-        holding = [u for u in units if own <= set(_words(u.text))]
+        holding = [u for u in units if own <= _word_set(u.text)]
         if not holding:
             continue  # the context never names it: the value check's case, not a moved fact
         held = max(_cover(assessment, u, own) for u in holding)
@@ -102,7 +111,7 @@ def moved(
         cover, unit = max(others, key=lambda x: x[0])
         if cover < FRAME_COVERAGE or cover <= held:
             continue
-        for rival in extract(unit.text, common):
+        for rival in values_of(unit):
             if rival.kind != "name" or _own(rival.surface) & said:
                 continue
             if _swapped(text, name, unit.text, rival):
