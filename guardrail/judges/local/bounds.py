@@ -16,13 +16,13 @@ and neither of the two is negated ("no fee" is free). Anything else is left to t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
 from guardrail.judges.local.verify import Assessment, Finding, Support, quote
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
-from guardrail.text.tokens import words as _words
 
 #: Share of the statement's weight, cue words left out, that its best unit must cover.
 FRAME_COVERAGE = 0.7
@@ -47,6 +47,14 @@ _EN_WAIT = frozenset(
 _NOT_A_PRICE = frozenset({"feel", "sugar", "gluten", "fat", "tax", "duty", "smoke", "hands", "set"})
 
 
+_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased words ("two-week" is one)."""
+    return _WORD.findall(text.lower())
+
+
 @dataclass(frozen=True)
 class Cues:
     """The cue phrases of one language (lower case, words separated by one space)."""
@@ -55,6 +63,11 @@ class Cues:
     free: frozenset[str]
     immediate: frozenset[str]
     wait: frozenset[str]
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """The longest word of every cue phrase: a text holds a cue only if it holds one."""
+        return _key_words(self)
 
 
 @cache
@@ -69,6 +82,12 @@ def cues(code: str) -> Cues:
         _EN_IMMEDIATE | lang.immediate,
         _EN_WAIT | lang.wait,
     )
+
+
+@cache
+def _key_words(table: Cues) -> frozenset[str]:
+    phrases = table.pay | table.free | table.immediate | table.wait
+    return frozenset(max(p.split(), key=len) for p in phrases)
 
 
 @cache
@@ -133,6 +152,8 @@ def finding(statement: str, assessment: Assessment) -> Finding | None:
         return None
     table = cues(current_language())
     said = _words(assessment.core or statement)
+    if table.keys.isdisjoint(said):
+        return None  # no cue at all: the common case, decided at once
     unit = _words(best.unit.text)
     for one, other in (
         (table.pay, table.free),

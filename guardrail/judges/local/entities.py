@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from guardrail.judges.local.values import Value
-from guardrail.judges.local.verify import Assessment, Finding, Support, Unit, quote
+from guardrail.judges.local.verify import Assessment, Finding, Support, Term, Unit, quote
 from guardrail.text.tokens import words as _words
 
 #: Share of the statement's weight, the name left out, that its best unit must cover.
@@ -38,12 +38,19 @@ def _span(text: str, value: Value) -> tuple[int, int]:
     return before, before + max(1, len(_words(value.surface)))
 
 
-def _cover(assessment: Assessment, unit: Unit, name_words: set[str]) -> float:
-    """The share of the statement's weight, the name's words left out, that ``unit`` holds."""
+def _rest(assessment: Assessment, name_words: set[str]) -> list[tuple[Term, float]]:
+    """The statement's terms and weights, the name's words left out."""
+    return [
+        (term, weight)
+        for term, weight in zip(assessment.terms, assessment.weights, strict=True)
+        if not _word_set(term.surface) & name_words
+    ]
+
+
+def _cover(rest: list[tuple[Term, float]], unit: Unit) -> float:
+    """The share of ``rest``'s weight that ``unit`` holds."""
     total = got = 0.0
-    for term, weight in zip(assessment.terms, assessment.weights, strict=True):
-        if set(_words(term.surface)) & name_words:
-            continue
+    for term, weight in rest:
         total += weight
         if term.stem in unit.stems or term.same & unit.same:
             got += weight
@@ -92,7 +99,7 @@ def moved(
     otherwise."""
     if not assessment.terms or assessment.negations:
         return None
-    text = assessment.core or statement
+    text = statement  # its values are already read (the value check's)
     names = [v for v in stated(text) if v.kind == "name"]
     if not names:
         return None
@@ -104,8 +111,11 @@ def moved(
         holding = [u for u in units if own <= _word_set(u.text)]
         if not holding:
             continue  # the context never names it: the value check's case, not a moved fact
-        held = max(_cover(assessment, u, own) for u in holding)
-        others = [(c, u) for u in units if u not in holding if (c := _cover(assessment, u, own))]
+        rest = _rest(assessment, own)
+        held = max(_cover(rest, u) for u in holding)
+        if held >= 1.0:
+            continue  # a unit with the name says all the rest: nothing moved
+        others = [(c, u) for u in units if u not in holding if (c := _cover(rest, u))]
         if not others:
             continue
         cover, unit = max(others, key=lambda x: x[0])
