@@ -52,7 +52,12 @@ MONTHS = (
 WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
 _YEAR = re.compile(r"\b(1[89]\d\d|20[0-4]\d)\b")
-_NUMBER = re.compile(r"(?<![\d.,$£€:/-])\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b(?![\d:/-])")
+_NUMBER = re.compile(
+    r"(?<![\d.,$£€:/-])\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b(?![\d:/-]|\.\d|\)|°)"
+)
+#: A word right before a number that makes it a name or a label, not an amount ("Windows 10",
+#: "Step 4"): a capitalised word, or an opening parenthesis ("(2)").
+_LABEL_BEFORE = re.compile(r"(?:\b[A-Z][A-Za-z]*|\()\s*$")
 _NAME = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+){1,2})\b")
 _PARENS = re.compile(r"\s*\([^()]*\)")
 _LEADING = re.compile(r"^(In|On|During|By|After|Before|Since) ([^,]{3,40}), (\w)(.*?)([.!?])$")
@@ -115,7 +120,7 @@ def _other_number(value: str, context: str, rng: random.Random) -> str | None:
             if "," in value and is_int
             else (str(int(new)) if is_int else f"{new:.1f}")
         )
-        if new != number and text not in context and text != value:
+        if new != number and text not in context and text != value and new >= 2:
             return text
     return None
 
@@ -136,7 +141,7 @@ def swaps(sentence: str, context: str, rng: random.Random) -> list[tuple[str, st
         if new not in context:
             out.append(("year", sentence[: year.start()] + new + sentence[year.end() :]))
     for number in _NUMBER.finditer(sentence):
-        if _YEAR.fullmatch(number.group(1)):
+        if _YEAR.fullmatch(number.group(1)) or _LABEL_BEFORE.search(sentence[: number.start()]):
             continue
         new_text = _other_number(number.group(1), context, rng)
         if new_text:

@@ -85,3 +85,11 @@ def test_each_language_adds_its_own_cues_to_englishs() -> None:
     assert "sofort" in cues("de").immediate and "immediately" in cues("de").immediate
     assert "sofort" not in cues("en").immediate
     assert "betalen" in cues("nl").pay
+
+
+def test_the_near_end_of_a_range_takes_the_far_ends_unit() -> None:
+    near, far = [v for v in extract("Toast the almonds 10 to 12 minutes.") if v.kind == "quantity"]
+    assert (near.key, near.amount) == (far.key, 10.0) == ("minutes", 10.0)
+    context = "Toast the almonds in the oven for 10 to 12 minutes."
+    answer = "Toast the almonds in the oven for 30 to 12 minutes."
+    assert _score(answer, context, "How long do I toast almonds?") >= FLAGGED
