@@ -1,12 +1,13 @@
 """Turns in seven languages under a policy: language identification, topics, and what the
 guard decides on contradicted and faithful answers.
 
-    python -m benchmarks.languages [--split test|dev|all] [--policy policies/default.yaml]
+    python -m benchmarks.languages [--split test|dev|all|holdout] [--policy policies/default.yaml]
         [--detectors] [--json-out PATH]
 
 The suites are ``benchmarks/data/languages/<code>.jsonl`` (one question, one passage, a
 faithful restatement and a single-fact contradiction per line, with the gold topic and a
-``split``: development or test half) and ``short.jsonl`` (replies of three to six words, for
+``split``: development or test half), ``holdout/<code>.jsonl`` (``--split holdout``: suites
+written later and never tuned on) and ``short.jsonl`` (replies of three to six words, for
 language identification only). They were written before the language work was tuned; report
 the test half.
 
@@ -47,6 +48,7 @@ from guardrail.scoring import MetaRAG
 from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
+HOLDOUT = "holdout"
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 CAUGHT = 0.8
 KEPT = 0.3
@@ -54,11 +56,13 @@ ANSWERS = ("faithful", "contradicted")
 
 
 def load(split: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The turn cases and the short replies of ``split`` (``all``: both halves)."""
+    """The turn cases and the short replies of ``split`` (``all``: both halves; ``holdout``:
+    the held-out suites, written later, with no short replies)."""
     root = repo_root() / SUITES
+    folder = root / HOLDOUT if split == "holdout" else root
     turns: list[dict[str, Any]] = []
     for code in LANGUAGES:
-        path = root / f"{code}.jsonl"
+        path = folder / f"{code}.jsonl"
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 turns.append({**json.loads(line), "language": code})
@@ -250,7 +254,7 @@ def print_tables(found: dict[str, Any], console: Console) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("test", "dev", "all"), default="test")
+    ap.add_argument("--split", choices=("test", "dev", "all", "holdout"), default="test")
     ap.add_argument("--policy", type=Path, default=repo_root() / "policies" / "default.yaml")
     ap.add_argument("--detectors", action="store_true", help="compare installed detectors")
     ap.add_argument("--json-out", default=None)

@@ -37,6 +37,7 @@ from guardrail.actions.settings import OnFlag
 from guardrail.actions.turn import Turn
 from guardrail.models import (
     ActionName,
+    Decision,
     EscalationCase,
 )
 
@@ -70,8 +71,20 @@ async def _custom(turn: Turn) -> None:
             turn.final = str(out)
 
 
+def user_language(decision: Decision) -> str | None:
+    """The language to answer the user in: the question's, else the answer's (``None`` when
+    neither is known)."""
+    found = decision.languages
+    if found is None:
+        return None
+    for code in (found.question, found.answer):
+        if code and code != "und":  # "und": text without letters, in no language
+            return code
+    return None
+
+
 async def _abstain(turn: Turn) -> None:
-    turn.final = turn.rule.abstain_message
+    turn.final = turn.rule.abstain_message_in(user_language(turn.decision))
 
 
 async def _escalate(turn: Turn) -> None:
@@ -96,7 +109,7 @@ async def _escalate(turn: Turn) -> None:
             "; ".join(outcome.errors)
         )
     if turn.rule.on_flag.escalate is not None:
-        turn.final = turn.rule.on_flag.escalate.message
+        turn.final = turn.rule.on_flag.escalate.in_language(user_language(turn.decision))
 
 
 ACTIONS: tuple[Action, ...] = (

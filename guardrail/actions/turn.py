@@ -23,6 +23,8 @@ class EscalateSetting(Protocol):
     @property
     def message(self) -> str: ...
 
+    def in_language(self, code: str | None) -> str: ...
+
 
 class FlagSettings(Protocol):
     """What the actions read of a rule's ``on_flag``
@@ -46,6 +48,8 @@ class ActionRule(Protocol):
 
     @property
     def abstain_message(self) -> str: ...
+
+    def abstain_message_in(self, language: str | None) -> str: ...
 
 
 @dataclass

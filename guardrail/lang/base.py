@@ -53,6 +53,12 @@ class Language:
     currencies: Mapping[str, str] = field(default_factory=dict)
     #: words for "free of charge" (a price of zero)
     free: frozenset[str] = frozenset()
+    #: phrases that say a price must be paid ("muss bezahlen"); against :attr:`free` they conflict
+    pay: frozenset[str] = frozenset()
+    #: phrases for "immediately" ("sofort"); against :attr:`wait` they conflict
+    immediate: frozenset[str] = frozenset()
+    #: phrases for a waiting time ("Wartezeit", "erst nach")
+    wait: frozenset[str] = frozenset()
     #: words joining a compound number ("und" in "fünfundzwanzig" is inside one word; "y" in
     #: "treinta y cinco")
     number_joiners: frozenset[str] = frozenset()

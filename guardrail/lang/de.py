@@ -203,6 +203,20 @@ LANGUAGE = Language(
         "pfund": "gbp",
         "franken": "chf",
     },
+    pay=frozenset(
+        {
+            "bezahlen",
+            "zahlen",
+            "muss zahlen",
+            "müssen zahlen",
+            "kostenpflichtig",
+            "gebühr",
+            "zuzahlung",
+            "kostet",
+        }
+    ),
+    immediate=frozenset({"sofort", "unverzüglich", "umgehend", "ohne wartezeit"}),
+    wait=frozenset({"wartezeit", "warten", "erst nach", "wartefrist"}),
     free=frozenset({"kostenlos", "kostenfrei", "gratis", "gebührenfrei", "unentgeltlich"}),
     bounds=frozenset("mehr weniger über unter überschreiten überschreitet länger".split()),
     capitalized_nouns=True,

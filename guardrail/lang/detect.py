@@ -102,29 +102,35 @@ def detect(text: str) -> Detected:
     return Detected(best, confidence, candidates)
 
 
-def detect_with_prior(text: str, prior: str | None, *, below: float = 0.5) -> Detected:
-    """Like :func:`detect`, but the ``prior`` language (e.g. the question's, for its answer)
-    wins when the model ranks it among its top candidates and either the text is too short
-    to carry much evidence (under :data:`SHORT_WORDS` words) or the model is unsure (best
-    probability under ``below``). "Ok, gratis." after a Spanish question is Spanish, though
-    the model alone says Esperanto; a full sentence in another language keeps its own."""
+def detect_with_prior(
+    text: str, prior: str | Sequence[str] | None, *, below: float = 0.5
+) -> Detected:
+    """Like :func:`detect`, but a ``prior`` language (the question's for its answer, the
+    passages' for both) wins when the model ranks it among its top candidates and either the
+    text is too short to carry much evidence (under :data:`SHORT_WORDS` words) or the model is
+    unsure (best probability under ``below``); of several priors, the one the model ranks
+    highest. "Ok, gratis." after a Spanish question is Spanish, though the model alone says
+    Esperanto; a full sentence in another language keeps its own."""
     found = detect(text)
-    if prior is None or found.language in (prior, UNDETERMINED):
+    priors = [prior] if isinstance(prior, str) else list(prior or ())
+    if not priors or found.language in (*priors, UNDETERMINED):
         return found
     short = len(_WORD.findall(text[:CHARS_READ])) < SHORT_WORDS
     if not short and found.confidence >= below:
         return found
     for code, p in found.candidates:
-        if code == prior:
+        if code in priors:
             return Detected(code, p, found.candidates)
     return found
 
 
 def detect_turn(question: str, answer: str, contexts: Sequence[str]) -> TurnLanguages:
-    """The languages of one turn: the question's, the answer's (the question's language
-    breaks a tie on an answer too short to tell), and each passage's, once each in order."""
-    asked = detect(question)
-    prior = None if asked.language == UNDETERMINED else asked.language
-    answered = detect_with_prior(answer, prior)
+    """The languages of one turn: each passage's, once each in order; the question's and the
+    answer's, where the passages' languages (and, for the answer, the question's) break a tie
+    on a text too short or too unsure to tell."""
     passages = list(dict.fromkeys(detect(c).language for c in contexts if c.strip()))
+    written = [c for c in passages if c != UNDETERMINED]
+    asked = detect_with_prior(question, written)
+    prior = written if asked.language == UNDETERMINED else [asked.language, *written]
+    answered = detect_with_prior(answer, prior)
     return TurnLanguages(question=asked.language, answer=answered.language, contexts=passages)

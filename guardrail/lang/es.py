@@ -181,6 +181,11 @@ LANGUAGE = Language(
         "libra": "gbp",
         "libras": "gbp",
     },
+    pay=frozenset({"pagar", "de pago", "cuesta", "cuestan", "tarifa"}),
+    immediate=frozenset(
+        {"inmediatamente", "de inmediato", "enseguida", "sin demora", "sin espera"}
+    ),
+    wait=frozenset({"espera", "esperar", "solo después"}),
     free=frozenset({"gratis", "gratuito", "gratuita", "gratuitos", "gratuitas", "gratuitamente"}),
     number_joiners=frozenset({"y"}),
     bounds=frozenset("más menos exceder excede superar supera sobrepasar".split()),

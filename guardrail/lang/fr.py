@@ -168,6 +168,13 @@ LANGUAGE = Language(
         "franc": "chf",
         "francs": "chf",
     },
+    pay=frozenset(
+        {"payer", "payant", "payante", "payants", "payantes", "frais", "coûte", "coûtent"}
+    ),
+    immediate=frozenset(
+        {"immédiatement", "aussitôt", "sans délai", "tout de suite", "sans attente"}
+    ),
+    wait=frozenset({"attente", "attendre", "délai d'attente", "seulement après"}),
     free=frozenset({"gratuit", "gratuite", "gratuits", "gratuites", "gratuitement"}),
     number_joiners=frozenset({"et"}),
     bounds=frozenset("plus moins dépasser dépasse dépassant".split()),

@@ -104,6 +104,11 @@ LANGUAGE = Language(
     },
     units=_UNITS,
     currencies={"euro": "eur", "cent": "cent", "dollar": "usd", "pond": "gbp"},
+    pay=frozenset({"betalen", "betaald", "kost", "tarief"}),
+    immediate=frozenset(
+        {"direct", "onmiddellijk", "meteen", "zonder wachttijd", "zonder afspraak direct"}
+    ),
+    wait=frozenset({"wachttijd", "wachten", "pas na"}),
     free=frozenset({"gratis", "kosteloos", "kostenloos"}),
     bounds=frozenset("meer minder overschrijden overschrijdt boven".split()),
     bounds_before={

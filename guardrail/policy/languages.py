@@ -15,9 +15,9 @@ makes a turn unverifiable. The question's language is recorded but does not gate
 reads the answer and the passages, not the question.
 
 An unverifiable turn gets its topic's ``on_unverified_language``: ``score`` (decide on the
-score, as usual, saying the judge could not read it), ``abstain`` or ``escalate``. Sensitive
-topics default to failing closed, so an answer in a language outside the verified list never
-passes on a sensitive topic.
+score, as usual, saying the judge could not read it), ``abstain`` or ``escalate``. Every topic
+defaults to failing closed (``escalate`` when it has a review queue, else ``abstain``), so an
+answer in a language outside the verified list never passes unless the policy says ``score``.
 """
 
 from __future__ import annotations

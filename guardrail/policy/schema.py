@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from guardrail.actions.settings import (
     DEFAULT_ABSTAIN_MESSAGE,
+    DEFAULT_ABSTAIN_MESSAGES,
     DEFAULT_HOLDING_MESSAGE,
     DEFAULT_REGENERATE_INSTRUCTION,
     NAME_PATTERN,
@@ -211,8 +212,8 @@ class TopicRule(Settings):
     on_unverified_language: UnverifiedLanguage | None = Field(
         default=None,
         description="when the judge cannot verify the answer in its language (or across the "
-        "languages of answer and passages): score, abstain or escalate. Default: as on_error "
-        "for sensitive topics (fail closed), score otherwise",
+        "languages of answer and passages): score, abstain or escalate. Default, on every "
+        "topic: escalate when on_flag.escalate names a queue, abstain otherwise (fail closed)",
     )
 
     @model_validator(mode="before")
@@ -252,17 +253,23 @@ class TopicRule(Settings):
     @property
     def unverified_language(self) -> UnverifiedLanguage:
         """What a turn this topic's judge cannot read gets (``on_unverified_language``, or its
-        default: sensitive topics fail closed like ``on_error``, others are scored)."""
+        default on every topic: fail closed, to the topic's review queue when it has one)."""
         if self.on_unverified_language is not None:
             return self.on_unverified_language
-        if self.sensitive:
-            return "escalate" if self.on_flag.escalate is not None else "abstain"
-        return "score"
+        return "escalate" if self.on_flag.escalate is not None else "abstain"
 
     @property
     def abstain_message(self) -> str:
         """The message shown when this topic abstains (also on a fail-closed error)."""
         return self.on_flag.abstain.message if self.on_flag.abstain else DEFAULT_ABSTAIN_MESSAGE
+
+    def abstain_message_in(self, language: str | None) -> str:
+        """:attr:`abstain_message` for a question in ``language`` (ISO 639-1; ``None``: not
+        known): the policy's message in that language, else the built-in default's
+        translation, else the message as written."""
+        if self.on_flag.abstain is not None:
+            return self.on_flag.abstain.in_language(language)
+        return DEFAULT_ABSTAIN_MESSAGES.get(language or "", DEFAULT_ABSTAIN_MESSAGE)
 
 
 class Policy(Settings):

@@ -70,6 +70,7 @@ from guardrail.judges.base import (
     JudgeRequest,
 )
 from guardrail.judges.runner import JudgeRunner, RetryPolicy, turn_deadline
+from guardrail.lang import detect
 from guardrail.models import (
     Factoid,
     JudgeCall,
@@ -101,6 +102,8 @@ from guardrail.scoring.templates import (
     PromptSet,
     has_marker,
     instruction_text,
+    language_note,
+    language_scope,
     marker_scope,
     strip_echoed_fence,
 )
@@ -236,7 +239,13 @@ class MetaRAG(ScorerBase):
         if isinstance(contexts, str):
             contexts = [contexts]
         passages = [c for c in contexts if c and c.strip()]
-        with marker_scope(), turn_deadline(self.turn_timeout_s):
+        answer_language = detect(answer).language if answer.strip() else "und"
+        passage_languages = [detect(p).language for p in passages]
+        with (
+            marker_scope(),
+            language_scope(answer_language, passage_languages),
+            turn_deadline(self.turn_timeout_s),
+        ):
             return await self._score(question, answer, passages, threshold, cutoff)
 
     async def _score(
@@ -607,6 +616,7 @@ class MetaRAG(ScorerBase):
         before ``${varying}`` marked as shared), the prompt set's system message, and the
         task's budget for ``items`` and its stops."""
         prompt, shared = self.prompts.render_shared(template or task, varying, **values)
+        prompt += language_note(task)  # "" for English: the published prompts as they are
         budget = BUDGETS[task]
         return JudgeRequest(
             task=task,

@@ -32,7 +32,7 @@ import re
 import secrets
 import string
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -58,6 +58,68 @@ _MARKER = FENCE_LOOKALIKE
 _CURRENT_MARKER: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "guardrail_fence_marker", default=None
 )
+
+
+#: The detected language of the answer being scored and of its passages (ISO 639-1 codes).
+_CURRENT_LANGUAGES: contextvars.ContextVar[tuple[str, tuple[str, ...]] | None] = (
+    contextvars.ContextVar("guardrail_prompt_languages", default=None)
+)
+#: Tasks that write the answer's statements anew: they keep the answer's language.
+KEEP_LANGUAGE_TASKS = frozenset(
+    {"decompose", "decompose_in_context", "synonym", "antonym", "mutate_all"}
+)
+#: Tasks that compare a statement with the context: they may have to read across languages.
+CROSS_LANGUAGE_TASKS = frozenset({"verify", "verify_batch"})
+#: Appended to a writing task's prompt when the answer is not in English.
+KEEP_LANGUAGE_NOTE = (
+    "\nWrite every statement in the language of the text it comes from ({language}); do not "
+    "translate it. Keep the reply format and the keywords exactly as shown above."
+)
+#: Appended to a verification prompt when the answer and the context are in other languages.
+CROSS_LANGUAGE_NOTE = (
+    "\nThe statement is written in {answer} and the context in {contexts}. Compare their "
+    "meaning across the languages (a translation of a supported fact is supported) and reply "
+    "in the format shown above, with its keywords in English."
+)
+_NAMES = {
+    "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
+    "pt": "Portuguese", "nl": "Dutch",
+}  # fmt: skip
+
+
+@contextlib.contextmanager
+def language_scope(answer: str, contexts: Sequence[str]) -> Iterator[None]:
+    """Render every prompt inside the block for an answer in language ``answer`` and passages
+    in ``contexts`` (codes; ``"und"``: no letters): :func:`language_note` reads them."""
+    token = _CURRENT_LANGUAGES.set((answer, tuple(contexts)))
+    try:
+        yield
+    finally:
+        _CURRENT_LANGUAGES.reset(token)
+
+
+def _name(code: str) -> str:
+    return _NAMES.get(code, code)
+
+
+def language_note(task: str) -> str:
+    """What a ``task`` prompt adds for the current :func:`language_scope`: nothing for an
+    English answer with English passages (the prompts stay as published), an instruction to
+    keep the answer's language for the writing tasks, and one to compare across languages for
+    verification when the answer and its passages differ."""
+    found = _CURRENT_LANGUAGES.get()
+    if found is None:
+        return ""
+    answer, contexts = found
+    written = [c for c in contexts if c != "und"]
+    if answer == "und":
+        return ""
+    if task in KEEP_LANGUAGE_TASKS and answer != "en":
+        return KEEP_LANGUAGE_NOTE.format(language=_name(answer))
+    if task in CROSS_LANGUAGE_TASKS and any(c != answer for c in written):
+        names = ", ".join(dict.fromkeys(_name(c) for c in written))
+        return CROSS_LANGUAGE_NOTE.format(answer=_name(answer), contexts=names)
+    return ""
 
 
 def fence_marker() -> str:

@@ -31,6 +31,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, 
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from guardrail.actions.table import user_language
 from guardrail.logs import get_logger
 from guardrail.models import (
     ActionName,
@@ -353,7 +354,7 @@ class AsyncGuardedStream:
         action = _action_text(turn.rule, decision)
         parts: list[str] = []
         if turn.held is not None:
-            parts.append(action or turn.rule.abstain_message)
+            parts.append(action or turn.rule.abstain_message_in(user_language(decision)))
         elif decision.flagged:
             parts.append(" ".join(p for p in (CORRECTION_NOTICE, action) if p))
         elif action:
@@ -368,9 +369,9 @@ class AsyncGuardedStream:
 def _action_text(rule: TopicRule, decision: Decision) -> str:
     """The escalation notice or the abstention message the decision calls for ('' if none)."""
     if "escalate" in decision.actions and rule.on_flag.escalate is not None:
-        return rule.on_flag.escalate.message
+        return rule.on_flag.escalate.in_language(user_language(decision))
     if "abstain" in decision.actions:
-        return rule.abstain_message
+        return rule.abstain_message_in(user_language(decision))
     return ""
 
 

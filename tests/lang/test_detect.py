@@ -85,3 +85,11 @@ def test_hostile_text_is_read_without_failing(text: str) -> None:
     """Lone surrogates, NUL, non-characters and huge texts get a language, never an error."""
     assert detect(text).language
     assert detect_turn(text, text, [text]).answer
+
+
+def test_the_passages_language_breaks_a_tie_on_a_short_question_and_answer() -> None:
+    """A short English question the model alone leans French on, with an English passage, is
+    English; so is its two-word answer (an unread language would fail closed)."""
+    found = detect_turn("How do I reset my password?", "Click 'forgot password'.", ["Ask IT."])
+    assert (found.question, found.answer) == ("en", "en")
+    assert detect_with_prior("Ok, gratis.", ["zz", "es"]).language == "es"

@@ -54,12 +54,28 @@ def test_unread_answer_never_passes_on_a_sensitive_topic(
         assert decision.queue == rule.on_flag.escalate.queue  # type: ignore[union-attr]
 
 
-def test_unread_answer_on_a_normal_topic_is_scored_and_says_so(engine: PolicyEngine) -> None:
-    """A normal topic decides on the score as usual, and the reason says the judge could
-    not read the answer's language."""
+@pytest.mark.parametrize("score", [0.0, 0.9])
+def test_unread_answer_on_a_normal_topic_fails_closed_too(
+    engine: PolicyEngine, score: float
+) -> None:
+    """By default a normal topic fails closed as well: an answer the judge cannot read is
+    abstained (the general topic has no review queue), whatever it scored."""
+    decision = engine.decide(report(score), [label("general")], languages=turn("pl"))
+    assert decision.action == "abstain"
+    assert decision.languages is not None and decision.languages.verifiable is False
+    assert "'pl'" in decision.reason and "fail closed" in decision.reason
+
+
+def test_a_topic_that_says_score_decides_on_the_score_and_says_so() -> None:
+    """``on_unverified_language: score`` decides on the score as usual, and the reason says
+    the judge could not read the answer's language."""
+    text = BASE_YAML.replace(
+        "  - name: general\n    threshold: 0.5\n",
+        "  - name: general\n    threshold: 0.5\n    on_unverified_language: score\n",
+    )
+    engine = PolicyEngine(parse_policy(text))
     decision = engine.decide(report(0.1), [label("general")], languages=turn("pl"))
     assert (decision.action, decision.flagged) == ("pass", False)
-    assert decision.languages is not None and decision.languages.verifiable is False
     assert "not verified: the answer is in 'pl'" in decision.reason
 
 
@@ -139,14 +155,12 @@ def test_escalating_an_unread_turn_needs_a_queue() -> None:
         parse_policy(text)
 
 
-def test_shipped_default_policy_fails_closed_on_every_sensitive_topic() -> None:
-    """Under the shipped default policy, an unread answer never passes on a sensitive topic."""
+def test_shipped_default_policy_fails_closed_on_every_topic() -> None:
+    """Under the shipped default policy, an unread answer never passes, on any topic."""
     engine = PolicyEngine(load_policy(DEFAULT_POLICY))
     for rule in engine.policy.topics:
         decision = engine.decide(
             report(0.0, rule.threshold), [label(rule.name)], languages=turn("ar", ["ar"])
         )
-        if rule.sensitive:
-            assert decision.action in ("abstain", "escalate"), rule.name
-        else:
-            assert decision.action == "pass" and "not verified" in decision.reason
+        assert decision.action in ("abstain", "escalate"), rule.name
+        assert "fail closed" in decision.reason

@@ -203,3 +203,22 @@ def test_unknown_case_is_404(client, tokens):
     """A case id that does not exist gives 404."""
     login(client, tokens["alice"])
     assert client.get("/review/cases/nope").status_code == 404
+
+
+def test_case_page_shows_the_turns_languages(client, tokens, queue):
+    """The case page says which languages the question, the answer and the passages are in,
+    and marks a turn the judge could not verify in them."""
+    from guardrail.models import TurnLanguages
+
+    case = sample_case("case-pl", queue="medical")
+    languages = TurnLanguages(
+        question="de", answer="pl", contexts=["de", "en"], judge_languages=["en"], verifiable=False
+    )
+    queue.add(case.model_copy(update={"decision": case.decision.model_copy(
+        update={"languages": languages})}))  # fmt: skip
+    login(client, tokens["alice"])
+    html = client.get("/review/cases/case-pl").text
+    assert "question <strong>de</strong> · answer <strong>pl</strong>" in html
+    assert "passages <strong>de, en</strong>" in html and "not verified" in html
+    plain = client.get("/review/cases/case-1").text
+    assert 'class="languages"' not in plain

@@ -29,6 +29,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
+from guardrail.judges.local import bounds, entities
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import Value, extract
@@ -174,6 +175,11 @@ class ConflictCheck:
         best = assessment.best
         if best is None:
             return None
+        kind = bounds.finding(statement, assessment) or entities.moved(
+            statement, assessment, self.stated, self.values_of, self.index.units
+        )  # conflicts of kind (pay / free, immediately / wait) and facts moved to another name
+        if kind is not None:
+            return kind
         agree = self._comparisons.agree(statement, best.unit.text)
         if agree is None:
             return None

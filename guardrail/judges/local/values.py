@@ -113,7 +113,8 @@ _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
 #: before the phrase reverses it ("not more than 20" is at most 20).
 _BOUNDS_BEFORE: dict[str, int] = {
     "at most": 1, "up to": 1, "less than": 1, "fewer than": 1, "under": 1, "below": 1,
-    "maximum": 1, "maximum of": 1, "max": 1, "exceed": 1, "no longer than": 1,
+    "maximum": 1, "maximum of": 1, "max": 1, "no longer than": 1,
+    "exceed": -1, "exceeds": -1, "exceeding": -1,
     "at least": -1, "more than": -1, "over": -1, "above": -1, "minimum": -1,
     "minimum of": -1, "longer than": -1, "shorter than": 1,
 }  # fmt: skip
@@ -438,6 +439,9 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if unit is not None:
             dim, per = t.units.get(unit, (unit, 1.0))
             add("quantity", dim, amount * per, "", i, end)
+        elif (ranged := _range_unit(toks, j, t)) is not None:
+            dim, per = t.units.get(ranged, (ranged, 1.0))
+            add("quantity", dim, amount * per, "", i, j)  # "12 to 15 minutes": 12 minutes
         else:
             add("quantity", "", amount, "", i, j)
         i = max(j, i + 1)
@@ -445,6 +449,21 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         out = _with_bounds(out, toks, t)
     out.extend(_names(text, toks, common, t))
     return out
+
+
+#: Words between the two ends of a range ("12 to 15 minutes", "10 bis 12 Tage").
+_RANGE_WORDS = frozenset(
+    {"to", "-", "–", "or", "and", "bis", "à", "a", "tot", "y", "e", "und", "et", "en"}
+)
+
+
+def _range_unit(toks: list[_Tok], j: int, t: _Tables) -> str | None:
+    """The unit of a range's far end when ``toks[j:]`` continue a bare number as a range
+    ("to 15 minutes"): the near end is in the same unit."""
+    if j + 1 < len(toks) and toks[j].low in _RANGE_WORDS and toks[j + 1].digit:
+        unit, _ = _unit(toks, j + 2, t)
+        return unit
+    return None
 
 
 def _phrase(toks: list[_Tok], a: int, b: int) -> str:

@@ -1,0 +1,178 @@
+"""Conflicts of kind rather than of value: "must pay" against "free", and "immediately" against
+a waiting time.
+
+The value check (:mod:`~guardrail.judges.local.conflict`) compares two values of one kind; a
+price against "free" has a value on one side only when "free" is not read as a price of zero
+("women must pay for prescriptions" / "prescriptions are free"), and "immediately" against
+"only after a two-week wait" has no value of one kind on both sides. Here each side is read for
+*cues* — words that put it on one side of a pair of incompatible claims — in the language being
+read (:func:`~guardrail.lang.context.current_language`): English's cues, plus the language
+module's (:attr:`~guardrail.lang.base.Language.pay`, ``immediate``, ``wait``, ``free``).
+
+A statement is contradicted when its best context unit covers most of its other words
+(:data:`FRAME_COVERAGE`), the statement holds a cue of one side, the unit a cue of the other
+and neither of the two is negated ("no fee" is free). Anything else is left to the other checks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from guardrail.judges.local.verify import Assessment, Finding, Support, quote
+from guardrail.lang.context import current_language
+from guardrail.lang.registry import language
+
+#: Share of the statement's weight, cue words left out, that its best unit must cover.
+FRAME_COVERAGE = 0.7
+
+_EN_PAY = frozenset(
+    {"must pay", "have to pay", "has to pay", "need to pay", "needs to pay", "pay for", "charged",
+     "a fee", "fee of", "is charged", "are charged", "costs", "paid for by the patient"}
+)  # fmt: skip
+_EN_FREE = frozenset(
+    {"free", "free of charge", "for free", "at no cost", "no charge", "without charge",
+     "no fee", "free to"}
+)  # fmt: skip
+_EN_IMMEDIATE = frozenset(
+    {"immediately", "at once", "straight away", "right away", "without delay", "instantly",
+     "without waiting", "the same day", "straightaway"}
+)  # fmt: skip
+_EN_WAIT = frozenset(
+    {"wait", "waits", "waiting", "waiting period", "waiting time", "only after", "not until",
+     "delay of"}
+)  # fmt: skip
+#: Words before a free cue that make it something else than a price ("sugar free", "feel free").
+_NOT_A_PRICE = frozenset({"feel", "sugar", "gluten", "fat", "tax", "duty", "smoke", "hands", "set"})
+
+
+_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased words ("two-week" is one)."""
+    return _WORD.findall(text.lower())
+
+
+@dataclass(frozen=True)
+class Cues:
+    """The cue phrases of one language (lower case, words separated by one space)."""
+
+    pay: frozenset[str]
+    free: frozenset[str]
+    immediate: frozenset[str]
+    wait: frozenset[str]
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """The longest word of every cue phrase: a text holds a cue only if it holds one."""
+        return _key_words(self)
+
+
+@cache
+def cues(code: str) -> Cues:
+    """English's cues plus those of ``code``'s language module."""
+    lang = language(code)
+    if lang is None:
+        return Cues(_EN_PAY, _EN_FREE, _EN_IMMEDIATE, _EN_WAIT)
+    return Cues(
+        _EN_PAY | lang.pay,
+        _EN_FREE | lang.free,
+        _EN_IMMEDIATE | lang.immediate,
+        _EN_WAIT | lang.wait,
+    )
+
+
+@cache
+def _key_words(table: Cues) -> frozenset[str]:
+    phrases = table.pay | table.free | table.immediate | table.wait
+    return frozenset(max(p.split(), key=len) for p in phrases)
+
+
+@cache
+def _firsts(phrases: frozenset[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The phrases by their first word."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        parts = tuple(phrase.split())
+        out.setdefault(parts[0], []).append(parts)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _found(words: list[str], phrases: frozenset[str]) -> set[str]:
+    """The phrases of ``phrases`` in ``words`` (a phrase after a negation or, for "free", after
+    a word that makes it no price, is left out)."""
+    out: set[str] = set()
+    firsts = _firsts(phrases)
+    for i, word in enumerate(words):
+        for parts in firsts.get(word, ()):
+            n = len(parts)
+            if words[i : i + n] != list(parts):
+                continue
+            phrase = " ".join(parts)
+            before = words[max(0, i - 2) : i]
+            if any(w in _NEGATORS for w in before):
+                continue
+            if parts[0] == "free" and (before[-1:] and before[-1] in _NOT_A_PRICE):
+                continue
+            if parts == ("free",) and i + n < len(words) and words[i + n] in {"from", "of"}:
+                continue  # "free from pain", "free of side effects" ("free of charge" is its own)
+            out.add(phrase)
+    return out
+
+
+_NEGATORS = frozenset(
+    {"not", "no", "never", "without", "nicht", "kein", "keine", "ne", "pas", "sans", "sin",
+     "non", "senza", "não", "sem", "niet", "geen", "zonder"}
+)  # fmt: skip
+
+
+def _frame(assessment: Assessment, cue_words: set[str]) -> bool:
+    """The best unit covers most of the statement's words that are not cue words."""
+    best = assessment.best
+    if best is None:
+        return False
+    missing = {id(t) for t in best.missing}
+    total = got = 0.0
+    for term, weight in zip(assessment.terms, assessment.weights, strict=True):
+        if term.surface.lower() in cue_words:
+            continue
+        total += weight
+        if id(term) not in missing:
+            got += weight
+    return total > 0 and got / total >= FRAME_COVERAGE
+
+
+def finding(statement: str, assessment: Assessment) -> Finding | None:
+    """Contradicted when the statement and its best unit take the two sides of "pay" / "free"
+    or "immediately" / "wait"; ``None`` otherwise."""
+    best = assessment.best
+    if best is None or not assessment.terms or assessment.negations:
+        return None
+    table = cues(current_language())
+    said = _words(assessment.core or statement)
+    if table.keys.isdisjoint(said):
+        return None  # no cue at all: the common case, decided at once
+    unit = _words(best.unit.text)
+    for one, other in (
+        (table.pay, table.free),
+        (table.free, table.pay),
+        (table.immediate, table.wait),
+        (table.wait, table.immediate),
+    ):
+        mine = _found(said, one)
+        if not mine:
+            continue
+        theirs = _found(unit, other)
+        if not theirs or _found(unit, one) or _found(said, other):
+            continue
+        cue_words = {w for p in mine | theirs for w in p.split()}
+        if _frame(assessment, cue_words):
+            says = " / ".join(sorted(theirs))
+            return Finding(
+                Support.CONTRADICTED,
+                f"The context says {says!r}, not {' / '.join(sorted(mine))!r}: "
+                f"{quote(best.unit.text)}",
+            )
+    return None
