@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,9 @@ _TOP = 3
 _LABEL = "__label__"
 #: Texts of fewer words than this carry too little evidence to overrule a prior language.
 SHORT_WORDS = 4
+#: A text that short keeps the model's language against the prior only at this probability:
+#: the model reads "Oui." as Italian (0.48), "Nein." as English (0.19), "Não." as Portuguese (1.0).
+SURE = 0.9
 _WORD = re.compile(r"[^\W\d_]+")
 
 _MODEL: Any = None
@@ -110,7 +113,9 @@ def detect_with_prior(
     text is too short to carry much evidence (under :data:`SHORT_WORDS` words) or the model is
     unsure (best probability under ``below``); of several priors, the one the model ranks
     highest. "Ok, gratis." after a Spanish question is Spanish, though the model alone says
-    Esperanto; a full sentence in another language keeps its own."""
+    Esperanto; a full sentence in another language keeps its own. A short text the model is
+    not sure of (under :data:`SURE`) takes the first prior even when the model does not rank
+    it: "Nein." after a German question is German."""
     found = detect(text)
     priors = [prior] if isinstance(prior, str) else list(prior or ())
     if not priors or found.language in (*priors, UNDETERMINED):
@@ -121,6 +126,8 @@ def detect_with_prior(
     for code, p in found.candidates:
         if code in priors:
             return Detected(code, p, found.candidates)
+    if short and found.confidence < SURE and priors[0] != UNDETERMINED:
+        return Detected(priors[0], 0.0, found.candidates)
     return found
 
 
@@ -128,9 +135,30 @@ def detect_turn(question: str, answer: str, contexts: Sequence[str]) -> TurnLang
     """The languages of one turn: each passage's, once each in order; the question's and the
     answer's, where the passages' languages (and, for the answer, the question's) break a tie
     on a text too short or too unsure to tell."""
-    passages = list(dict.fromkeys(detect(c).language for c in contexts if c.strip()))
+    read = [(c, detect(c).language) for c in contexts if c.strip()]
+    passages = list(dict.fromkeys(language for _, language in read))
     written = [c for c in passages if c != UNDETERMINED]
     asked = detect_with_prior(question, written)
     prior = written if asked.language == UNDETERMINED else [asked.language, *written]
     answered = detect_with_prior(answer, prior)
+    quoted = _quoted_language(answer, (question, asked.language), read)
+    if quoted is not None and answered.language != quoted:
+        answered = Detected(quoted, answered.confidence, answered.candidates)
     return TurnLanguages(question=asked.language, answer=answered.language, contexts=passages)
+
+
+def _quoted_language(
+    answer: str, asked: tuple[str, str], passages: Iterable[tuple[str, str]]
+) -> str | None:
+    """The language of the text a short answer only quotes: "Clara Jensen." or "10 euros."
+    under an English passage that names them is English, whatever the model makes of a name.
+    ``None`` when the answer is not short or says a word its question and passages do not."""
+    words = {w.casefold() for w in _WORD.findall(answer[:CHARS_READ])}
+    if not words or len(words) >= SHORT_WORDS:
+        return None
+    for text, language in (*passages, asked):
+        if language == UNDETERMINED:
+            continue
+        if words <= {w.casefold() for w in _WORD.findall(text)}:
+            return language
+    return None

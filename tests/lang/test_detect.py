@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from guardrail.lang import UNDETERMINED, detect, detect_turn, detect_with_prior
-from guardrail.lang.detect import CHARS_READ
+from guardrail.lang.detect import CHARS_READ, SURE
 
 SENTENCES = {
     "en": "Asylum seekers may apply for a work permit after six months.",
@@ -53,13 +53,28 @@ def test_only_the_start_of_a_long_text_is_read() -> None:
 
 def test_prior_decides_a_short_reply_among_the_models_candidates() -> None:
     """A reply of a few words takes the question's language when the model ranks it among
-    its candidates ("Ok, gratis." is Esperanto to the model alone); a language the model
-    does not rank at all is not imposed."""
+    its candidates ("Ok, gratis." is Esperanto to the model alone), or when the model is
+    unsure of it; a language the model is sure of is kept."""
     alone = detect("Ok, gratis.")
     assert alone.language != "es"
     assert "es" in [code for code, _ in alone.candidates]
     assert detect_with_prior("Ok, gratis.", "es").language == "es"
-    assert detect_with_prior("Ok, gratis.", "zz").language == alone.language
+    nein = detect("Nein.")
+    assert nein.language != "de" and nein.confidence < SURE
+    assert "de" not in [code for code, _ in nein.candidates]
+    assert detect_with_prior("Nein.", "de").language == "de"
+    sure = detect("Não.")
+    assert sure.language == "pt" and sure.confidence >= SURE
+    assert detect_with_prior("Não.", "de").language == "pt"
+
+
+def test_a_short_answer_quoting_its_passage_is_in_the_passages_language() -> None:
+    """A bare name or value copied from an English passage is English, whatever the model
+    makes of the name; a short answer with a word of its own is read as written."""
+    quoted = detect_turn("Who is the head of HR?", "Clara Jensen.", ["HR is led by Clara Jensen."])
+    assert detect("Clara Jensen.").language != "en" and quoted.answer == "en"
+    own = detect_turn("How much is it?", "Zehn Euro, glaube ich.", ["It costs 10 euros."])
+    assert own.answer == "de"
 
 
 def test_prior_never_overrules_a_confident_full_sentence() -> None:

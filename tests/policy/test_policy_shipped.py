@@ -41,7 +41,7 @@ def test_default_policy_thresholds_and_queues():
     """Default: general 0.5; pregnancy, healthcare, asylum, labour 0.3, sensitive, cited, queued."""
     policy = load_policy(DEFAULT_POLICY)
     general = policy.topic("general")
-    assert (general.threshold, general.sensitivity, general.on_error) == (0.5, "normal", "pass")
+    assert (general.threshold, general.sensitivity, general.on_error) == (0.5, "normal", "abstain")
     queues = {"healthcare": "clinical-review", "pregnancy": "clinical-review",
               "asylum": "asylum", "labour": "labour"}  # fmt: skip
     for name, queue in queues.items():

@@ -81,13 +81,13 @@ def test_a_failed_scoring_follows_on_error(on_error: str) -> None:
 
 def test_unverifiable_on_a_sensitive_default_topic_is_not_passed() -> None:
     """Under the shipped default policy, "Yes." that verifies nothing on pregnancy fails
-    closed, while on the general topic the policy's explicit ``on_error: pass`` applies."""
+    closed, and on the general topic the policy's ``on_error: abstain`` withholds it."""
     engine = PolicyEngine(load_policy(DEFAULT_POLICY))
     report = _report("unverifiable", 0.0)
     sensitive = engine.decide(report, [label("pregnancy")])
     general = engine.decide(report, [label("general")])
     assert sensitive.action in ("abstain", "escalate")
-    assert general.action == "pass" and "on_error: pass" in general.reason
+    assert general.action == "abstain" and "on_error: abstain" in general.reason
 
 
 def test_empty_context_says_so_in_the_reason() -> None:
@@ -100,11 +100,27 @@ def test_empty_context_says_so_in_the_reason() -> None:
 
 def test_an_empty_answer_follows_on_error() -> None:
     """An empty answer claims nothing the user could read: the rule's ``on_error`` decides
-    (fail closed on the default policy's sensitive topics), never a silent pass."""
+    (fail closed on every topic of the default policy), never a silent pass."""
     engine = PolicyEngine(load_policy(DEFAULT_POLICY))
     report = _report("empty_answer", 0.0)
     sensitive = engine.decide(report, [label("pregnancy")])
     general = engine.decide(report, [label("general")])
     assert sensitive.action in ("abstain", "escalate") and sensitive.score is None
     assert "empty_answer" in sensitive.reason
-    assert general.action == "pass" and "on_error: pass" in general.reason
+    assert general.action == "abstain" and "on_error: abstain" in general.reason
+
+
+def test_the_default_policy_passes_nothing_unscored() -> None:
+    """No topic of the shipped default policy passes an answer that carries no score: every
+    status that goes to ``on_error`` (and a failed scoring) is withheld or escalated."""
+    engine = PolicyEngine(load_policy(DEFAULT_POLICY))
+    to_on_error = [
+        s for s in STATUSES if engine.decide(_report(s, 0.0), [label("general")]).score is None
+    ]
+    assert "unverifiable" in to_on_error and "judge_unusable" in to_on_error
+    for topic in engine.policy.topics:
+        for status in to_on_error:
+            decision = engine.decide(_report(status, 0.0), [label(topic.name)])
+            assert decision.action != "pass", (topic.name, status, decision.reason)
+        failed = engine.decide(None, [label(topic.name)], error="boom")
+        assert failed.action != "pass", (topic.name, failed.reason)
