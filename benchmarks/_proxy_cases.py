@@ -209,6 +209,26 @@ def _refused(name: str, status: int, body: Callable[[], dict[str, Any]]) -> Case
     return name, str(status), run
 
 
+def _not_read(name: str, status: int, model: str, flag: str) -> Case:
+    """A reply the proxy refuses to read: ``status`` naming ``flag``, and a failed-turn
+    record that names it too."""
+
+    def run(server: Server) -> Checked:
+        before = len(server.records())
+        reply = send(server, chat(model, contexts=SMALL["contexts"]))
+        if reply.status != status or flag not in reply.raw:
+            return Checked(str(reply.status), False, reply.raw[:80], reply.guard_ms)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            new = server.records()[before:]
+            if any(flag in str(r.get("error")) for r in new):
+                return Checked(f"{status}+audit", True, flag, reply.guard_ms)
+            time.sleep(0.1)
+        return Checked(f"{status}, no audit record", False, "", reply.guard_ms)
+
+    return name, f"{status}+audit", run
+
+
 def _cut(reply: Reply) -> bool:
     return "cut" in str(reply.summary.get("reason"))
 
@@ -254,9 +274,10 @@ PROXY_CASES: list[Case] = [
     ),
     _refused('"n": 2.0 with stream', 400, lambda: chat("small", n=2.0, stream=True)),
     _refused('"n": "2" with stream', 400, lambda: chat("small", n="2", stream=True)),
+    _refused('"n": 100, not streamed', 400, lambda: chat("small", n=100)),
     _answered("lone surrogate from the upstream, not streamed", "200+audit", "surrogate"),
     _answered("lone surrogate from the upstream, streamed", "200+audit", "surrogate", stream=True),
-    _answered("50 MB answer from the upstream, not streamed", "200 cut+audit", "huge", _cut),
+    _not_read("50 MB answer from the upstream, not streamed", 502, "huge", "--max-reply-bytes"),
     _answered("endless stream from the upstream", "200 cut+audit", "endless", _cut, stream=True),
     _answered(
         "20,000 chunks without punctuation, hold mode",

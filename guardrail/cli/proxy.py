@@ -7,7 +7,8 @@
         [--upstream-key-env OPENAI_API_KEY | --forward-api-key] [--upstream-timeout 120] \\
         [--db guardrail-review.sqlite3|postgresql://...] \\
         [--audit-log guardrail-audit.jsonl|postgresql://...] [--max-* N ...] \\
-        [--max-stream-seconds 300] [--max-stream-chunks 50000]
+        [--max-stream-seconds 300] [--max-stream-chunks 50000] [--max-choices 4] \\
+        [--max-reply-bytes 16000000]
 
 Clients call ``POST /v1/chat/completions`` and ``GET /v1/models`` as they would the upstream
 (see ``docs/proxy.md``). Escalations land in ``--db``, the review queue ``guardrail serve``

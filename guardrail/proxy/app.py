@@ -31,7 +31,7 @@ from guardrail.logs import get_logger
 from guardrail.proxy.completions import Scoring, complete, open_stream
 from guardrail.proxy.relay import relay
 from guardrail.proxy.request import ChatTurn, chat_shape, read_chat_request
-from guardrail.proxy.upstream import Upstream, UpstreamError, error_body
+from guardrail.proxy.upstream import Upstream, UpstreamError, error_body, guard_failure
 from guardrail.serving.core import ServingCore, ServingError, read_json_body
 from guardrail.serving.limits import (
     GuardGate,
@@ -87,7 +87,9 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
     return JSONResponse(openai_error_body(status, message), status_code=status, headers=headers)
 
 
-async def _read_turn(request: Request, limits: RequestLimits) -> ChatTurn:
+async def _read_turn(
+    request: Request, limits: RequestLimits, upstream_limits: UpstreamLimits
+) -> ChatTurn:
     """The request as a :class:`ChatTurn`; :class:`ServingError` for anything refused."""
     data, _replaced = read_json_body(await request.body(), chat_shape(limits))
     try:
@@ -97,6 +99,12 @@ async def _read_turn(request: Request, limits: RequestLimits) -> ChatTurn:
     problem = size_problem(limits, turn.question, turn.contexts)
     if problem is not None:
         raise ServingError(413, problem)
+    if turn.choices > upstream_limits.max_choices:
+        raise ServingError(
+            400,
+            f"'n' is {turn.choices}: this proxy scores at most "
+            f"{upstream_limits.max_choices} choices a request (--max-choices)",
+        )
     return turn
 
 
@@ -104,7 +112,7 @@ async def _chat(request: Request) -> Response:
     state: ProxyState = request.app.state.proxy
     core = state.core
     try:
-        turn = await _read_turn(request, core.limits)
+        turn = await _read_turn(request, core.limits, state.upstream_limits)
         core.acquire("requests")
     except ServingError as exc:
         return _error(exc.status, exc.message, exc.headers or None)
@@ -137,7 +145,7 @@ async def _chat(request: Request) -> Response:
         return _error(500, f"proxy configuration error: {exc}")
     except GuardrailError as exc:
         _log.error("the guard failed on a proxied request", error=repr(exc))
-        return _error(503, f"{type(exc).__name__}: {exc}")
+        return _error(503, guard_failure(exc))
     finally:
         if release:
             core.release()

@@ -42,6 +42,7 @@ from collections.abc import (
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from guardrail.logs import get_logger
 from guardrail.models import GuardResult
 from guardrail.proxy.request import ChatTurn
 from guardrail.proxy.upstream import (
@@ -49,6 +50,7 @@ from guardrail.proxy.upstream import (
     UpstreamError,
     UpstreamStream,
     error_body,
+    guard_failure,
     summarised_error,
     upstream_json,
 )
@@ -73,6 +75,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+_log = get_logger(__name__)
 COMPLETIONS = "/chat/completions"
 #: Message fields a client may display that the guard cannot check: withheld from the client.
 _WITHHELD = ("reasoning_content", "reasoning")
@@ -250,7 +253,9 @@ async def complete(
     """The upstream's reply to a non-streamed request, each choice guarded."""
     started = time.perf_counter()
     try:
-        data = await upstream.post_json(COMPLETIONS, turn.upstream_body, client_key)
+        data = await upstream.post_json(
+            COMPLETIONS, turn.upstream_body, client_key, max_bytes=scoring.upstream.max_reply_bytes
+        )
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices:
             raise UpstreamError(502, "upstream reply has no choices")
@@ -488,7 +493,8 @@ class GuardedSSE:
         except UpstreamError as exc:
             yield _sse(json.dumps(exc.body))
         except Exception as exc:
-            body = error_body(f"the guard failed: {type(exc).__name__}: {exc}", "guard_error", 500)
+            _log.error("the guard failed on a proxied stream", error=repr(exc))
+            body = error_body(guard_failure(exc), "guard_error", 500)
             yield _sse(json.dumps(body))
         finally:
             await guarded.aclose()

@@ -32,7 +32,14 @@ from guardrail.error_bodies import summarise
 from guardrail.exceptions import GuardrailError
 from guardrail.sanitize import clean_json
 
-__all__ = ["Upstream", "UpstreamError", "UpstreamStream", "summarised_error", "upstream_json"]
+__all__ = [
+    "Upstream",
+    "UpstreamError",
+    "UpstreamStream",
+    "guard_failure",
+    "summarised_error",
+    "upstream_json",
+]
 
 
 class UpstreamError(GuardrailError):
@@ -50,6 +57,16 @@ class UpstreamError(GuardrailError):
 def error_body(message: str, kind: str, code: int | str | None = None) -> dict[str, Any]:
     """An error in the shape OpenAI's API uses (the SDK shows ``message``)."""
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+def guard_failure(exc: BaseException) -> str:
+    """What a client is told when the guard itself failed on its turn: which part failed,
+    never the exception's text (it can name the proxy's files or hold a passage); the
+    proxy's log has the whole error."""
+    return (
+        f"the guard failed ({type(exc).__name__}) and the turn was not answered; "
+        "the proxy's log has the details"
+    )
 
 
 @dataclass
@@ -148,9 +165,15 @@ class Upstream:
         response = await self._send("GET", path, None, client_key, stream=False)
         return _json(response)
 
-    async def post_json(self, path: str, body: Any, client_key: str | None = None) -> Any:
-        response = await self._send("POST", path, body, client_key, stream=False)
-        return _json(response)
+    async def post_json(
+        self, path: str, body: Any, client_key: str | None = None, *, max_bytes: int | None = None
+    ) -> Any:
+        """The reply's JSON; with ``max_bytes``, a reply longer than that is not read
+        (:class:`UpstreamError` 502 naming ``--max-reply-bytes``)."""
+        if max_bytes is None:
+            return _json(await self._send("POST", path, body, client_key, stream=False))
+        response = await self._send("POST", path, body, client_key, stream=True)
+        return upstream_json(await _read_at_most(response, max_bytes))[0]
 
     async def open_stream(
         self, path: str, body: Any, client_key: str | None = None
@@ -162,6 +185,34 @@ class Upstream:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+
+
+async def _read_at_most(response: httpx.Response, max_bytes: int) -> bytes:
+    """The body of a streamed ``response``, refused past ``max_bytes`` (said length or read)."""
+    try:
+        said = response.headers.get("content-length")
+        if said is not None and said.isdigit() and int(said) > max_bytes:
+            raise _too_long(max_bytes)
+        parts: list[bytes] = []
+        read = 0
+        async for piece in response.aiter_bytes():
+            read += len(piece)
+            if read > max_bytes:
+                raise _too_long(max_bytes)
+            parts.append(piece)
+        return b"".join(parts)
+    except httpx.TimeoutException as exc:
+        raise UpstreamError(504, f"upstream timed out mid-reply ({_kind(exc)})") from exc
+    except httpx.TransportError as exc:
+        raise UpstreamError(502, f"upstream reply broke ({_kind(exc)})") from exc
+    finally:
+        await response.aclose()
+
+
+def _too_long(max_bytes: int) -> UpstreamError:
+    return UpstreamError(
+        502, f"upstream reply over {max_bytes} bytes: not read (--max-reply-bytes)"
+    )
 
 
 def _json(response: httpx.Response) -> Any:

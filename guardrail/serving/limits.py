@@ -82,9 +82,11 @@ class RequestLimits(Settings):
 
 
 class UpstreamLimits(Settings):
-    """What the proxy reads of one streamed answer from its upstream, beside the answer's
-    characters (``max_answer_chars``): past either bound the upstream's stream is closed and
-    what arrived is scored."""
+    """What the proxy asks of and reads from its upstream, beside the answer's characters
+    (``max_answer_chars``): past a stream's time or chunk bound the upstream's stream is
+    closed and what arrived is scored; a request for more choices than ``max_choices`` is
+    refused (every choice is scored); a non-streamed reply over ``max_reply_bytes`` is not
+    read (a 502, recorded)."""
 
     max_stream_seconds: int = Field(
         default=300,
@@ -98,6 +100,19 @@ class UpstreamLimits(Settings):
         le=100_000_000,
         description="events one upstream stream may send (every chunk counts); past it the"
         " stream is cut",
+    )
+    max_choices: int = Field(
+        default=4,
+        ge=1,
+        le=128,
+        description="choices ('n') one request may ask the upstream for; every one is scored",
+    )
+    max_reply_bytes: int = Field(
+        default=16_000_000,
+        ge=1_000,
+        le=1_000_000_000,
+        description="bytes of one non-streamed upstream reply the proxy reads; a larger reply"
+        " is refused (502) and recorded",
     )
 
 
