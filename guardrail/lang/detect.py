@@ -15,6 +15,7 @@ no letters has no language: :data:`UNDETERMINED` (``"und"``, the BCP 47 code for
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import threading
@@ -92,8 +93,19 @@ def _clean(text: str) -> str:
 
 
 def detect(text: str) -> Detected:
-    """The language ``text`` is written in; :data:`UNDETERMINED` when it has no letters."""
-    line = _clean(text)
+    """The language ``text`` is written in; :data:`UNDETERMINED` when it has no letters.
+    Only the first :data:`CHARS_READ` characters are read, and a recent text's answer is
+    kept, so the turn and its scorer reading the same answer and passages pay once."""
+    return _detect_line(_clean(text))
+
+
+def forget_detections() -> None:
+    """Forget the kept answers of :func:`detect` (a benchmark timing cold detection)."""
+    _detect_line.cache_clear()
+
+
+@functools.lru_cache(maxsize=1024)
+def _detect_line(line: str) -> Detected:
     if not any(ch.isalpha() for ch in line):
         return Detected(UNDETERMINED, 0.0)
     labels, probs = _model().predict(line, k=_TOP)

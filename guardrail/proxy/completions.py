@@ -134,19 +134,28 @@ class LaneScheduler:
     contexts: Sequence[str]
 
     async def score(self, text: str, step: Callable[[], Coroutine[Any, Any, Scored]]) -> Scored:
-        work = self.core.work(text, list(self.contexts))
-        problem = self.core.work_problem(work)
-        if problem is not None:
-            return Scored(None, problem)
-        return await self.core.run_turn(step(), work=work)
+        return await self._run(text, step, lambda problem: Scored(None, problem))
 
     async def check(
         self, text: str, step: Callable[[], Coroutine[Any, Any, SentenceVerdict]]
     ) -> SentenceVerdict:
+        def held(problem: str) -> SentenceVerdict:
+            return SentenceVerdict(ok=False, score=None, report=None, error=problem)
+
+        return await self._run(text, step, held)
+
+    async def _run(
+        self,
+        text: str,
+        step: Callable[[], Coroutine[Any, Any, T]],
+        refused: Callable[[str], T],
+    ) -> T:
+        """``step()`` on the lane ``text``'s work calls for, or ``refused(problem)`` without
+        running it when that work is over the budget."""
         work = self.core.work(text, list(self.contexts))
         problem = self.core.work_problem(work)
         if problem is not None:
-            return SentenceVerdict(ok=False, score=None, report=None, error=problem)
+            return refused(problem)
         return await self.core.run_turn(step(), work=work)
 
 
