@@ -151,10 +151,11 @@ async def _chat(request: Request) -> Response:
             core.release()
 
 
-async def _counted(core: ServingCore, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+async def _counted(core: ServingCore, body: AsyncIterator[list[bytes]]) -> AsyncIterator[bytes]:
+    """The stream's batches, each sent as one write; the in-flight slot released at its end."""
     try:
-        async for piece in body:
-            yield piece
+        async for batch in body:
+            yield b"".join(batch)
     finally:
         core.release()
         closer = getattr(body, "aclose", None)

@@ -28,13 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 import uuid
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
-    Awaitable,
     Callable,
     Coroutine,
     Sequence,
@@ -44,7 +42,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from guardrail.logs import get_logger
 from guardrail.models import GuardResult
+from guardrail.proxy.deadline import StreamDeadline
 from guardrail.proxy.request import ChatTurn
+from guardrail.proxy.sse import EventTooLarge
 from guardrail.proxy.upstream import (
     Upstream,
     UpstreamError,
@@ -290,8 +290,10 @@ class ChatChunks:
     the end (:meth:`closing`).
 
     Past ``max_chars`` answer characters, ``max_chunks`` upstream events (of any kind) or
-    ``max_seconds`` since it was opened, the stream is cut: nothing more is read, the upstream
-    is closed, what arrived is scored and :meth:`notes` says which bound was hit.
+    ``max_seconds`` since it was opened, or at an event the payload reader refused as too
+    large (:class:`~guardrail.proxy.sse.EventTooLarge`), the stream is cut: nothing more is
+    read, the upstream is closed, what arrived is scored and :meth:`notes` says which bound
+    was hit.
     """
 
     def __init__(
@@ -306,7 +308,7 @@ class ChatChunks:
         self.max_chars = max_chars
         self.max_chunks = max_chunks
         self.max_seconds = max_seconds
-        self._opened = time.monotonic()
+        self._deadline = StreamDeadline(max_seconds)
         self.chars = 0
         self.events = 0
         #: Why the stream was cut (the bound that was hit), or None.
@@ -337,32 +339,34 @@ class ChatChunks:
     async def _bounded(self) -> AsyncGenerator[str, None]:
         """The upstream's payloads until it ends or a bound on time or chunks is hit."""
         payloads = aiter(self._payloads)
-        while True:
-            remaining = (
-                None
-                if self.max_seconds is None
-                else self._opened + self.max_seconds - time.monotonic()
-            )
-            try:
-                if remaining is not None and remaining <= 0:
-                    raise asyncio.TimeoutError
-                raw = await _within(anext(payloads), remaining)
-            except StopAsyncIteration:
-                return
-            except asyncio.TimeoutError:
-                self.cut = (
-                    f"the upstream's stream was cut after {self.max_seconds:g} s "
-                    "(--max-stream-seconds)"
-                )
-                return
-            self.events += 1
-            if self.max_chunks is not None and self.events > self.max_chunks:
-                self.cut = (
-                    f"the upstream's stream was cut after {self.max_chunks} chunks "
-                    "(--max-stream-chunks)"
-                )
-                return
-            yield raw
+        try:
+            while True:
+                try:
+                    raw = await self._deadline.read(anext(payloads))
+                except StopAsyncIteration:
+                    return
+                except asyncio.TimeoutError:
+                    self.cut = (
+                        f"the upstream's stream was cut after {self.max_seconds:g} s "
+                        "(--max-stream-seconds)"
+                    )
+                    return
+                except EventTooLarge as exc:
+                    self.cut = (
+                        f"the upstream's stream was cut at an event over {exc.limit} bytes "
+                        "(--max-event-bytes)"
+                    )
+                    return
+                self.events += 1
+                if self.max_chunks is not None and self.events > self.max_chunks:
+                    self.cut = (
+                        f"the upstream's stream was cut after {self.max_chunks} chunks "
+                        "(--max-stream-chunks)"
+                    )
+                    return
+                yield raw
+        finally:
+            self._deadline.close()
 
     def unscored(self) -> str | None:
         """Why the turn may carry no score: it ended in tool calls (its text, if any, is
@@ -456,14 +460,6 @@ class ChatChunks:
         return events
 
 
-async def _within(step: Awaitable[T], seconds: float | None) -> T:
-    """``await step``, raising ``asyncio.TimeoutError`` after ``seconds`` (None: no limit)."""
-    if sys.version_info >= (3, 11):  # a timeout scope: no task made per awaited step
-        async with asyncio.timeout(seconds):
-            return await step
-    return await asyncio.wait_for(step, seconds)
-
-
 def _sse(payload: str) -> bytes:
     return f"data: {payload}\n\n".encode()
 
@@ -521,7 +517,7 @@ async def open_stream(
         await record_failure(guard, turn, exc, audit_id)
         raise
     chunks = ChatChunks(
-        opened.events(),
+        opened.events(scoring.upstream.max_event_bytes),
         max_chars=scoring.max_answer_chars,
         max_chunks=scoring.upstream.max_stream_chunks,
         max_seconds=scoring.upstream.max_stream_seconds,
