@@ -30,6 +30,7 @@ import asyncio
 import json
 import time
 import uuid
+from collections import deque
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
@@ -38,6 +39,7 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from guardrail.logs import get_logger
@@ -318,7 +320,8 @@ class ChatChunks:
         self.tool_calls = False
         self._side: list[str] = []
         self._closing: list[dict[str, Any]] = []
-        self._logprobs: list[Any] = []
+        self._logprobs: deque[Any] = deque()
+        self._frame: tuple[dict[str, Any], str, str] | None = None
 
     def __aiter__(self) -> ChatChunks:
         return self
@@ -431,21 +434,33 @@ class ChatChunks:
                 return  # the rest of the upstream's stream is not read
             self._logprobs.append(choice.get("logprobs"))
             rest = {k: v for k, v in delta.items() if k != "content" and v is not None}
-            stripped = {**event, "choices": [{**choice, "delta": rest, "logprobs": None}]}
-            if finish:
-                self._closing.append(stripped)
-            elif rest:
-                self._side.append(json.dumps(stripped))
+            if finish or rest:
+                stripped = {**event, "choices": [{**choice, "delta": rest, "logprobs": None}]}
+                if finish:
+                    self._closing.append(stripped)
+                else:
+                    self._side.append(json.dumps(stripped))
             yield content
 
     def take_side(self) -> list[str]:
         side, self._side = self._side, []
         return side
 
-    def content_chunk(self, text: str, *, with_logprobs: bool) -> dict[str, Any]:
-        logprobs = self._logprobs.pop(0) if with_logprobs and self._logprobs else None
+    def content_event(self, text: str, *, with_logprobs: bool) -> str:
+        """The JSON of a chunk carrying ``text`` (and its logprobs when kept)."""
+        logprobs = self._logprobs.popleft() if with_logprobs and self._logprobs else None
         if not with_logprobs:
             self._logprobs.clear()
+        if logprobs is not None:
+            return json.dumps(self._content_chunk(text, logprobs))
+        if self._frame is None or self._frame[0] is not self.template:
+            # the chunk's JSON around its text, made once: only the text is encoded per chunk
+            pre, post = json.dumps(self._content_chunk(None, None)).split('"content": null')
+            self._frame = (self.template, pre, post)
+        _template, pre, post = self._frame
+        return f'{pre}"content": {encode_basestring_ascii(text)}{post}'
+
+    def _content_chunk(self, text: str | None, logprobs: Any) -> dict[str, Any]:
         choice = {"index": 0, "delta": {"content": text}, "logprobs": logprobs}
         return {**self.template, "choices": [{**choice, "finish_reason": None}]}
 
@@ -477,6 +492,14 @@ class GuardedSSE:
     def audit_id(self) -> str:
         return self.guarded.audit_id
 
+    async def close(self) -> None:
+        """Close a stream that will not be read: the upstream is closed, the turn recorded
+        as unread."""
+        try:
+            await self.guarded.aclose()
+        finally:
+            await self.upstream.aclose()
+
     async def body(self) -> AsyncGenerator[bytes, None]:
         """``data:`` lines for the client, ``[DONE]`` last; an error event if the upstream
         breaks mid-stream (the turn is recorded as failed first)."""
@@ -485,8 +508,7 @@ class GuardedSSE:
             async for text in guarded:
                 for raw in chunks.take_side():
                     yield _sse(raw)
-                chunk = chunks.content_chunk(text, with_logprobs=guarded.mode == "release")
-                yield _sse(json.dumps(chunk))
+                yield _sse(chunks.content_event(text, with_logprobs=guarded.mode == "release"))
             for raw in chunks.take_side():
                 yield _sse(raw)
             result = guarded.result
