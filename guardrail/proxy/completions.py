@@ -60,7 +60,7 @@ from guardrail.serving.core import ServingCore
 from guardrail.serving.limits import UpstreamLimits
 from guardrail.streaming.check import SentenceVerdict
 from guardrail.streaming.turn import AsyncGuardedStream
-from guardrail.turn import Driver, Scored
+from guardrail.turn import Driver, Scored, Turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
@@ -117,7 +117,7 @@ class Scoring:
         work = self.core.work(text, turn.contexts)
         problem = self.core.work_problem(work)
         if problem is not None:
-            opened = guard.open_turn(turn.question, turn.contexts)
+            opened = await open_turn(guard, turn)
             return await opened.conclude_unscored(text, "failed", "; ".join([*notes, problem]))
         return await self.core.run_turn(
             guard.acheck(turn.question, text, turn.contexts, driver=PROXY, notes=notes),
@@ -212,9 +212,15 @@ def server_timing(upstream_s: float, guard_s: float) -> str:
     return f"upstream;dur={upstream_s * 1000:.1f}, guard;dur={guard_s * 1000:.1f}"
 
 
+async def open_turn(guard: Guard, turn: ChatTurn, *, audit_id: str | None = None) -> Turn:
+    """``guard.open_turn`` in a worker thread: classifying the topic of 100 KB of passages
+    takes a tenth of a second, which would hold every other turn on the scoring loop."""
+    return await asyncio.to_thread(guard.open_turn, turn.question, turn.contexts, audit_id=audit_id)
+
+
 async def record_failure(guard: Guard, turn: ChatTurn, exc: BaseException, audit_id: str) -> None:
     """A ``turn_failed`` record for a request the upstream did not answer."""
-    await guard.open_turn(turn.question, turn.contexts, audit_id=audit_id).record_failure("", exc)
+    await (await open_turn(guard, turn, audit_id=audit_id)).record_failure("", exc)
 
 
 async def _guard_choice(
@@ -240,7 +246,7 @@ async def _guard_choice(
     if not (isinstance(content, str) and content.strip()):
         # Nothing the user would read: the policy decides the turn (on_tool_calls for a
         # tool-call turn, on_error for an answer without text).
-        opened = guard.open_turn(turn.question, turn.contexts)
+        opened = await open_turn(guard, turn)
         text = content if isinstance(content, str) else ""
         if tool_turn:
             result = await opened.conclude_unscored(text, "tool_calls", TOOL_CALLS_REASON)
