@@ -17,7 +17,6 @@ sentence passed the check), so batching changes when text is sent, never which t
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any, Generic, TypeVar
@@ -53,7 +52,12 @@ def _wake(waiter: asyncio.Future[None]) -> None:
 
 class _Pipe(Generic[T]):
     """Items put on one loop (``there``) and taken in batches on another (``here``); at most
-    ``capacity`` wait, then :meth:`put` waits for :meth:`take`. One wake-up per batch."""
+    ``capacity`` wait, then :meth:`put` waits for :meth:`take`. One wake-up per batch.
+
+    No lock: a deque's append and popleft are atomic, and each side re-checks the deque after
+    it has said it will wait, so an item added in between is never missed. Each side signals
+    a waiter of the other at most once (``_signalled``), however many items it adds or takes.
+    """
 
     def __init__(
         self, here: asyncio.AbstractEventLoop, there: asyncio.AbstractEventLoop, capacity: int
@@ -61,40 +65,43 @@ class _Pipe(Generic[T]):
         self._here = here
         self._there = there
         self._capacity = capacity
-        self._lock = threading.Lock()
         self._items: deque[Any] = deque()
         self._reader: asyncio.Future[None] | None = None  # on ``here``: waiting for items
         self._writer: asyncio.Future[None] | None = None  # on ``there``: waiting for room
+        self._reader_signalled: asyncio.Future[None] | None = None  # written by put only
+        self._writer_signalled: asyncio.Future[None] | None = None  # written by take only
 
     async def put(self, item: Any) -> None:
         """Add ``item`` (on ``there``); wait while the buffer is full."""
-        waiter: asyncio.Future[None] | None = None
-        with self._lock:
-            self._items.append(item)
-            reader, self._reader = self._reader, None
-            if len(self._items) >= self._capacity:
-                waiter = self._writer = self._there.create_future()
-        if reader is not None:
+        self._items.append(item)
+        reader = self._reader
+        if reader is not None and reader is not self._reader_signalled:
+            self._reader_signalled = reader
             self._here.call_soon_threadsafe(_wake, reader)
-        if waiter is not None:
+        if len(self._items) < self._capacity:
+            return
+        waiter = self._there.create_future()
+        self._writer = waiter
+        if len(self._items) >= self._capacity:  # re-checked: take() may have run meanwhile
             await waiter
+        self._writer = None
 
     async def take(self) -> list[Any]:
         """Every waiting item (on ``here``), waiting for at least one."""
-        while True:
-            with self._lock:
-                if self._items:
-                    items = list(self._items)
-                    self._items.clear()
-                    writer, self._writer = self._writer, None
-                else:
-                    items, writer = [], None
-                    waiter = self._reader = self._here.create_future()
-            if items:
-                if writer is not None:
-                    self._there.call_soon_threadsafe(_wake, writer)
-                return items
-            await waiter
+        while not self._items:
+            waiter = self._here.create_future()
+            self._reader = waiter
+            if not self._items:  # re-checked: put() may have run meanwhile
+                await waiter
+            self._reader = None
+        items = []
+        while self._items:
+            items.append(self._items.popleft())
+        writer = self._writer
+        if writer is not None and writer is not self._writer_signalled:
+            self._writer_signalled = writer
+            self._there.call_soon_threadsafe(_wake, writer)
+        return items
 
 
 async def relay(
