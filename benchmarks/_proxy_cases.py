@@ -9,7 +9,8 @@ upstream plays every case:
   (a one-sentence answer, the maximal one, 200 clauses joined by ``"; "``);
 * ``tools`` (text and tool calls), ``reasoning`` (a reasoning and a refusal delta),
   ``surrogate`` (a lone surrogate in the text), ``huge`` (a 50 MB answer), ``endless`` (a
-  stream that never ends), ``flood`` (20,000 chunks without punctuation).
+  stream that never ends), ``open-line`` (a sentence, then an event whose line never ends),
+  ``flood`` (20,000 chunks without punctuation).
 
 Each hostile case posts to a real ``guardrail proxy`` process and checks, besides the status:
 that every answered turn has its audit record, and that what the client was shown is exactly
@@ -68,6 +69,8 @@ def upstream_reply(body: dict[str, Any]) -> ScriptedReply:
         return ScriptedReply(_huge(), chunks=[])
     if kind == "endless":
         return ScriptedReply("", chunks=["word "], endless=True)
+    if kind == "open-line":
+        return ScriptedReply(SMALL["answer"] + " ", unterminated=True)
     if kind == "flood":
         return ScriptedReply("", chunks=["word "] * 20_000)
     return ScriptedReply(SMALL["answer"])
@@ -279,6 +282,13 @@ PROXY_CASES: list[Case] = [
     _answered("lone surrogate from the upstream, streamed", "200+audit", "surrogate", stream=True),
     _not_read("50 MB answer from the upstream, not streamed", 502, "huge", "--max-reply-bytes"),
     _answered("endless stream from the upstream", "200 cut+audit", "endless", _cut, stream=True),
+    _answered(
+        "one stream line that never ends",
+        "200 cut+audit",
+        "open-line",
+        lambda r: "--max-event-bytes" in str(r.summary.get("reason")),
+        stream=True,
+    ),
     _answered(
         "20,000 chunks without punctuation, hold mode",
         "200+audit",

@@ -15,10 +15,11 @@ dedicated SSE package would add a dependency and nothing the stream needs.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -28,8 +29,8 @@ from starlette.routing import Route
 from guardrail._sync import LoopThread
 from guardrail.exceptions import ConfigError, GuardrailError, RequestError
 from guardrail.logs import get_logger
-from guardrail.proxy.completions import Scoring, complete, open_stream
-from guardrail.proxy.relay import relay
+from guardrail.proxy.completions import GuardedSSE, Scoring, complete, open_stream
+from guardrail.proxy.relay import loop_of, relay
 from guardrail.proxy.request import ChatTurn, chat_shape, read_chat_request
 from guardrail.proxy.upstream import Upstream, UpstreamError, error_body, guard_failure
 from guardrail.serving.core import ServingCore, ServingError, read_json_body
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["ProxyState", "create_proxy_app"]
 
 _log = get_logger(__name__)
+T = TypeVar("T")
 
 #: The OpenAI error ``type`` for each status the proxy itself answers.
 _ERROR_TYPES = {
@@ -121,12 +123,14 @@ async def _chat(request: Request) -> Response:
     release = True
     try:
         if not turn.stream:
-            done = await state.io.submit(
-                complete(state.guard, state.upstream, turn, client_key, scoring)
+            done = await _finished(
+                state, complete(state.guard, state.upstream, turn, client_key, scoring)
             )
             return JSONResponse(done.body, headers=done.headers)
-        opened = await state.io.submit(
-            open_stream(state.guard, state.upstream, turn, client_key, scoring)
+        opened = await _finished(
+            state,
+            open_stream(state.guard, state.upstream, turn, client_key, scoring),
+            on_abandon=GuardedSSE.close,
         )
         release = False  # the stream's end releases the slot
         return StreamingResponse(
@@ -151,10 +155,41 @@ async def _chat(request: Request) -> Response:
             core.release()
 
 
-async def _counted(core: ServingCore, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+async def _finished(
+    state: ProxyState,
+    coro: Coroutine[Any, Any, T],
+    *,
+    on_abandon: Callable[[T], Coroutine[Any, Any, None]] | None = None,
+) -> T:
+    """``coro`` run on the scoring loop, to its end even when this request's handler is
+    cancelled (its client left and the server cancels handlers, or it shuts down): the turn
+    is finished and recorded all the same. ``on_abandon(result)`` then runs on the scoring
+    loop (a stream nobody will read is closed, and recorded as unread)."""
     try:
-        async for piece in body:
-            yield piece
+        there = await loop_of(state.io)
+    except BaseException:
+        coro.close()  # nothing was started: no turn to record
+        raise
+    future = asyncio.run_coroutine_threadsafe(coro, there)
+    try:
+        return await asyncio.shield(asyncio.wrap_future(future))
+    except asyncio.CancelledError:
+        if on_abandon is not None:
+            abandon = on_abandon
+
+            def done(finished: concurrent.futures.Future[T]) -> None:
+                if not finished.cancelled() and finished.exception() is None:
+                    asyncio.run_coroutine_threadsafe(abandon(finished.result()), there)
+
+            future.add_done_callback(done)
+        raise
+
+
+async def _counted(core: ServingCore, body: AsyncIterator[list[bytes]]) -> AsyncIterator[bytes]:
+    """The stream's batches, each sent as one write; the in-flight slot released at its end."""
+    try:
+        async for batch in body:
+            yield b"".join(batch)
     finally:
         core.release()
         closer = getattr(body, "aclose", None)

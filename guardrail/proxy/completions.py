@@ -28,23 +28,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 import uuid
+from collections import deque
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
-    Awaitable,
     Callable,
     Coroutine,
     Sequence,
 )
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from guardrail.logs import get_logger
 from guardrail.models import GuardResult
+from guardrail.proxy.deadline import StreamDeadline
 from guardrail.proxy.request import ChatTurn
+from guardrail.proxy.sse import EventTooLarge
 from guardrail.proxy.upstream import (
     Upstream,
     UpstreamError,
@@ -58,7 +60,7 @@ from guardrail.serving.core import ServingCore
 from guardrail.serving.limits import UpstreamLimits
 from guardrail.streaming.check import SentenceVerdict
 from guardrail.streaming.turn import AsyncGuardedStream
-from guardrail.turn import Driver, Scored
+from guardrail.turn import Driver, Scored, Turn
 
 if TYPE_CHECKING:  # pragma: no cover
     from guardrail.guard import Guard
@@ -115,7 +117,7 @@ class Scoring:
         work = self.core.work(text, turn.contexts)
         problem = self.core.work_problem(work)
         if problem is not None:
-            opened = guard.open_turn(turn.question, turn.contexts)
+            opened = await open_turn(guard, turn)
             return await opened.conclude_unscored(text, "failed", "; ".join([*notes, problem]))
         return await self.core.run_turn(
             guard.acheck(turn.question, text, turn.contexts, driver=PROXY, notes=notes),
@@ -210,9 +212,15 @@ def server_timing(upstream_s: float, guard_s: float) -> str:
     return f"upstream;dur={upstream_s * 1000:.1f}, guard;dur={guard_s * 1000:.1f}"
 
 
+async def open_turn(guard: Guard, turn: ChatTurn, *, audit_id: str | None = None) -> Turn:
+    """``guard.open_turn`` in a worker thread: classifying the topic of 100 KB of passages
+    takes a tenth of a second, which would hold every other turn on the scoring loop."""
+    return await asyncio.to_thread(guard.open_turn, turn.question, turn.contexts, audit_id=audit_id)
+
+
 async def record_failure(guard: Guard, turn: ChatTurn, exc: BaseException, audit_id: str) -> None:
     """A ``turn_failed`` record for a request the upstream did not answer."""
-    await guard.open_turn(turn.question, turn.contexts, audit_id=audit_id).record_failure("", exc)
+    await (await open_turn(guard, turn, audit_id=audit_id)).record_failure("", exc)
 
 
 async def _guard_choice(
@@ -238,7 +246,7 @@ async def _guard_choice(
     if not (isinstance(content, str) and content.strip()):
         # Nothing the user would read: the policy decides the turn (on_tool_calls for a
         # tool-call turn, on_error for an answer without text).
-        opened = guard.open_turn(turn.question, turn.contexts)
+        opened = await open_turn(guard, turn)
         text = content if isinstance(content, str) else ""
         if tool_turn:
             result = await opened.conclude_unscored(text, "tool_calls", TOOL_CALLS_REASON)
@@ -290,8 +298,10 @@ class ChatChunks:
     the end (:meth:`closing`).
 
     Past ``max_chars`` answer characters, ``max_chunks`` upstream events (of any kind) or
-    ``max_seconds`` since it was opened, the stream is cut: nothing more is read, the upstream
-    is closed, what arrived is scored and :meth:`notes` says which bound was hit.
+    ``max_seconds`` since it was opened, or at an event the payload reader refused as too
+    large (:class:`~guardrail.proxy.sse.EventTooLarge`), the stream is cut: nothing more is
+    read, the upstream is closed, what arrived is scored and :meth:`notes` says which bound
+    was hit.
     """
 
     def __init__(
@@ -306,7 +316,7 @@ class ChatChunks:
         self.max_chars = max_chars
         self.max_chunks = max_chunks
         self.max_seconds = max_seconds
-        self._opened = time.monotonic()
+        self._deadline = StreamDeadline(max_seconds)
         self.chars = 0
         self.events = 0
         #: Why the stream was cut (the bound that was hit), or None.
@@ -316,7 +326,8 @@ class ChatChunks:
         self.tool_calls = False
         self._side: list[str] = []
         self._closing: list[dict[str, Any]] = []
-        self._logprobs: list[Any] = []
+        self._logprobs: deque[Any] = deque()
+        self._frame: tuple[dict[str, Any], str, str] | None = None
 
     def __aiter__(self) -> ChatChunks:
         return self
@@ -337,32 +348,34 @@ class ChatChunks:
     async def _bounded(self) -> AsyncGenerator[str, None]:
         """The upstream's payloads until it ends or a bound on time or chunks is hit."""
         payloads = aiter(self._payloads)
-        while True:
-            remaining = (
-                None
-                if self.max_seconds is None
-                else self._opened + self.max_seconds - time.monotonic()
-            )
-            try:
-                if remaining is not None and remaining <= 0:
-                    raise asyncio.TimeoutError
-                raw = await _within(anext(payloads), remaining)
-            except StopAsyncIteration:
-                return
-            except asyncio.TimeoutError:
-                self.cut = (
-                    f"the upstream's stream was cut after {self.max_seconds:g} s "
-                    "(--max-stream-seconds)"
-                )
-                return
-            self.events += 1
-            if self.max_chunks is not None and self.events > self.max_chunks:
-                self.cut = (
-                    f"the upstream's stream was cut after {self.max_chunks} chunks "
-                    "(--max-stream-chunks)"
-                )
-                return
-            yield raw
+        try:
+            while True:
+                try:
+                    raw = await self._deadline.read(anext(payloads))
+                except StopAsyncIteration:
+                    return
+                except asyncio.TimeoutError:
+                    self.cut = (
+                        f"the upstream's stream was cut after {self.max_seconds:g} s "
+                        "(--max-stream-seconds)"
+                    )
+                    return
+                except EventTooLarge as exc:
+                    self.cut = (
+                        f"the upstream's stream was cut at an event over {exc.limit} bytes "
+                        "(--max-event-bytes)"
+                    )
+                    return
+                self.events += 1
+                if self.max_chunks is not None and self.events > self.max_chunks:
+                    self.cut = (
+                        f"the upstream's stream was cut after {self.max_chunks} chunks "
+                        "(--max-stream-chunks)"
+                    )
+                    return
+                yield raw
+        finally:
+            self._deadline.close()
 
     def unscored(self) -> str | None:
         """Why the turn may carry no score: it ended in tool calls (its text, if any, is
@@ -427,21 +440,33 @@ class ChatChunks:
                 return  # the rest of the upstream's stream is not read
             self._logprobs.append(choice.get("logprobs"))
             rest = {k: v for k, v in delta.items() if k != "content" and v is not None}
-            stripped = {**event, "choices": [{**choice, "delta": rest, "logprobs": None}]}
-            if finish:
-                self._closing.append(stripped)
-            elif rest:
-                self._side.append(json.dumps(stripped))
+            if finish or rest:
+                stripped = {**event, "choices": [{**choice, "delta": rest, "logprobs": None}]}
+                if finish:
+                    self._closing.append(stripped)
+                else:
+                    self._side.append(json.dumps(stripped))
             yield content
 
     def take_side(self) -> list[str]:
         side, self._side = self._side, []
         return side
 
-    def content_chunk(self, text: str, *, with_logprobs: bool) -> dict[str, Any]:
-        logprobs = self._logprobs.pop(0) if with_logprobs and self._logprobs else None
+    def content_event(self, text: str, *, with_logprobs: bool) -> str:
+        """The JSON of a chunk carrying ``text`` (and its logprobs when kept)."""
+        logprobs = self._logprobs.popleft() if with_logprobs and self._logprobs else None
         if not with_logprobs:
             self._logprobs.clear()
+        if logprobs is not None:
+            return json.dumps(self._content_chunk(text, logprobs))
+        if self._frame is None or self._frame[0] is not self.template:
+            # the chunk's JSON around its text, made once: only the text is encoded per chunk
+            pre, post = json.dumps(self._content_chunk(None, None)).split('"content": null')
+            self._frame = (self.template, pre, post)
+        _template, pre, post = self._frame
+        return f'{pre}"content": {encode_basestring_ascii(text)}{post}'
+
+    def _content_chunk(self, text: str | None, logprobs: Any) -> dict[str, Any]:
         choice = {"index": 0, "delta": {"content": text}, "logprobs": logprobs}
         return {**self.template, "choices": [{**choice, "finish_reason": None}]}
 
@@ -454,14 +479,6 @@ class ChatChunks:
             events.insert(0, {**self.template, "choices": [choice]})
         events[-1] = {**events[-1], "guardrail": summary}
         return events
-
-
-async def _within(step: Awaitable[T], seconds: float | None) -> T:
-    """``await step``, raising ``asyncio.TimeoutError`` after ``seconds`` (None: no limit)."""
-    if sys.version_info >= (3, 11):  # a timeout scope: no task made per awaited step
-        async with asyncio.timeout(seconds):
-            return await step
-    return await asyncio.wait_for(step, seconds)
 
 
 def _sse(payload: str) -> bytes:
@@ -481,6 +498,14 @@ class GuardedSSE:
     def audit_id(self) -> str:
         return self.guarded.audit_id
 
+    async def close(self) -> None:
+        """Close a stream that will not be read: the upstream is closed, the turn recorded
+        as unread."""
+        try:
+            await self.guarded.aclose()
+        finally:
+            await self.upstream.aclose()
+
     async def body(self) -> AsyncGenerator[bytes, None]:
         """``data:`` lines for the client, ``[DONE]`` last; an error event if the upstream
         breaks mid-stream (the turn is recorded as failed first)."""
@@ -489,8 +514,7 @@ class GuardedSSE:
             async for text in guarded:
                 for raw in chunks.take_side():
                     yield _sse(raw)
-                chunk = chunks.content_chunk(text, with_logprobs=guarded.mode == "release")
-                yield _sse(json.dumps(chunk))
+                yield _sse(chunks.content_event(text, with_logprobs=guarded.mode == "release"))
             for raw in chunks.take_side():
                 yield _sse(raw)
             result = guarded.result
@@ -521,7 +545,7 @@ async def open_stream(
         await record_failure(guard, turn, exc, audit_id)
         raise
     chunks = ChatChunks(
-        opened.events(),
+        opened.events(scoring.upstream.max_event_bytes),
         max_chars=scoring.max_answer_chars,
         max_chunks=scoring.upstream.max_stream_chunks,
         max_seconds=scoring.upstream.max_stream_seconds,

@@ -4,9 +4,10 @@
 answers every request with ``reply(body)``, a :class:`ScriptedReply`: text cut into the given
 chunks (streamed as SSE when the request asks for it, with an optional pause between chunks),
 tool calls, an HTTP error, a stream that breaks after a number of chunks, or one that never ends
-(its chunks sent again and again until the client leaves). Replies are written as ASCII JSON,
-so a lone surrogate in the text reaches the client as the escape ``"\\ud800"``. Every request
-body it received is kept in ``app.state.requests``, its headers in ``app.state.headers``.
+(its chunks sent again and again until the client leaves, or one line that never ends). Replies
+are written as ASCII JSON, so a lone surrogate in the text reaches the client as the escape
+``"\\ud800"``. Every request body it received is kept in ``app.state.requests``, its headers
+in ``app.state.headers``.
 Serve it on 127.0.0.1 with ``guardrail.server.testing.serve_in_thread``.
 """
 
@@ -41,6 +42,9 @@ class ScriptedReply:
     delay_s: float = 0.0  # before the response starts
     break_after: int | None = None  # chunks sent before the stream is cut (no [DONE])
     endless: bool = False  # the chunks are streamed again and again until the client leaves
+    #: After the chunks, one more event whose line never ends: its content streamed on and on
+    #: without a newline until the client leaves.
+    unterminated: bool = False
     extra_choice: dict[str, Any] = field(default_factory=dict)
     #: Deltas streamed before the text (e.g. ``{"reasoning_content": ...}``), and fields added
     #: to a non-streamed message (e.g. ``{"refusal": ...}``).
@@ -140,6 +144,12 @@ async def _events(script: ScriptedReply, finish: str) -> AsyncIterator[bytes]:
         if not (script.endless and pieces):
             break
         await asyncio.sleep(0)  # let the server notice a client that left
+    if script.unterminated:
+        choice = '{"index": 0, "delta": {"content": "'
+        yield f'data: {json.dumps(head)[:-1]}, "choices": [{choice}'.encode()
+        while True:
+            yield b"word " * 2_000
+            await asyncio.sleep(0)
     for i, call in enumerate(script.tool_calls or []):
         yield event({"tool_calls": [{"index": i, **call}]})
     yield event({}, finish)

@@ -30,6 +30,7 @@ import httpx
 
 from guardrail.error_bodies import summarise
 from guardrail.exceptions import GuardrailError
+from guardrail.proxy.sse import sse_data
 from guardrail.sanitize import clean_json
 
 __all__ = [
@@ -75,20 +76,13 @@ class UpstreamStream:
 
     response: httpx.Response
 
-    async def events(self) -> AsyncIterator[str]:
-        """Each SSE ``data:`` payload as the upstream sent it (its exact text)."""
+    async def events(self, max_event_bytes: int) -> AsyncIterator[str]:
+        """Each SSE ``data:`` payload as the upstream sent it (its exact text, decoded as
+        UTF-8); :class:`~guardrail.proxy.sse.EventTooLarge` once a line or an event is over
+        ``max_event_bytes`` (the rest is not read)."""
         try:
-            data: list[str] = []
-            async for line in self.response.aiter_lines():
-                if line.startswith("data:"):
-                    data.append(line[5:].removeprefix(" "))
-                elif not line and data:
-                    payload, data = "\n".join(data), []
-                    if payload.strip() == "[DONE]":
-                        return
-                    yield payload
-            if data and "\n".join(data).strip() != "[DONE]":
-                yield "\n".join(data)
+            async for payload in sse_data(self.response.aiter_bytes(), max_event_bytes):
+                yield payload
         except httpx.TimeoutException as exc:
             raise UpstreamError(504, f"upstream timed out mid-stream ({_kind(exc)})") from exc
         except httpx.TransportError as exc:

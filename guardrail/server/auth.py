@@ -16,10 +16,14 @@
   gets 429 the same way. So reviewer tokens cannot be guessed at network speed, neither by a
   local user cycling through 127.x.y.z source addresses nor by many hosts at once. The cost:
   a flood of wrong tokens also locks out reviewers with the right one until it ages out (a
-  successful login is never counted). A failed login names no reviewer (the form carries only
-  the token), so there is no per-reviewer count. The service counts failures in the review
-  database (:class:`~guardrail.server.throttle.SharedLoginThrottle`, one limit for every
-  worker); :class:`LoginThrottle` is the in-memory variant.
+  successful login is never counted). The login form may also name the reviewer (the token
+  must then be that reviewer's): failures naming a reviewer are counted per reviewer too
+  (:func:`reviewer_key`, five within five minutes), so guesses at one reviewer's token are
+  bounded whatever networks they come from; they count once toward the service-wide budget.
+  A reviewer whose name is being guessed at can still log in by token alone. The service
+  counts failures in the review database
+  (:class:`~guardrail.server.throttle.SharedLoginThrottle`, one limit for every worker);
+  :class:`LoginThrottle` is the in-memory variant.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ __all__ = [
     "Throttle",
     "check_csrf",
     "csrf_token",
+    "reviewer_key",
     "throttle_key",
 ]
 
@@ -89,12 +94,21 @@ class ReviewerTokens:
 
     # --- sessions ----------------------------------------------------------------------------
 
-    def login(self, request: Request, token: str, sessions: SessionStore) -> str | None:
-        """Start a session for the token's reviewer; return their name, or None if invalid."""
+    def login(
+        self,
+        request: Request,
+        token: str,
+        sessions: SessionStore,
+        reviewer: str | None = None,
+    ) -> str | None:
+        """Start a session for the token's reviewer; return their name, or None if the token
+        is invalid or, when ``reviewer`` is given, belongs to someone else."""
         hit = self.match(token.strip())
         if hit is None:
             return None
         name, fp = hit
+        if reviewer is not None and reviewer_key(reviewer) != reviewer_key(name):
+            return None
         request.session.clear()
         request.session.update({_SESSION_REVIEWER: name, _SESSION_ID: sessions.start(name, fp)})
         csrf_token(request)  # a fresh CSRF token for the new session
@@ -113,13 +127,29 @@ class ReviewerTokens:
 
 
 class Throttle(Protocol):
-    """What the login route needs of a throttle (in memory, or shared through a database)."""
+    """What the login route needs of a throttle (in memory, or shared through a database):
+    ``client`` is the network key, ``reviewer`` the name the login gave, if any."""
 
-    def attempt(self, client: str) -> int | None: ...
+    def attempt(self, client: str, reviewer: str | None = None) -> int | None: ...
 
-    def succeeded(self, client: str) -> None: ...
+    def succeeded(self, client: str, reviewer: str | None = None) -> None: ...
 
     def retry_after(self, client: str) -> int | None: ...
+
+
+#: Characters of a reviewer name a login counts failures under (a longer one is cut).
+MAX_REVIEWER_NAME = 200
+
+
+def reviewer_key(name: str) -> str:
+    """The key failed logins naming ``name`` are counted under: one per reviewer however the
+    name is spelled (case, surrounding spaces), never equal to a network key."""
+    return "reviewer:" + name.strip().casefold()[:MAX_REVIEWER_NAME]
+
+
+def keys_of(client: str, reviewer: str | None) -> list[str]:
+    """The keys one login attempt counts under, beside the service-wide count."""
+    return [client] if reviewer is None else [client, reviewer_key(reviewer)]
 
 
 class LoginThrottle:
@@ -127,9 +157,11 @@ class LoginThrottle:
     sliding window.
 
     After ``max_failures`` failures within ``window_s`` seconds a key is refused until the
-    oldest of them is ``window_s`` old, and after ``max_global_failures`` failures from all keys
-    together every key is, until the oldest of those ages out; a successful login clears its
-    key's record and takes its attempt off the global count. Every allowed
+    oldest of them is ``window_s`` old; a login naming a reviewer is likewise refused after
+    ``max_reviewer_failures`` failures naming that reviewer (from any key); and after
+    ``max_global_failures`` failures from all keys together (each failure counted once) every
+    key is, until the oldest of those ages out. A successful login clears its key's and its
+    reviewer's records and takes its attempt off the global count. Every allowed
     :meth:`attempt` counts as a failure until :meth:`succeeded` says otherwise. At most
     ``max_clients`` addresses are tracked (the least recently seen is forgotten first), so a
     flood of addresses cannot grow memory without bound. Thread-safe: the review routes run in
@@ -142,15 +174,16 @@ class LoginThrottle:
         max_failures: int = 5,
         window_s: float = 300.0,
         *,
+        max_reviewer_failures: int = 5,
         max_global_failures: int = 50,
         max_clients: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if min(max_failures, max_global_failures, max_clients) < 1 or window_s <= 0:
-            raise ConfigError(
-                "max_failures, max_global_failures, window_s and max_clients must be positive"
-            )
+        check_throttle_limits(
+            max_failures, max_reviewer_failures, max_global_failures, max_clients, window_s
+        )
         self.max_failures = max_failures
+        self.max_reviewer_failures = max_reviewer_failures
         self.max_global_failures = max_global_failures
         self.window_s = window_s
         self.max_clients = max_clients
@@ -170,50 +203,68 @@ class LoginThrottle:
             return None
         return times
 
-    def _wait(self, times: deque[float] | None, now: float) -> int | None:
+    def _limit(self, key: str) -> int:
+        return self.max_reviewer_failures if key.startswith("reviewer:") else self.max_failures
+
+    def _wait(self, keys: list[str], now: float) -> int | None:
         while self._all and now - self._all[0][0] >= self.window_s:
             self._all.popleft()
         if len(self._all) >= self.max_global_failures:
             oldest = self._all[len(self._all) - self.max_global_failures][0]
             return max(1, math.ceil(oldest + self.window_s - now))
-        if times is None or len(times) < self.max_failures:
-            return None
-        return max(1, math.ceil(times[0] + self.window_s - now))
+        waits = [
+            max(1, math.ceil(times[0] + self.window_s - now))
+            for key in keys
+            if (times := self._recent(key, now)) is not None and len(times) >= self._limit(key)
+        ]
+        return max(waits, default=None)
 
     def retry_after(self, client: str) -> int | None:
         """Seconds ``client`` must wait before trying again, or None when it may try now."""
         with self._lock:
-            now = self._clock()
-            return self._wait(self._recent(client, now), now)
+            return self._wait([client], self._clock())
 
-    def attempt(self, client: str) -> int | None:
-        """Start a login attempt: the seconds to wait if refused, else None.
+    def attempt(self, client: str, reviewer: str | None = None) -> int | None:
+        """Start a login attempt (naming ``reviewer``, if given): the seconds to wait if
+        refused, else None.
 
         An allowed attempt counts as a failure until :meth:`succeeded` clears it. Checking and
         counting under one lock means concurrent requests cannot slip past the limit together.
         """
         with self._lock:
             now = self._clock()
-            times = self._recent(client, now)
-            wait = self._wait(times, now)
+            keys = keys_of(client, reviewer)
+            wait = self._wait(keys, now)
             if wait is not None:
                 return wait
-            if times is None:
-                times = self._failures[client] = deque(maxlen=self.max_failures)
-            times.append(now)
+            for key in keys:
+                times = self._failures.get(key)
+                if times is None:
+                    times = self._failures[key] = deque(maxlen=self._limit(key))
+                times.append(now)
+                self._failures.move_to_end(key)
             self._all.append((now, client))
-            self._failures.move_to_end(client)
             while len(self._failures) > self.max_clients:
                 self._failures.popitem(last=False)
             return None
 
-    def succeeded(self, client: str) -> None:
+    def succeeded(self, client: str, reviewer: str | None = None) -> None:
         with self._lock:
-            self._failures.pop(client, None)
+            for key in keys_of(client, reviewer):
+                self._failures.pop(key, None)
             for index in range(len(self._all) - 1, -1, -1):  # its latest attempt, just allowed
                 if self._all[index][1] == client:
                     del self._all[index]
                     break
+
+
+def check_throttle_limits(*limits: float) -> None:
+    """Refuse a throttle whose counts or window are not positive (one line naming them)."""
+    if min(limits) <= 0:
+        raise ConfigError(
+            "max_failures, max_reviewer_failures, max_global_failures, window_s and "
+            "max_clients must be positive"
+        )
 
 
 def throttle_key(address: str) -> str:

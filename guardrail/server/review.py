@@ -66,11 +66,13 @@ def login(
     request: Request,
     state: StateDep,
     token: Annotated[str, Form()] = "",
+    reviewer: Annotated[str, Form()] = "",
     csrf: Annotated[str, Form(alias="csrf_token")] = "",
 ) -> Response:
     check_csrf(request, csrf)
     client = client_address(request)
-    wait = state.throttle.attempt(client)
+    named = reviewer.strip() or None  # a login may name its reviewer: counted per reviewer
+    wait = state.throttle.attempt(client, named)
     if wait is not None:
         response = _page(
             request,
@@ -81,7 +83,7 @@ def login(
         )
         response.headers["Retry-After"] = str(wait)
         return response
-    if state.tokens.login(request, token, state.sessions) is None:
+    if state.tokens.login(request, token, state.sessions, named) is None:
         return _page(
             request,
             state,
@@ -89,7 +91,7 @@ def login(
             {"error": "That reviewer token is not valid."},
             status.HTTP_401_UNAUTHORIZED,
         )
-    state.throttle.succeeded(client)
+    state.throttle.succeeded(client, named)
     return _redirect("/review")
 
 

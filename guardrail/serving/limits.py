@@ -83,10 +83,11 @@ class RequestLimits(Settings):
 
 class UpstreamLimits(Settings):
     """What the proxy asks of and reads from its upstream, beside the answer's characters
-    (``max_answer_chars``): past a stream's time or chunk bound the upstream's stream is
-    closed and what arrived is scored; a request for more choices than ``max_choices`` is
-    refused (every choice is scored); a non-streamed reply over ``max_reply_bytes`` is not
-    read (a 502, recorded)."""
+    (``max_answer_chars``): past a stream's time or chunk bound, or at a line or event of the
+    stream over ``max_event_bytes`` (one endless line is never buffered whole), the upstream's
+    stream is closed and what arrived is scored; a request for more choices than
+    ``max_choices`` is refused (every choice is scored); a non-streamed reply over
+    ``max_reply_bytes`` is not read (a 502, recorded)."""
 
     max_stream_seconds: int = Field(
         default=300,
@@ -100,6 +101,13 @@ class UpstreamLimits(Settings):
         le=100_000_000,
         description="events one upstream stream may send (every chunk counts); past it the"
         " stream is cut",
+    )
+    max_event_bytes: int = Field(
+        default=1_000_000,
+        ge=1_000,
+        le=100_000_000,
+        description="bytes of one line or event of an upstream stream; past it the stream is"
+        " cut (one event can still carry a whole answer of --max-answer-chars)",
     )
     max_choices: int = Field(
         default=4,

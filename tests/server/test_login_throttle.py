@@ -93,16 +93,21 @@ def test_bad_settings_are_refused(kwargs):
         LoginThrottle(**kwargs)
 
 
-def test_http_refuses_even_the_right_token_once_throttled(checker, queue):
-    """Over real HTTP: 2 wrong tokens, then 429 with Retry-After — also for a valid token."""
-    app = create_app(
+def review_app(checker, queue, throttle: LoginThrottle):
+    """The service with the review page for alice and bob, logins throttled by ``throttle``."""
+    return create_app(
         checker=checker,
         queue=queue,
         api_key=API_KEY,
         reviewer_tokens={ALICE: "alice", BOB: "bob"},
         session_secret="s" * 40,
-        login_throttle=LoginThrottle(2, 300.0),
+        login_throttle=throttle,
     )
+
+
+def test_http_refuses_even_the_right_token_once_throttled(checker, queue):
+    """Over real HTTP: 2 wrong tokens, then 429 with Retry-After — also for a valid token."""
+    app = review_app(checker, queue, LoginThrottle(2, 300.0))
     with serve_in_thread(app) as base, httpx.Client(base_url=base) as client:
         with httpx.Client(base_url=base) as bob:
             assert login(bob, BOB).status_code == 303  # a success leaves nothing behind
