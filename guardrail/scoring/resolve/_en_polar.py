@@ -10,6 +10,7 @@ from guardrail.scoring.resolve._en_grammar import (
     AUX,
     DETERMINERS,
     DO,
+    LOWER_FIRST,
     MODALS,
     NEGATED,
     PREPOSITIONS,
@@ -19,6 +20,8 @@ from guardrail.scoring.resolve._en_grammar import (
     Sign,
     addressed,
     has_finite,
+    is_finite,
+    is_verb,
     morphology,
     sentence,
     split_words,
@@ -107,7 +110,21 @@ def read_reply(text: str) -> Reply | None:
         return None if lead is None else Reply(lead, unplaced=tuple(words))
     if words[0].lower() == "not":
         return None if lead == "+" else Reply("-", qualifier=tuple(words[1:]))
+    if lead is not None and len(words) > 1 and _imperative(words[0]):
+        return Reply(lead, unplaced=tuple(words))  # "No, take it with food."
     return None if lead is None else Reply(lead, qualifier=tuple(words))
+
+
+def _imperative(word: str) -> bool:
+    """A verb's bare form opening an instruction ("take", "wait", "apply")."""
+    low = word.lower()
+    return (
+        low not in LOWER_FIRST
+        and low not in PRONOUNS
+        and word[:1].isalpha()
+        and is_verb(word, morphology())
+        and not is_finite(word, morphology())
+    )
 
 
 def _echo(words: list[str]) -> Reply | None:
@@ -161,8 +178,13 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         or _alike(subject, clause_.subject)
     )
     asked = clause_
-    if reply.echo_aux in MODALS and (clause_.aux in MODALS or clause_.aux in DO):
-        asked = replace(clause_, aux=reply.echo_aux)  # "Does it cause fever?" "It can."
+    bare_echo = not reply.echo_predicate
+    if bare_echo and reply.echo_aux in MODALS and (clause_.aux in MODALS or clause_.aux in DO):
+        # "Does it cause fever?" "It can."; "Do I have to pay?" "You must." (no "must have to")
+        predicate = clause_.predicate
+        if [w.lower() for w in predicate[:2]] in (["have", "to"], ["need", "to"]):
+            predicate = predicate[2:]
+        asked = replace(clause_, aux=reply.echo_aux, predicate=predicate)
     own = {w.lower() for w in (*clause_.predicate, *clause_.subject)}
     qualifier = reply.qualifier if not {w.lower() for w in reply.qualifier} <= own else ()
     rule = "negated_question" if negated else "echo" if reply.echo_sign else "yes_no"
@@ -172,12 +194,23 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
     if (extra and (not same or reply.lead is None)) or (
         reply.unplaced and reply.echo_sign is None and reply.unplaced[0].lower() not in PREPOSITIONS
     ):
-        return []  # "Yes, ibuprofen is safe ...": a sentence of its own after the yes
+        if reply.lead is None:
+            return []  # "The employee must apply.": a sentence of its own, no yes or no
+        # "No - a doctor must decide.": the no, then the sentence of its own as written
+        return [
+            (clause_.render(morph, reply.lead), "negated_question" if negated else "yes_no"),
+            (sentence(reply.unplaced), "as_written"),
+        ]
     if (extra and clause_.verb) or (reply.unplaced and reply.echo_sign is None):
         # a predicate the rules do not place: the yes or no, and the rest as written
         statement = asked.render(morph, reply.lead or reply.sign, tail=qualifier)
         return [(statement, rule), (sentence(reply.unplaced), "as_written")]
     if same:
+        swapped = _swap_value(asked, qualifier) if reply.sign == "+" else None
+        if swapped is not None:
+            # "Does it open before 7 am?" "Yes, at 6 am.": the reply's hour stands for the
+            # question's (which it answers); a "no" keeps its qualifier as a tail
+            return [(swapped.render(morph, "+"), rule)]
         out = [(asked.render(morph, reply.sign, tail=qualifier), rule)]
         if extra:
             echo = replace(clause_, aux=reply.echo_aux or clause_.aux, predicate=extra)
@@ -189,6 +222,23 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         (asked.render(morph, reply.lead or "+"), rule),
         (other.render(morph, reply.echo_sign or "+", tail=qualifier), "echo_subject"),
     ]
+
+
+def _swap_value(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
+    """The question's clause with its prepositional value ("before 7 am") replaced by the
+    reply's ("at 6 am"); None unless both are a preposition and a number."""
+    if len(qualifier) < 2 or qualifier[0].lower() not in PREPOSITIONS:
+        return None
+    if not any(w[:1].isdigit() for w in qualifier):
+        return None
+    words = list(asked.predicate)
+    for i in range(len(words) - 1):
+        if words[i].lower() in PREPOSITIONS and words[i + 1][:1].isdigit():
+            end = i + 2
+            while end < len(words) and words[end].lower() not in PREPOSITIONS:
+                end += 1
+            return replace(asked, predicate=(*words[:i], *qualifier, *words[end:]))
+    return None
 
 
 def _alike(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

@@ -1,0 +1,150 @@
+"""Question resolution of replies that say more than yes or no, and of duration and frequency
+questions: every statement is grammatical and self-contained, and a yes or no is never lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.scoring.resolve import resolve
+
+
+def statements(question: str, answer: str) -> list[str]:
+    return [s.text for s in resolve(question, answer).statements]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Can children take the syrup?",
+            "No. They should see a doctor.",
+            ["Children cannot take the syrup.", "Children should see a doctor."],
+        ),
+        (
+            "Can children take the syrup?",
+            "No, they should see a doctor.",
+            ["Children cannot take the syrup.", "Children should see a doctor."],
+        ),
+        (
+            "Is the office open on Sunday?",
+            "No. It opens on Monday at 9 am.",
+            ["The office is not open on Sunday.", "The office opens on Monday at 9 am."],
+        ),
+        (
+            "Can children take the syrup?",
+            "No - a doctor must decide.",
+            ["Children cannot take the syrup.", "A doctor must decide."],
+        ),
+    ],
+)
+def test_a_yes_or_no_before_a_sentence_of_its_own_is_kept(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """ "No. They ..." is two sentences: the question denied, then the next sentence with its
+    pronoun named; a full sentence after the no does not swallow it."""
+    assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Shouldn't the cream be used at night?",
+            "No, apply it in the morning.",
+            ["The cream should not be used at night.", "Apply the cream in the morning."],
+        ),
+    ],
+)
+def test_an_instruction_after_a_no_is_its_own_statement(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    assert statements(question, answer) == expected
+
+
+def test_a_sentence_that_does_not_lean_on_the_question_follows_as_written() -> None:
+    found = resolve("Can I eat before the scan?", "No. Wait until after the scan.")
+    assert [s.text for s in found.statements] == ["You cannot eat before the scan."]
+    assert found.text == "You cannot eat before the scan. Wait until after the scan."
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "How long should I rest after the injection?",
+            "Two days.",
+            "You should rest for two days after the injection.",
+        ),
+        (
+            "How long before the flight should passengers check in?",
+            "Three hours.",
+            "Passengers should check in three hours before the flight.",
+        ),
+        (
+            "How long do I have to wait for the results of the test?",
+            "About a week.",
+            "You have to wait about a week for the results of the test.",
+        ),
+        (
+            "How long does the warranty last?",
+            "Two years.",
+            "The warranty lasts for two years.",
+        ),
+    ],
+)
+def test_a_duration_reply_reads_as_a_duration(question: str, answer: str, expected: str) -> None:
+    """ "How long ...?" + "Two days." puts "for two days" after the verb (or "three hours"
+    before the question's own "before the flight"), never at the sentence's end."""
+    assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "How many times a day should patients use the inhaler?",
+            "Twice a day.",
+            "Patients should use the inhaler twice a day.",
+        ),
+        (
+            "How many times a week does the bus run?",
+            "Three times.",
+            "The bus runs three times a week.",
+        ),
+        (
+            "How often should the filter be cleaned?",
+            "Once a month.",
+            "The filter should be cleaned once a month.",
+        ),
+    ],
+)
+def test_a_frequency_reply_reads_as_a_frequency(question: str, answer: str, expected: str) -> None:
+    assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Do students have to wear a uniform?",
+            "Yes, they must.",
+            "Students must wear a uniform.",
+        ),
+        (
+            "Do visitors need to book in advance?",
+            "Yes, they should.",
+            "Visitors should book in advance.",
+        ),
+    ],
+)
+def test_a_modal_echo_replaces_have_to(question: str, answer: str, expected: str) -> None:
+    """ "They must." to "Do X have to Y?" is "X must Y", not "X must have to Y"."""
+    assert statements(question, answer) == [expected]
+
+
+def test_a_value_that_replaces_the_questions_own() -> None:
+    """ "Does the pool open before 8 am?" + "Yes, at 7 am." states the hour given, which
+    answers the question's own."""
+    assert statements("Does the pool open before 8 am?", "Yes, at 7 am.") == [
+        "The pool opens at 7 am."
+    ]
