@@ -181,7 +181,14 @@ def test_a_reply_no_rule_places_is_not_resolved() -> None:
     """A fragment the rules cannot place gives no statement (the guard then finds nothing
     to verify and the policy's on_error decides)."""
     assert statements("Why is the sky blue?", "Because of scattering.") == []
-    assert statements("Can I take the syrup with food?", "Only with food.") == []
+
+
+def test_a_condition_alone_is_a_qualified_yes() -> None:
+    """ "Only with food." to "Can I take the syrup with food?" is a yes; the words the
+    question already has add nothing."""
+    assert statements("Can I take the syrup with food?", "Only with food.") == [
+        "You can take the syrup with food."
+    ]
 
 
 def test_a_yes_before_words_no_rule_places_is_still_read() -> None:

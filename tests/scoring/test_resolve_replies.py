@@ -148,3 +148,58 @@ def test_a_value_that_replaces_the_questions_own() -> None:
     assert statements("Does the pool open before 8 am?", "Yes, at 7 am.") == [
         "The pool opens at 7 am."
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "When are the results of the scan available?",
+            "After ten days.",
+            "The results of the scan are available after ten days.",
+        ),
+        (
+            "What is the decision of the court based on?",
+            "A written statement.",
+            "The decision of the court is based on a written statement.",
+        ),
+        (
+            "Which floor is the dental clinic on?",
+            "The fourth floor.",
+            "The dental clinic is on the fourth floor.",
+        ),
+        (
+            "Who do I call if I lose my badge?",
+            "The security desk.",
+            "You call the security desk if you lose your badge.",
+        ),
+        (
+            "Who should I ask about the refund?",
+            "The finance office.",
+            "You should ask the finance office about the refund.",
+        ),
+    ],
+)
+def test_a_noun_phrase_with_of_and_a_stranded_preposition_stay_whole(
+    question: str, answer: str, expected: str
+) -> None:
+    """ "the results of the scan" is one subject; "on" stays with its verb; an object "who"
+    takes the reply right after the verb."""
+    assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("Can my landlord enter the flat?", "No, never.", "Your landlord cannot enter the flat."),
+        (
+            "Are interns allowed to vote?",
+            "Only after six months.",
+            "Interns are allowed to vote after six months.",
+        ),
+    ],
+)
+def test_a_polar_reply_without_yes_or_no(question: str, answer: str, expected: str) -> None:
+    """ "No, never." is a plain no; "Only after six months." is a yes with its condition."""
+    # ("only" is not kept: the condition, checked against the passage, is the claim)
+    assert statements(question, answer) == [expected]

@@ -62,6 +62,12 @@ LEAD = re.compile(
     + r")\b\s*(?P<sep>[,.;:!—–-]+)?\s*",
     re.IGNORECASE,
 )
+#: Words after a yes or no that only stress it ("No, never.").
+_EMPHASIS = frozenset(
+    "never ever always not at all really absolutely definitely certainly of course indeed".split()
+)
+#: Words that open a condition standing for a qualified yes ("Only after three months.").
+_CONDITIONS = frozenset("only after until from before within during between with".split())
 # -- replies --------------------------------------------------------------------------------
 
 
@@ -108,8 +114,14 @@ def read_reply(text: str) -> Reply | None:
     if has_finite(words):
         # "Yes, with milk is fine.": the yes is read, the rest is checked as written
         return None if lead is None else Reply(lead, unplaced=tuple(words))
+    if lead is not None and all(w.lower() in _EMPHASIS for w in words):
+        return Reply(lead)  # "No, never.", "Yes, absolutely."
     if words[0].lower() == "not":
         return None if lead == "+" else Reply("-", qualifier=tuple(words[1:]))
+    if lead is None and words[0].lower() in _CONDITIONS:
+        # "Only after three months.": a yes, on a condition
+        kept = words[1:] if words[0].lower() == "only" and len(words) > 1 else words
+        return Reply("+", qualifier=(kept[0].lower(), *kept[1:]))
     if lead is not None and len(words) > 1 and _imperative(words[0]):
         return Reply(lead, unplaced=tuple(words))  # "No, take it with food."
     return None if lead is None else Reply(lead, qualifier=tuple(words))

@@ -156,19 +156,26 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
         (head in BE and _starts_be_predicate(after[0], morph))
         or (head not in BE and is_verb(after[0], morph))
     )
+    stranded_q = bool(after) and after[-1].lower() in PREPOSITIONS  # "... based on?"
     if q.wh in ("who", "what") and not q.noun and head in BE and not starts_predicate:
+        if stranded_q and subject_end(head, after, morph, strict=True) is not None:
+            found = clause(rest[0], after)  # "What is X based on?" -> "X is based on ..."
+            if found is not None:
+                return [(found[0].render(morph, "+", fill=value), "wh_value")]
         return [(sentence([*value, head, *addressed(after)]), "wh_identity")]
     if starts_predicate and not q.preposition and q.wh not in ("when", "where", "how often"):
         return [(sentence([*value, head, *addressed(after)]), "wh_subject")]
     if head in BE and subject_end(head, after, morph, strict=True) is None:
         # "When is the next payroll date?" — everything after "is" is the subject
+        if stranded_q:  # "Which floor is the clinic on?" -> "The clinic is on ..."
+            return [(sentence([*addressed(after[:-1]), head, after[-1], *value]), "wh_value")]
         return [(sentence([*addressed(after), head, *value]), "wh_value")]
     found = clause(rest[0], after)
     if found is None:
         return []
     made, _negated = found
     object_gap = (
-        q.wh in ("how many", "how much", "what", "which", "whose")
+        q.wh in ("how many", "how much", "what", "which", "whose", "who", "whom")
         and not q.preposition
         and not _frequency(q)
     )
