@@ -203,3 +203,16 @@ def test_a_polar_reply_without_yes_or_no(question: str, answer: str, expected: s
     """ "No, never." is a plain no; "Only after six months." is a yes with its condition."""
     # ("only" is not kept: the condition, checked against the passage, is the claim)
     assert statements(question, answer) == [expected]
+
+
+def test_a_qualifier_does_not_repeat_the_questions_word() -> None:
+    assert statements("Is the office open late?", "Yes, open until 8 pm.") == [
+        "The office is open late until 8 pm."
+    ]
+
+
+def test_an_adjective_after_yes_is_no_instruction() -> None:
+    """ "free of charge" is no instruction ("free" has no object): the yes, then the words."""
+    found = resolve("Is the check-up free?", "Yes, free of charge.").statements
+    assert (found[0].text, found[0].rule) == ("The check-up is free.", "yes_no")
+    assert all(s.rule != "instruction pronoun" for s in found)

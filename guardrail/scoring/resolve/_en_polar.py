@@ -122,14 +122,21 @@ def read_reply(text: str) -> Reply | None:
         # "Only after three months.": a yes, on a condition
         kept = words[1:] if words[0].lower() == "only" and len(words) > 1 else words
         return Reply("+", qualifier=(kept[0].lower(), *kept[1:]))
-    if lead is not None and len(words) > 1 and _imperative(words[0]):
+    if lead is not None and len(words) > 1 and _imperative(words[0], words[1]):
         return Reply(lead, unplaced=tuple(words))  # "No, take it with food."
     return None if lead is None else Reply(lead, qualifier=tuple(words))
 
 
-def _imperative(word: str) -> bool:
-    """A verb's bare form opening an instruction ("take", "wait", "apply")."""
+#: Words after a verb that make it an instruction with an object ("take *it*", "ask *a*
+#: doctor", "wait *48* hours"), not an adjective or a noun ("free of charge").
+_OBJECT_STARTS = DETERMINERS | {"it", "them", "him", "her", "me", "us", "one"}
+
+
+def _imperative(word: str, following: str) -> bool:
+    """A verb's bare form opening an instruction ("take it", "wait 48 hours")."""
     low = word.lower()
+    if following.lower() not in _OBJECT_STARTS and not following[:1].isdigit():
+        return False
     return (
         low not in LOWER_FIRST
         and low not in PRONOUNS
@@ -199,6 +206,8 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         asked = replace(clause_, aux=reply.echo_aux, predicate=predicate)
     own = {w.lower() for w in (*clause_.predicate, *clause_.subject)}
     qualifier = reply.qualifier if not {w.lower() for w in reply.qualifier} <= own else ()
+    while len(qualifier) > 1 and qualifier[0].lower() in own - PREPOSITIONS:
+        qualifier = qualifier[1:]  # "Yes, open until 8 pm." repeats the question's "open"
     rule = "negated_question" if negated else "echo" if reply.echo_sign else "yes_no"
     extra = reply.echo_predicate
     if extra and {w.lower() for w in extra} <= own:
