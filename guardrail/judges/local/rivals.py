@@ -9,7 +9,8 @@ floor) and reads as stated. This check reads the statement the other way round: 
 unit, its *numbers* (digits, number words, ordinals, "twice") apart:
 
 * the **frame unit** is the one sentence that holds every frame word (at least two), in any
-  form ("teaches" / "taught");
+  form ("teaches" / "taught"), its subject possibly through "it" or "they" when the sentence
+  before names it;
 * it lacks a number of the statement that another unit gives (the passage states it for
   another case; a number it never states is the value checks' to judge), and gives a number
   the statement does not have;
@@ -132,6 +133,23 @@ def _rival(unit: Unit, missing: Sequence[Term], values: Sequence[Term]) -> bool:
     return any(t.number is not None for t in missing) and bool(unit.numbers - numbers)
 
 
+#: Subject pronouns through which a sentence names the previous sentence's subject.
+_PRONOUN = re.compile(r"\b(?:it|they)\b", re.IGNORECASE)
+
+
+def _frame_held(unit: Unit, frame: Sequence[Term], index: ContextIndex, lex: Lexicon) -> int:
+    """How many frame words the unit holds. The statement's first frame word (its subject)
+    counts as held through "it" or "they" when the sentence before the unit names it ("The
+    pharmacy is open ... On Saturdays it closes at 1 pm.")."""
+    found = sum(_holds(unit, t, lex) for t in frame)
+    subject = frame[0]
+    if found == len(frame) - 1 and not _holds(unit, subject, lex) and _PRONOUN.search(unit.text):
+        before = [u for u in index.units if u.sentence == unit.sentence - 1]
+        if any(_holds(u, subject, lex) for u in before):
+            return len(frame)
+    return found
+
+
 def rival_value(assessment: Assessment, index: ContextIndex, lex: Lexicon) -> Finding | None:
     """Contradicted when the unit that states the statement's frame gives another value
     (see the module docstring); supported when the statement denies it; else ``None``."""
@@ -146,20 +164,17 @@ def rival_value(assessment: Assessment, index: ContextIndex, lex: Lexicon) -> Fi
     frame = [t for t in terms if t not in values and not t.light and not _is_measure(t)]
     if not values or len(frame) < MIN_FRAME:
         return None
-    held = [sum(_holds(u, t, lex) for t in frame) for u in index.units]
-    top = max(held)
-    if top < len(frame):
-        return None
-    leaders = [u for u, n in zip(index.units, held, strict=True) if n == top]
+    held = [_frame_held(u, frame, index, lex) for u in index.units]
+    leaders = [u for u, n in zip(index.units, held, strict=True) if n == len(frame)]
     if len({u.sentence for u in leaders}) != 1:
-        return None  # two sentences state the frame: which case is meant is unclear
+        return None  # none or two sentences state the frame: which case is meant is unclear
     unit = leaders[0]
     missing = [t for t in values if not _has_value(unit, t)]
     if not missing or not _rival(unit, missing, values):
         return None
     if not all(any(_has_value(o, t) for o in index.units if o is not unit) for t in missing):
         return None  # a value the context never gives is the value checks' to judge
-    framed = {t.stem for t in frame if _holds(unit, t, lex)}
+    framed = {t.stem for t in frame}
     for other in index.units:
         if all(_has_value(other, t) for t in missing) and any(
             _holds(other, t, lex) and t.stem not in framed for t in frame

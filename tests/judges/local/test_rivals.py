@@ -81,3 +81,15 @@ def test_the_sources_numbering_is_no_value(verifier) -> None:  # type: ignore[no
     """ "Step 3 ..." cites where the answer read it, it states no number of the case."""
     context = "Step 1 Cut the potato skin all around. Step 2 Boil the potato for 15 minutes."
     assert _rival(verifier, "Cut the potato skin all around in step 2.", context) is None
+
+
+def test_the_frame_may_name_its_subject_through_a_pronoun(verifier) -> None:  # type: ignore[no-untyped-def]
+    """ "On Saturdays it closes at 1 pm." states the shop's Saturday hour."""
+    context = (
+        "The shop is open from 9 am to 7 pm on weekdays. On Saturdays it closes at 2 pm. "
+        "It is closed on Sundays."
+    )
+    assert _rival(verifier, "The shop closes on Saturdays at 7 pm.", context) is (
+        Support.CONTRADICTED
+    )
+    assert _rival(verifier, "The shop closes on Saturdays at 2 pm.", context) is None
