@@ -206,10 +206,15 @@ def print_resolution(report: ScoreReport, answer: str) -> None:
     """The statements the answer was read as, with its question (none: nothing printed)."""
     if not report.resolved:
         return
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size().columns)
     print("Read with the question (the statements checked):")
     for statement in report.resolved:
         words = " ".join(answer[s:e] for s, e in statement.spans)
-        print(f"  {words!r} -> {statement.text}  [{statement.rule}]")
+        line = f"{words!r} -> {statement.text}  [{statement.rule}]"
+        print(textwrap.fill(line, width, initial_indent="  ", subsequent_indent="    "))
 
 
 def report_json(report: ScoreReport) -> dict[str, Any]:

@@ -60,7 +60,7 @@ def test_human_output_shows_score_factoids_and_answer(capsys):
     out = capsys.readouterr().out
     assert "Response score 1.00" in out and "FLAGGED" in out
     assert "Ibuprofen is safe" in out and "NO NO | YES YES" in out
-    assert "Yes, ibuprofen is [[safe throughout pregnancy]]." in out  # narrowed to the claim
+    assert "[[Yes]], ibuprofen is [[safe throughout pregnancy]]." in out  # narrowed to the claim
 
 
 def test_policy_adds_topics_decision_and_audit_id(tmp_path, capsys):

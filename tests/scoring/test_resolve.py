@@ -181,7 +181,14 @@ def test_a_reply_no_rule_places_is_not_resolved() -> None:
     """A fragment the rules cannot place gives no statement (the guard then finds nothing
     to verify and the policy's on_error decides)."""
     assert statements("Why is the sky blue?", "Because of scattering.") == []
-    assert statements("Can I take the syrup with food?", "Only with food.") == []
+
+
+def test_a_condition_alone_is_a_qualified_yes() -> None:
+    """ "Only with food." to "Can I take the syrup with food?" is a yes; the words the
+    question already has add nothing."""
+    assert statements("Can I take the syrup with food?", "Only with food.") == [
+        "You can take the syrup with food."
+    ]
 
 
 def test_a_yes_before_words_no_rule_places_is_still_read() -> None:
@@ -194,12 +201,25 @@ def test_a_yes_before_words_no_rule_places_is_still_read() -> None:
 
 
 @pytest.mark.parametrize(
-    "answer",
-    ["Yes, ibuprofen is safe throughout pregnancy.", "No, the office closes at noon."],
+    ("answer", "first", "rest"),
+    [
+        (
+            "Yes, ibuprofen is safe throughout pregnancy.",
+            "Pregnant women can take ibuprofen.",
+            "Ibuprofen is safe throughout pregnancy.",
+        ),
+        (
+            "No, the office closes at noon.",
+            "Pregnant women cannot take ibuprofen.",
+            "The office closes at noon.",
+        ),
+    ],
 )
-def test_a_full_sentence_after_yes_is_left_alone(answer: str) -> None:
-    """A yes or no followed by a sentence with its own subject stands on its own."""
-    assert not resolve("Can pregnant women take ibuprofen?", answer).resolved
+def test_a_full_sentence_after_yes_keeps_the_yes(answer: str, first: str, rest: str) -> None:
+    """A yes or no followed by a sentence with its own subject: the yes or no is read (never
+    dropped), the sentence follows as written."""
+    found = resolve("Can pregnant women take ibuprofen?", answer).statements
+    assert [(s.text, s.rule) for s in found] == [(first, "yes_no"), (rest, "as_written")]
 
 
 def test_languages_are_modules() -> None:

@@ -59,9 +59,9 @@ async def test_the_cheaper_protocols_give_the_decomposer_the_question() -> None:
     resolve what the rules could not."""
     judge = TestJudge(contradicted)
     scorer = MetaRAG(judge, config=MetaRAGConfig(protocol="answer"))
-    await scorer.score(QUESTION, "Only with food.", CONTEXT)
+    await scorer.score(QUESTION, "Because of the risk.", CONTEXT)
     prompt = decompose_prompt(judge)
-    assert QUESTION in prompt and "Only with food." in prompt
+    assert QUESTION in prompt and "Because of the risk." in prompt
 
 
 async def test_a_refusal_is_abstained_without_a_judge_call() -> None:

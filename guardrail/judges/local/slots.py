@@ -34,6 +34,7 @@ import re
 from collections.abc import Sequence
 
 from guardrail.judges.local.lexicon import VERDICT, Lexicon
+from guardrail.judges.local.rivals import rival_value
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
@@ -358,5 +359,10 @@ def _stated_with_frame(content: Sequence[str], frame: Sequence[str], index: Cont
 
 
 def slot_verdict(assessment: Assessment, index: ContextIndex, lex: Lexicon) -> Finding | None:
-    """The first of :func:`permission_conflict` and :func:`slot_conflict` that decides."""
-    return permission_conflict(assessment, index, lex) or slot_conflict(assessment, index, lex)
+    """The first of :func:`permission_conflict`, :func:`slot_conflict` and
+    :func:`~guardrail.judges.local.rivals.rival_value` that decides."""
+    return (
+        permission_conflict(assessment, index, lex)
+        or slot_conflict(assessment, index, lex)
+        or rival_value(assessment, index, lex)
+    )

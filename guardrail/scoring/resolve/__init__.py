@@ -128,6 +128,7 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         return Resolution(answer, abstention=True, language=language)
     if not question.strip():
         return Resolution(answer, language=language)
+    spans = _split_lead(rules, answer, spans)
     parts: list[tuple[Span, tuple[ResolvedStatement, ...]]] = []
     follow = getattr(rules, "resolve_follow", None)  # optional for a language module
     for index, (start, end) in enumerate(spans):
@@ -138,13 +139,49 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         if not made:
             break  # a sentence of its own: what follows can point into it
         words = _word_span(answer, start, end)
-        parts.append(
-            ((start, end), tuple(ResolvedStatement(text=t, spans=[words], rule=r) for t, r in made))
-        )
+        parts.append(((start, end), _placed(answer, words, made)))
     if not parts:
         return Resolution(answer, language=language)
     statements = tuple(s for _, made in parts for s in made)
     return Resolution(answer, statements, parts[0][0], language=language, parts=tuple(parts))
+
+
+def _split_lead(rules: LanguageRules, answer: str, spans: list[Span]) -> list[Span]:
+    """The first sentence cut after a yes or no that is a sentence of its own, when the
+    language module says where one ends (``lead_end``, optional)."""
+    lead_end = getattr(rules, "lead_end", None)
+    start, end = spans[0]
+    cut = None if lead_end is None else lead_end(answer[start:end])
+    if cut is None:
+        return spans
+    rest = start + cut
+    while rest < end and answer[rest].isspace():
+        rest += 1
+    return [(start, start + cut), (rest, end), *spans[1:]]
+
+
+#: The rule name of a statement that is the sentence's own words after a yes or no.
+AS_WRITTEN = "as_written"
+
+
+def _placed(answer: str, words: Span, made: list[tuple[str, str]]) -> tuple[ResolvedStatement, ...]:
+    """The statements of one sentence with their spans: a statement kept as written ("Yes,
+    *ibuprofen is safe*") on its own words, the others on the words before it (the "Yes");
+    without such a statement, every statement on the whole sentence."""
+    start, end = words
+    own: Span | None = None
+    for text, rule in made:
+        if rule == AS_WRITTEN:
+            at = answer.lower().find(text.rstrip(".!").lower(), start, end)
+            if at > start:
+                own = (at, min(end, at + len(text.rstrip(".!"))))
+    lead = _word_span(answer, start, own[0]) if own is not None else words
+    return tuple(
+        ResolvedStatement(
+            text=t, spans=[own if r == AS_WRITTEN and own is not None else lead], rule=r
+        )
+        for t, r in made
+    )
 
 
 def _word_span(answer: str, start: int, end: int) -> Span:

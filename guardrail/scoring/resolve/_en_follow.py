@@ -26,6 +26,7 @@ from guardrail.scoring.resolve._en_grammar import (
     addressed,
     clause,
     is_finite,
+    is_verb,
     morphology,
     question_sentence,
     sentence,
@@ -71,6 +72,37 @@ def resolve_follow(question: str, reply_text: str) -> list[Made]:
     if not phrase:
         return []
     return [(sentence([*phrase, *words[1:]]), RULE)]
+
+
+#: Object pronouns an instruction may point back with ("Take *it* with food."), and their number.
+OBJECT_PRONOUNS = {"it": False, "them": True}
+
+
+def resolve_instruction(question: str, reply_text: str) -> list[Made]:
+    """An instruction ("Take it with food.") with its object pronoun, right after the verb,
+    replaced by the question's noun phrase; [] when it has none or no phrase agrees."""
+    words = split_words(reply_text)
+    morph = morphology()
+    if len(words) < 2 or not is_verb(words[0], morph) or is_finite(words[0], morph):
+        return []
+    pronoun = words[1].lower()
+    if pronoun not in OBJECT_PRONOUNS:
+        return []
+    phrase = antecedent(question, plural=OBJECT_PRONOUNS[pronoun])
+    if not phrase:
+        return []
+    return [(sentence([words[0], *_lowered(phrase), *words[2:]]), "instruction pronoun")]
+
+
+def named(question: str, text: str) -> str:
+    """``text`` (one sentence) with a pronoun that points back into the question named."""
+    found = resolve_follow(question, text) or resolve_instruction(question, text)
+    return found[0][0] if found else text
+
+
+def _lowered(phrase: tuple[str, ...]) -> tuple[str, ...]:
+    first = phrase[0]
+    return (first.lower(), *phrase[1:]) if first.lower() in DETERMINERS else phrase
 
 
 def antecedent(question: str, *, plural: bool) -> tuple[str, ...]:

@@ -271,8 +271,8 @@ def subject_end(
         preposition = None
         for i in range(1, len(rest)):
             low, prev = rest[i].lower(), rest[i - 1].lower()
-            if prev in DETERMINERS or prev in PREPOSITIONS:
-                continue
+            if prev in DETERMINERS or prev in PREPOSITIONS or prev == "of":
+                continue  # inside a noun phrase ("the results of the scan")
             if low in PREDICATE_ADJECTIVES or is_participle(rest[i], morph):
                 return i
             if low in DETERMINERS and low not in ("no", "all", "both", "each", "every"):

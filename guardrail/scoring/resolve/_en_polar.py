@@ -10,6 +10,7 @@ from guardrail.scoring.resolve._en_grammar import (
     AUX,
     DETERMINERS,
     DO,
+    LOWER_FIRST,
     MODALS,
     NEGATED,
     PREPOSITIONS,
@@ -19,6 +20,8 @@ from guardrail.scoring.resolve._en_grammar import (
     Sign,
     addressed,
     has_finite,
+    is_finite,
+    is_verb,
     morphology,
     sentence,
     split_words,
@@ -59,6 +62,12 @@ LEAD = re.compile(
     + r")\b\s*(?P<sep>[,.;:!—–-]+)?\s*",
     re.IGNORECASE,
 )
+#: Words after a yes or no that only stress it ("No, never.").
+_EMPHASIS = frozenset(
+    "never ever always not at all really absolutely definitely certainly of course indeed".split()
+)
+#: Words that open a condition standing for a qualified yes ("Only after three months.").
+_CONDITIONS = frozenset("only after until from before within during between with".split())
 # -- replies --------------------------------------------------------------------------------
 
 
@@ -105,9 +114,36 @@ def read_reply(text: str) -> Reply | None:
     if has_finite(words):
         # "Yes, with milk is fine.": the yes is read, the rest is checked as written
         return None if lead is None else Reply(lead, unplaced=tuple(words))
+    if lead is not None and all(w.lower() in _EMPHASIS for w in words):
+        return Reply(lead)  # "No, never.", "Yes, absolutely."
     if words[0].lower() == "not":
         return None if lead == "+" else Reply("-", qualifier=tuple(words[1:]))
+    if lead is None and words[0].lower() in _CONDITIONS:
+        # "Only after three months.": a yes, on a condition
+        kept = words[1:] if words[0].lower() == "only" and len(words) > 1 else words
+        return Reply("+", qualifier=(kept[0].lower(), *kept[1:]))
+    if lead is not None and len(words) > 1 and _imperative(words[0], words[1]):
+        return Reply(lead, unplaced=tuple(words))  # "No, take it with food."
     return None if lead is None else Reply(lead, qualifier=tuple(words))
+
+
+#: Words after a verb that make it an instruction with an object ("take *it*", "ask *a*
+#: doctor", "wait *48* hours"), not an adjective or a noun ("free of charge").
+_OBJECT_STARTS = DETERMINERS | {"it", "them", "him", "her", "me", "us", "one"}
+
+
+def _imperative(word: str, following: str) -> bool:
+    """A verb's bare form opening an instruction ("take it", "wait 48 hours")."""
+    low = word.lower()
+    if following.lower() not in _OBJECT_STARTS and not following[:1].isdigit():
+        return False
+    return (
+        low not in LOWER_FIRST
+        and low not in PRONOUNS
+        and word[:1].isalpha()
+        and is_verb(word, morphology())
+        and not is_finite(word, morphology())
+    )
 
 
 def _echo(words: list[str]) -> Reply | None:
@@ -161,10 +197,17 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         or _alike(subject, clause_.subject)
     )
     asked = clause_
-    if reply.echo_aux in MODALS and (clause_.aux in MODALS or clause_.aux in DO):
-        asked = replace(clause_, aux=reply.echo_aux)  # "Does it cause fever?" "It can."
+    bare_echo = not reply.echo_predicate
+    if bare_echo and reply.echo_aux in MODALS and (clause_.aux in MODALS or clause_.aux in DO):
+        # "Does it cause fever?" "It can."; "Do I have to pay?" "You must." (no "must have to")
+        predicate = clause_.predicate
+        if [w.lower() for w in predicate[:2]] in (["have", "to"], ["need", "to"]):
+            predicate = predicate[2:]
+        asked = replace(clause_, aux=reply.echo_aux, predicate=predicate)
     own = {w.lower() for w in (*clause_.predicate, *clause_.subject)}
     qualifier = reply.qualifier if not {w.lower() for w in reply.qualifier} <= own else ()
+    while len(qualifier) > 1 and qualifier[0].lower() in own - PREPOSITIONS:
+        qualifier = qualifier[1:]  # "Yes, open until 8 pm." repeats the question's "open"
     rule = "negated_question" if negated else "echo" if reply.echo_sign else "yes_no"
     extra = reply.echo_predicate
     if extra and {w.lower() for w in extra} <= own:
@@ -172,12 +215,23 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
     if (extra and (not same or reply.lead is None)) or (
         reply.unplaced and reply.echo_sign is None and reply.unplaced[0].lower() not in PREPOSITIONS
     ):
-        return []  # "Yes, ibuprofen is safe ...": a sentence of its own after the yes
+        if reply.lead is None:
+            return []  # "The employee must apply.": a sentence of its own, no yes or no
+        # "No - a doctor must decide.": the no, then the sentence of its own as written
+        return [
+            (clause_.render(morph, reply.lead), "negated_question" if negated else "yes_no"),
+            (sentence(reply.unplaced), "as_written"),
+        ]
     if (extra and clause_.verb) or (reply.unplaced and reply.echo_sign is None):
         # a predicate the rules do not place: the yes or no, and the rest as written
         statement = asked.render(morph, reply.lead or reply.sign, tail=qualifier)
         return [(statement, rule), (sentence(reply.unplaced), "as_written")]
     if same:
+        swapped = _swap_value(asked, qualifier) if reply.sign == "+" else None
+        if swapped is not None:
+            # "Does it open before 7 am?" "Yes, at 6 am.": the reply's hour stands for the
+            # question's (which it answers); a "no" keeps its qualifier as a tail
+            return [(swapped.render(morph, "+"), rule)]
         out = [(asked.render(morph, reply.sign, tail=qualifier), rule)]
         if extra:
             echo = replace(clause_, aux=reply.echo_aux or clause_.aux, predicate=extra)
@@ -189,6 +243,23 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         (asked.render(morph, reply.lead or "+"), rule),
         (other.render(morph, reply.echo_sign or "+", tail=qualifier), "echo_subject"),
     ]
+
+
+def _swap_value(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
+    """The question's clause with its prepositional value ("before 7 am") replaced by the
+    reply's ("at 6 am"); None unless both are a preposition and a number."""
+    if len(qualifier) < 2 or qualifier[0].lower() not in PREPOSITIONS:
+        return None
+    if not any(w[:1].isdigit() for w in qualifier):
+        return None
+    words = list(asked.predicate)
+    for i in range(len(words) - 1):
+        if words[i].lower() in PREPOSITIONS and words[i + 1][:1].isdigit():
+            end = i + 2
+            while end < len(words) and words[end].lower() not in PREPOSITIONS:
+                end += 1
+            return replace(asked, predicate=(*words[:i], *qualifier, *words[end:]))
+    return None
 
 
 def _alike(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from guardrail.scoring.resolve._en_grammar import (
@@ -86,6 +86,13 @@ def _value(q: WhQuestion, reply: list[str]) -> tuple[str, ...]:
     words = list(reply)
     if words and (words[0].lower() in LOWER_FIRST or words[0][:1].isdigit()):
         words[0] = words[0].lower()
+    if _frequency(q):
+        low = {w.lower() for w in words}
+        if not low & {"times", "time", "once", "twice"}:
+            words.append("times")  # "Three." to "How many times a week ...?"
+        if not low & {"a", "an", "per", "every", "each"}:
+            words += q.noun[1:]
+        return tuple(words)
     if q.wh in ("how many", "how much") and q.noun:
         answered = {w.lower().rstrip("s") for w in words}
         for j, noun in enumerate(q.noun):
@@ -103,6 +110,11 @@ def _value(q: WhQuestion, reply: list[str]) -> tuple[str, ...]:
         prep = _preposition_for(words, q.wh)
         return (prep, *words) if prep else tuple(words)
     return tuple(words)
+
+
+def _frequency(q: WhQuestion) -> bool:
+    """ "How many times (a day) ...?": the reply is an adverb of frequency, not an object."""
+    return q.wh == "how many" and bool(q.noun) and q.noun[0].lower() in ("times", "time")
 
 
 def _has_unit(words: list[str]) -> bool:
@@ -126,6 +138,8 @@ def _preposition_for(words: list[str], wh: str) -> str | None:
 def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     """The statement a value reply makes for a wh-question, or [] when no rule places it."""
     morph = morphology()
+    if q.wh == "how long":
+        return _how_long(q, reply, morph)
     value = _value(q, reply)
     rest = list(q.rest)
     if not rest:
@@ -142,18 +156,29 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
         (head in BE and _starts_be_predicate(after[0], morph))
         or (head not in BE and is_verb(after[0], morph))
     )
+    stranded_q = bool(after) and after[-1].lower() in PREPOSITIONS  # "... based on?"
     if q.wh in ("who", "what") and not q.noun and head in BE and not starts_predicate:
+        if stranded_q and subject_end(head, after, morph, strict=True) is not None:
+            found = clause(rest[0], after)  # "What is X based on?" -> "X is based on ..."
+            if found is not None:
+                return [(found[0].render(morph, "+", fill=value), "wh_value")]
         return [(sentence([*value, head, *addressed(after)]), "wh_identity")]
     if starts_predicate and not q.preposition and q.wh not in ("when", "where", "how often"):
         return [(sentence([*value, head, *addressed(after)]), "wh_subject")]
     if head in BE and subject_end(head, after, morph, strict=True) is None:
         # "When is the next payroll date?" — everything after "is" is the subject
+        if stranded_q:  # "Which floor is the clinic on?" -> "The clinic is on ..."
+            return [(sentence([*addressed(after[:-1]), head, after[-1], *value]), "wh_value")]
         return [(sentence([*addressed(after), head, *value]), "wh_value")]
     found = clause(rest[0], after)
     if found is None:
         return []
     made, _negated = found
-    object_gap = q.wh in ("how many", "how much", "what", "which", "whose") and not q.preposition
+    object_gap = (
+        q.wh in ("how many", "how much", "what", "which", "whose", "who", "whom")
+        and not q.preposition
+        and not _frequency(q)
+    )
     stranded = bool(made.predicate) and made.predicate[-1].lower() in PREPOSITIONS
     return [
         (
@@ -171,3 +196,54 @@ def _starts_be_predicate(word: str, morph: Morphology) -> bool:
         or low == "not"
         or is_participle(word, morph)
     )
+
+
+#: What a duration question's verb may be led by before the verb that takes the duration.
+_SEMI_MODALS = (("have", "to"), ("has", "to"), ("need", "to"), ("be", "able", "to"))
+#: Words that open a duration which needs no "for" ("about a week", "up to two days").
+_MEASURED = PREPOSITIONS | frozenset(
+    "about around up nearly almost roughly approximately only at less more over under".split()
+)
+#: Prepositions that open a duration question's own time phrase ("How long *before* ...?").
+_RELATIVE = frozenset({"before", "after"})
+
+
+def _how_long(q: WhQuestion, reply: list[str], morph: Morphology) -> list[Made]:
+    """ "How long should I rest?" + "Two days." -> "You should rest for two days."; with the
+    question's own "before the flight", "three hours before the flight"."""
+    rest = list(q.rest)
+    lead = 0
+    if rest and rest[0].lower() in _RELATIVE:
+        while lead < len(rest) and rest[lead].lower() not in AUX | set(NEGATED):
+            lead += 1
+    relative, rest = tuple(rest[:lead]), rest[lead:]
+    if not rest or rest[0].lower() not in AUX or not reply:
+        return []
+    words = list(reply)
+    if words[0].lower() in LOWER_FIRST or words[0][:1].isdigit():
+        words[0] = words[0].lower()
+    head, after = rest[0].lower(), rest[1:]
+    if head in BE and subject_end(head, after, morph, strict=True) is None:
+        # "How long is the course?" -> "The course is two weeks."
+        return [(sentence([*addressed(after), head, *words, *relative]), "wh_duration")]
+    found = clause(rest[0], after)
+    if found is None:
+        return []
+    made, _negated = found
+    if relative:
+        return [(made.render(morph, "+", fill=(*words, *relative)), "wh_duration")]
+    measured = tuple(words) if words[0].lower() in _MEASURED else ("for", *words)
+    if not made.verb:
+        return [(made.render(morph, "+", fill=measured), "wh_duration")]
+    at = _main_verb(made.predicate) + 1
+    predicate = (*made.predicate[:at], *measured, *made.predicate[at:])
+    return [(replace(made, predicate=predicate).render(morph, "+"), "wh_duration")]
+
+
+def _main_verb(predicate: tuple[str, ...]) -> int:
+    """The index of the verb that takes a duration ("have to *wait*": 2)."""
+    low = tuple(w.lower() for w in predicate)
+    for lead in _SEMI_MODALS:
+        if low[: len(lead)] == lead and len(low) > len(lead):
+            return len(lead)
+    return 0

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from guardrail.scoring.resolve._en_follow import resolve_follow
+from guardrail.scoring.resolve._en_follow import named, resolve_follow
 from guardrail.scoring.resolve._en_grammar import (
     AUX,
     NEGATED,
@@ -41,7 +41,7 @@ from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, resolve_wh, wh_que
 
 LANGUAGE = "en"
 
-__all__ = ["LANGUAGE", "abstains", "resolve_follow", "resolve_sentence"]
+__all__ = ["LANGUAGE", "abstains", "lead_end", "resolve_follow", "resolve_sentence"]
 
 #: Longest reply sentence (in words) read as leaning on its question.
 MAX_WORDS = 14
@@ -65,13 +65,31 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         made, negated = found
         if _is_request(made):
             return []  # "Could you send me the form?" + "Sure." is an offer, not a claim
-        return [(text, rule) for text, rule in resolve_polar(made, negated, reply) if text]
+        return [
+            (named(question, text) if rule == "as_written" else text, rule)
+            for text, rule in resolve_polar(made, negated, reply)
+            if text
+        ]
     q = wh_question(asked)
     if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words):
         return []
     if LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
+
+
+#: A yes or no that is a sentence of its own ("No. They should ask a doctor.").
+_LEAD_SENTENCE = re.compile(LEAD.pattern.replace(r"(?P<sep>[,.;:!—–-]+)?", r"(?P<sep>[.!]+)"), re.I)
+
+
+def lead_end(reply_text: str) -> int | None:
+    """Where a yes or no that closes with "." or "!" ends, when more follows ("No. They
+    should ask a doctor."): the sentence splitter keeps such a short piece with the next
+    sentence. None otherwise."""
+    found = _LEAD_SENTENCE.match(reply_text)
+    if found is None or not reply_text[found.end() :].strip():
+        return None
+    return found.end("sep")
 
 
 #: Verbs that make "Can you ...?" a request to the assistant rather than a question about

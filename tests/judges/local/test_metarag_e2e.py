@@ -21,8 +21,12 @@ async def test_vignette_is_flagged_with_span_on_the_claim(scorer):
     answer = "Yes, ibuprofen is safe throughout pregnancy."
     report = await scorer.score(VIGNETTE_QUESTION, answer, [VIGNETTE_CONTEXT])
     assert report.status == "ok" and report.flagged and report.score >= 0.5
-    assert [f.text for f in report.factoids] == ["Ibuprofen is safe throughout pregnancy."]
-    factoid = report.factoids[0]
+    # the "Yes" is read with the question, the sentence after it as written
+    assert [f.text for f in report.factoids] == [
+        "Pregnant women can take ibuprofen for back pain.",
+        "Ibuprofen is safe throughout pregnancy.",
+    ]
+    factoid = report.factoids[1]
     assert factoid.flagged and factoid.aligned and factoid.spans
     covered = "".join(answer[s:e] for s, e in report.flagged_spans)
     assert "safe throughout pregnancy" in covered

@@ -1,0 +1,218 @@
+"""Question resolution of replies that say more than yes or no, and of duration and frequency
+questions: every statement is grammatical and self-contained, and a yes or no is never lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.scoring.resolve import resolve
+
+
+def statements(question: str, answer: str) -> list[str]:
+    return [s.text for s in resolve(question, answer).statements]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Can children take the syrup?",
+            "No. They should see a doctor.",
+            ["Children cannot take the syrup.", "Children should see a doctor."],
+        ),
+        (
+            "Can children take the syrup?",
+            "No, they should see a doctor.",
+            ["Children cannot take the syrup.", "Children should see a doctor."],
+        ),
+        (
+            "Is the office open on Sunday?",
+            "No. It opens on Monday at 9 am.",
+            ["The office is not open on Sunday.", "The office opens on Monday at 9 am."],
+        ),
+        (
+            "Can children take the syrup?",
+            "No - a doctor must decide.",
+            ["Children cannot take the syrup.", "A doctor must decide."],
+        ),
+    ],
+)
+def test_a_yes_or_no_before_a_sentence_of_its_own_is_kept(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """ "No. They ..." is two sentences: the question denied, then the next sentence with its
+    pronoun named; a full sentence after the no does not swallow it."""
+    assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Shouldn't the cream be used at night?",
+            "No, apply it in the morning.",
+            ["The cream should not be used at night.", "Apply the cream in the morning."],
+        ),
+    ],
+)
+def test_an_instruction_after_a_no_is_its_own_statement(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    assert statements(question, answer) == expected
+
+
+def test_a_sentence_that_does_not_lean_on_the_question_follows_as_written() -> None:
+    found = resolve("Can I eat before the scan?", "No. Wait until after the scan.")
+    assert [s.text for s in found.statements] == ["You cannot eat before the scan."]
+    assert found.text == "You cannot eat before the scan. Wait until after the scan."
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "How long should I rest after the injection?",
+            "Two days.",
+            "You should rest for two days after the injection.",
+        ),
+        (
+            "How long before the flight should passengers check in?",
+            "Three hours.",
+            "Passengers should check in three hours before the flight.",
+        ),
+        (
+            "How long do I have to wait for the results of the test?",
+            "About a week.",
+            "You have to wait about a week for the results of the test.",
+        ),
+        (
+            "How long does the warranty last?",
+            "Two years.",
+            "The warranty lasts for two years.",
+        ),
+    ],
+)
+def test_a_duration_reply_reads_as_a_duration(question: str, answer: str, expected: str) -> None:
+    """ "How long ...?" + "Two days." puts "for two days" after the verb (or "three hours"
+    before the question's own "before the flight"), never at the sentence's end."""
+    assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "How many times a day should patients use the inhaler?",
+            "Twice a day.",
+            "Patients should use the inhaler twice a day.",
+        ),
+        (
+            "How many times a week does the bus run?",
+            "Three times.",
+            "The bus runs three times a week.",
+        ),
+        (
+            "How often should the filter be cleaned?",
+            "Once a month.",
+            "The filter should be cleaned once a month.",
+        ),
+    ],
+)
+def test_a_frequency_reply_reads_as_a_frequency(question: str, answer: str, expected: str) -> None:
+    assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Do students have to wear a uniform?",
+            "Yes, they must.",
+            "Students must wear a uniform.",
+        ),
+        (
+            "Do visitors need to book in advance?",
+            "Yes, they should.",
+            "Visitors should book in advance.",
+        ),
+    ],
+)
+def test_a_modal_echo_replaces_have_to(question: str, answer: str, expected: str) -> None:
+    """ "They must." to "Do X have to Y?" is "X must Y", not "X must have to Y"."""
+    assert statements(question, answer) == [expected]
+
+
+def test_a_value_that_replaces_the_questions_own() -> None:
+    """ "Does the pool open before 8 am?" + "Yes, at 7 am." states the hour given, which
+    answers the question's own."""
+    assert statements("Does the pool open before 8 am?", "Yes, at 7 am.") == [
+        "The pool opens at 7 am."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "When are the results of the scan available?",
+            "After ten days.",
+            "The results of the scan are available after ten days.",
+        ),
+        (
+            "What is the decision of the court based on?",
+            "A written statement.",
+            "The decision of the court is based on a written statement.",
+        ),
+        (
+            "Which floor is the dental clinic on?",
+            "The fourth floor.",
+            "The dental clinic is on the fourth floor.",
+        ),
+        (
+            "Who do I call if I lose my badge?",
+            "The security desk.",
+            "You call the security desk if you lose your badge.",
+        ),
+        (
+            "Who should I ask about the refund?",
+            "The finance office.",
+            "You should ask the finance office about the refund.",
+        ),
+    ],
+)
+def test_a_noun_phrase_with_of_and_a_stranded_preposition_stay_whole(
+    question: str, answer: str, expected: str
+) -> None:
+    """ "the results of the scan" is one subject; "on" stays with its verb; an object "who"
+    takes the reply right after the verb."""
+    assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("Can my landlord enter the flat?", "No, never.", "Your landlord cannot enter the flat."),
+        (
+            "Are interns allowed to vote?",
+            "Only after six months.",
+            "Interns are allowed to vote after six months.",
+        ),
+    ],
+)
+def test_a_polar_reply_without_yes_or_no(question: str, answer: str, expected: str) -> None:
+    """ "No, never." is a plain no; "Only after six months." is a yes with its condition."""
+    # ("only" is not kept: the condition, checked against the passage, is the claim)
+    assert statements(question, answer) == [expected]
+
+
+def test_a_qualifier_does_not_repeat_the_questions_word() -> None:
+    assert statements("Is the office open late?", "Yes, open until 8 pm.") == [
+        "The office is open late until 8 pm."
+    ]
+
+
+def test_an_adjective_after_yes_is_no_instruction() -> None:
+    """ "free of charge" is no instruction ("free" has no object): the yes, then the words."""
+    found = resolve("Is the check-up free?", "Yes, free of charge.").statements
+    assert (found[0].text, found[0].rule) == ("The check-up is free.", "yes_no")
+    assert all(s.rule != "instruction pronoun" for s in found)
