@@ -237,6 +237,10 @@ class Value:
     #: A bound the text puts on the amount: +1 at most ("up to 20", "under 16"), -1 at least
     #: ("at least 20", "16 and over"), 0 none.
     bound: int = 0
+    #: For a count of things with no known unit, the words naming what is counted ("12
+    #: paracetamol tablets": paracetamol, tablet; "8 tablets of paracetamol": tablet,
+    #: paracetamol), so the two counts compare though their first words differ.
+    nouns: frozenset[str] = frozenset()
 
     def same(self, other: Value) -> bool:
         """The same value (kinds and keys must already agree); "at most 20" and "at least
@@ -248,8 +252,28 @@ class Value:
         return self.text == other.text
 
     def comparable(self, other: Value) -> bool:
-        """Values of one kind and dimension: if they differ, they disagree."""
-        return self.kind == other.kind and self.key == other.key
+        """Values of one kind and dimension: if they differ, they disagree. Two counts of
+        things compare when they name one thing counted (:func:`counted_alike`)."""
+        if self.kind != other.kind:
+            return False
+        return self.key == other.key or counted_alike(self.nouns, other.nouns)
+
+
+#: Shortest word that, ending a compound, names what the compound counts ("Tabletten" in
+#: "Ibuprofentabletten").
+_HEAD_CHARS = 5
+
+
+def counted_alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two counts name one thing counted: a word in common, or a compound of one ending in a
+    word of the other ("ibuprofentabletten" / "tabletten")."""
+    if not a or not b:
+        return False
+    if a & b:
+        return True
+    return any(x != y and len(y) >= _HEAD_CHARS and x.endswith(y) for x in a for y in b) or any(
+        x != y and len(x) >= _HEAD_CHARS and y.endswith(x) for x in a for y in b
+    )
 
 
 class _Tok(NamedTuple):
@@ -439,6 +463,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if unit is not None:
             dim, per = t.units.get(unit, (unit, 1.0))
             add("quantity", dim, amount * per, "", i, end)
+            if unit not in t.units:
+                out[-1] = replace(out[-1], nouns=_counted(toks, j))
         elif (ranged := _range_unit(toks, j, t)) is not None:
             dim, per = t.units.get(ranged, (ranged, 1.0))
             add("quantity", dim, amount * per, "", i, j)  # "12 to 15 minutes": 12 minutes
@@ -546,6 +572,26 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
             stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
             return stem, k + 1
     return None, j
+
+
+#: Words that join a counted thing to what it is made of ("tablets of paracetamol").
+_LINKERS = frozenset("of de du des di del della da do dos das van von".split())
+#: Words after an amount read for what it counts.
+_COUNTED_WORDS = 3
+
+
+def _counted(toks: list[_Tok], j: int) -> frozenset[str]:
+    """The words after an amount that name what it counts: up to :data:`_COUNTED_WORDS`
+    words, over joining words ("of"), up to the first other function word or sign."""
+    out: set[str] = set()
+    for tok in toks[j : j + _COUNTED_WORDS]:
+        low = tok.low
+        if low in _LINKERS:
+            continue
+        if not low.isalpha() or low in STOPWORDS or len(low) <= 2:
+            break
+        out.add(low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
+    return frozenset(out)
 
 
 def _date(toks: list[_Tok], i: int, out: list[Value], text: str, t: _Tables) -> int:
