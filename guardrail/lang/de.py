@@ -248,4 +248,5 @@ LANGUAGE = Language(
         "und jünger": 1,
     },
     light=frozenset("jederzeit immer stets".split()),
+    endings=("ungen", "ung", "en", "er", "es", "em", "e", "n", "s"),
 )

@@ -127,4 +127,5 @@ LANGUAGE = Language(
     },
     bounds_after={"of meer": -1, "en ouder": -1, "of minder": 1},
     light=frozenset("altijd moment elk".split()),
+    endings=("en", "e", "s", "t"),
 )
