@@ -91,6 +91,9 @@ class Language:
     #: the longest of them that leaves :data:`ROOT_CHARS` letters, so "rilasciato" and
     #: "rilascia" (Italian), "decididos" and "decide" (Portuguese) share a root and match.
     endings: tuple[str, ...] = ()
+    #: How an antonym mutation removes a negation: negation word -> its replacement ("" drops
+    #: it: Spanish "no tome" -> "tome"; German "keine" -> "eine"; French drops "ne" and "pas").
+    unnegate: Mapping[str, str] = field(default_factory=dict)
 
     def root(self, word: str) -> str:
         """``word`` (lower case) without its longest inflectional ending; unchanged when it has
@@ -105,6 +108,14 @@ class Language:
     @property
     def _endings_by_length(self) -> tuple[str, ...]:
         return _by_length(self.endings)
+
+    @property
+    def bound_phrase_words(self) -> frozenset[str]:
+        """The words of the phrases that bound an amount ("höchstens", "oder älter"): they say
+        how a value is bounded, which the value check compares, so they weigh little when
+        a statement's words are matched ("nicht mehr als sechs" / "höchstens sechs")."""
+        phrases = [*self.bounds_before, *self.bounds_after, *self.bounds]
+        return frozenset(w for p in phrases for w in p.split() if w not in self.stopwords)
 
     def lexicon_data(self) -> dict[str, object]:
         """This language's words in the offline judge's lexicon format (``lexicon.json``)."""
@@ -123,5 +134,5 @@ class Language:
             ],
             "number_words": dict(self.numbers),
             "bound_words": sorted(self.bounds),
-            "light_words": sorted(self.light),
+            "light_words": sorted(self.light | self.bound_phrase_words),
         }

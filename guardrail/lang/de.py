@@ -238,6 +238,8 @@ LANGUAGE = Language(
         "erst ab": -1,
         "länger als": -1,
         "kürzer als": 1,
+        "älter als": -1,
+        "jünger als": 1,
     },
     bounds_after={
         "oder mehr": -1,
@@ -249,4 +251,13 @@ LANGUAGE = Language(
     },
     light=frozenset("jederzeit immer stets".split()),
     endings=("ungen", "ung", "en", "er", "es", "em", "e", "n", "s"),
+    unnegate={
+        "nicht": "",
+        "kein": "ein",
+        "keine": "eine",
+        "keinen": "einen",
+        "keinem": "einem",
+        "keiner": "einer",
+        "keines": "eines",
+    },
 )

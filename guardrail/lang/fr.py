@@ -179,6 +179,8 @@ LANGUAGE = Language(
     number_joiners=frozenset({"et"}),
     bounds=frozenset("plus moins dépasser dépasse dépassant".split()),
     bounds_before={
+        "dépasser": -1,
+        "dépasser les": -1,
         "au maximum": 1,
         "au plus": 1,
         "maximum": 1,
@@ -190,6 +192,8 @@ LANGUAGE = Language(
         "plus de": -1,
         "à partir de": -1,
         "dès": -1,
+        "de plus de": -1,
+        "de moins de": 1,
     },
     bounds_after={"ou plus": -1, "et plus": -1, "ou moins": 1},
     light=frozenset("toujours moment tout".split()),
@@ -213,4 +217,5 @@ LANGUAGE = Language(
         "s",
         "e",
     ),
+    unnegate={"ne": "", "n'": "", "pas": ""},
 )

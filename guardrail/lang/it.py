@@ -123,6 +123,10 @@ LANGUAGE = Language(
     number_joiners=frozenset({"e"}),
     bounds=frozenset("più meno superare supera oltre".split()),
     bounds_before={
+        "superare": -1,
+        "superare i": -1,
+        "superare le": -1,
+        "oltrepassare": -1,
         "al massimo": 1,
         "massimo": 1,
         "fino a": 1,
@@ -132,8 +136,13 @@ LANGUAGE = Language(
         "più di": -1,
         "a partire da": -1,
         "dai": -1,
+        "oltre": -1,
+        "over": -1,
+        "sotto i": 1,
+        "sopra i": -1,
+        "con più di": -1,
     },
-    bounds_after={"o più": -1, "o meno": 1},
+    bounds_after={"o più": -1, "o meno": 1, "e oltre": -1, "in su": -1, "in giù": 1},
     light=frozenset("sempre momento qualsiasi".split()),
     endings=(
         "issimo",
@@ -172,4 +181,5 @@ LANGUAGE = Language(
         "i",
         "o",
     ),
+    unnegate={"non": ""},
 )

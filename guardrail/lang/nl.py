@@ -124,8 +124,11 @@ LANGUAGE = Language(
         "meer dan": -1,
         "boven": -1,
         "vanaf": -1,
+        "ouder dan": -1,
+        "jonger dan": 1,
     },
-    bounds_after={"of meer": -1, "en ouder": -1, "of minder": 1},
+    bounds_after={"of meer": -1, "en ouder": -1, "of ouder": -1, "of minder": 1, "of jonger": 1},
     light=frozenset("altijd moment elk".split()),
     endings=("en", "e", "s", "t"),
+    unnegate={"niet": "", "geen": "een"},
 )

@@ -129,6 +129,10 @@ LANGUAGE = Language(
     number_joiners=frozenset({"e"}),
     bounds=frozenset("mais menos exceder ultrapassar".split()),
     bounds_before={
+        "ultrapassar": -1,
+        "ultrapassar os": -1,
+        "ultrapassar as": -1,
+        "exceder": -1,
         "no máximo": 1,
         "máximo": 1,
         "até": 1,
@@ -140,6 +144,11 @@ LANGUAGE = Language(
         "a partir de": -1,
         "a partir dos": -1,
         "desde": -1,
+        "maiores de": -1,
+        "maior de": -1,
+        "menores de": 1,
+        "menor de": 1,
+        "com mais de": -1,
     },
     bounds_after={"ou mais": -1, "ou menos": 1},
     light=frozenset("sempre momento qualquer".split()),
@@ -175,4 +184,5 @@ LANGUAGE = Language(
         "o",
         "s",
     ),
+    unnegate={"não": ""},
 )

@@ -16,9 +16,11 @@ deterministic. Rules, best first:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from guardrail.judges.local.lexicon import Lexicon
+from guardrail.lang.context import current_language
+from guardrail.lang.registry import language
 from guardrail.text.edits import capitalize_first, ensure_period
 from guardrail.text.tokens import Token, tokenize
 
@@ -189,6 +191,9 @@ class Mutator:
         return self._insert_negation(text, tokens)
 
     def _remove_negation(self, text: str, tokens: list[Token]) -> str | None:
+        lang = language(current_language())
+        if lang is not None:
+            return _unnegate(text, tokens, lang.unnegate)
         lex = self.lex
         for i, tok in enumerate(tokens):
             low = tok.lower
@@ -450,6 +455,32 @@ class Mutator:
             elif tok.lower in _WORD_DIGITS:
                 edits.append((tok.start, tok.end, _WORD_DIGITS[tok.lower]))
         return _apply(text, edits) if edits else None
+
+
+def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str | None:
+    """``text`` without its negation, by a language module's table (every word of the first
+    negation's kind: French "ne ... pas" loses both); ``None`` when it has none."""
+    edits: list[Edit] = []
+    for i, tok in enumerate(tokens):
+        low = tok.lower.replace("’", "'")
+        elided = low[: low.find("'") + 1] if "'" in low[:-1] else ""
+        if elided and elided in table:  # "n'est" -> "est"
+            edits.append((tok.start, tok.start + len(elided), table[elided]))
+            continue
+        if low not in table:
+            continue
+        repl = table[low]
+        if repl:
+            edits.append((tok.start, tok.end, _match_case(tok.text, repl)))
+        else:
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            end = nxt.start if nxt is not None and not low.endswith("'") else tok.end
+            edits.append((tok.start, end, ""))
+        if not low.endswith("'") and low != "ne":
+            break  # one negation: "ne" / "n'" goes with the "pas" after it
+    if not edits:
+        return None
+    return capitalize_first(_apply(text, edits)) if edits[0][0] == 0 else _apply(text, edits)
 
 
 def _looks_plural(tok: Token) -> bool:

@@ -163,6 +163,9 @@ class _Tables:
     bounds_before: dict[str, int] = field(default_factory=dict)
     bounds_after: dict[str, int] = field(default_factory=dict)
     negations: frozenset[str] = frozenset()
+    #: function words that end the search for a unit after a number ("6 tablets a day" counts
+    #: tablets, not days)
+    stopwords: frozenset[str] = STOPWORDS
 
 
 def _english() -> _Tables:
@@ -219,6 +222,7 @@ def tables(code: str) -> _Tables:
         {**_EN.bounds_before, **lang.bounds_before},
         {**_EN.bounds_after, **lang.bounds_after},
         (_EN.negations - lang.stopwords) | lang.negations,
+        STOPWORDS | lang.stopwords,
     )
 
 
@@ -566,6 +570,8 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
             break
         if tok.low in t.units:
             return tok.low, k + step + 1
+        if tok.low in t.stopwords:
+            break  # "6 tablets a day": the unit is what comes before "a"
     if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in STOPWORDS:
         word = toks[k].low
         if len(word) > 2 and word not in t.months and word not in t.weekdays:
