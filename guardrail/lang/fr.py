@@ -196,7 +196,12 @@ LANGUAGE = Language(
         "de moins de": 1,
     },
     bounds_after={"ou plus": -1, "et plus": -1, "ou moins": 1},
-    light=frozenset("toujours moment tout".split()),
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # words for "people": they carry no claim of their own (English's light words do the same)
+    light=frozenset(
+        "toujours moment tout obtenir obtiennent obtient reçoivent reçoit recevoir donner donne "
+        "donnent prendre prend prennent pris utiliser utilise faire fait personnes gens".split()
+    ),
     endings=(
         "ement",
         "ements",

@@ -143,7 +143,12 @@ LANGUAGE = Language(
         "con più di": -1,
     },
     bounds_after={"o più": -1, "o meno": 1, "e oltre": -1, "in su": -1, "in giù": 1},
-    light=frozenset("sempre momento qualsiasi".split()),
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # words for "people": they carry no claim of their own (English's light words do the same)
+    light=frozenset(
+        "sempre momento qualsiasi ricevono riceve ricevere ottenere ottengono ottiene dare "
+        "danno prendere prende prendono usare usa fare fa persone gente".split()
+    ),
     endings=(
         "issimo",
         "issima",
@@ -169,6 +174,8 @@ LANGUAGE = Language(
         "ere",
         "ire",
         "ano",
+        "ale",
+        "ali",
         "ono",
         "iamo",
         "ete",

@@ -151,7 +151,12 @@ LANGUAGE = Language(
         "com mais de": -1,
     },
     bounds_after={"ou mais": -1, "ou menos": 1},
-    light=frozenset("sempre momento qualquer".split()),
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # words for "people": they carry no claim of their own (English's light words do the same)
+    light=frozenset(
+        "sempre momento qualquer recebem recebe receber obter obtêm obtém dar dá dão tomar toma "
+        "tomam usar usa fazer faz pessoas gente".split()
+    ),
     endings=(
         "amente",
         "mente",

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.mutate import Mutator
 from guardrail.judges.local.values import extract
 from guardrail.lang.context import reading
+from guardrail.scoring import MetaRAG
 
 
 @pytest.mark.parametrize(
@@ -51,3 +53,32 @@ def test_a_count_per_day_counts_its_things_not_days() -> None:
             v for v in extract("Nehmen Sie sechs Tabletten am Tag.") if v.kind == "quantity"
         ]
     assert value.key == "tabletten"
+
+
+def test_synonyms_spell_no_english_number_words_in_another_language() -> None:
+    with reading("it"):
+        found = Mutator(Lexicon.for_language("it")).synonyms("Si può lavorare 20 ore.", 4)
+    assert not any("twenty" in s for s in found)
+
+
+@pytest.mark.parametrize(
+    ("code", "question", "context", "faithful"),
+    [
+        (
+            "nl",
+            "Wie krijgt de griepprik gratis?",
+            "De griepprik is gratis voor iedereen van 60 jaar en ouder.",
+            "Mensen van 60 jaar of ouder krijgen de griepprik gratis.",
+        ),
+        (
+            "it",
+            "Quante ore può lavorare uno studente?",
+            "Uno studente straniero può lavorare al massimo 20 ore settimanali.",
+            "Uno studente straniero non può lavorare più di 20 ore a settimana.",
+        ),
+    ],
+)
+def test_a_restatement_with_a_verb_of_getting_or_a_bound_in_other_words_passes(
+    code: str, question: str, context: str, faithful: str
+) -> None:
+    assert MetaRAG(LocalJudge()).score_sync(question, faithful, [context]).score < 0.5

@@ -444,6 +444,8 @@ class Mutator:
         return None
 
     def _toggle_numbers(self, text: str, tokens: list[Token]) -> str | None:
+        if language(current_language()) is not None:
+            return None  # the number words are English ("20" is not "twenty" in Italian)
         edits: list[Edit] = []
         for tok in tokens:
             glued = tok.end < len(text) and (text[tok.end].isalnum() or text[tok.end] in "-:.,")
