@@ -249,12 +249,13 @@ LANGUAGE = Language(
         "oder weniger": 1,
         "und jünger": 1,
     },
-    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
     # words for "people": they carry no claim of their own (English's light words do the same)
     light=frozenset(
         "jederzeit immer stets bekommen bekommt erhalten erhält geben gibt gegeben nehmen nimmt "
         "genommen einnehmen eingenommen machen macht nutzen nutzt verwenden verwendet personen "
-        "menschen leute".split()
+        "menschen leute nimm verwende".split()
     ),
     endings=("ungen", "ung", "en", "er", "es", "em", "e", "n", "s"),
     unnegate={

@@ -213,11 +213,12 @@ LANGUAGE = Language(
         "menor de": 1,
     },
     bounds_after={"o más": -1, "o menos": 1},
-    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
     # words for "people": they carry no claim of their own (English's light words do the same)
     light=frozenset(
         "siempre momento cualquier reciben recibe recibir obtener obtienen obtiene dar da dan "
-        "tomar toma toman usar usa hacer hace personas gente".split()
+        "tomar toma toman usar usa hacer hace personas gente tome tomen use usen".split()
     ),
     endings=(
         "amente",

@@ -196,11 +196,13 @@ LANGUAGE = Language(
         "de moins de": 1,
     },
     bounds_after={"ou plus": -1, "et plus": -1, "ou moins": 1},
-    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
     # words for "people": they carry no claim of their own (English's light words do the same)
     light=frozenset(
         "toujours moment tout obtenir obtiennent obtient reçoivent reçoit recevoir donner donne "
-        "donnent prendre prend prennent pris utiliser utilise faire fait personnes gens".split()
+        "donnent prendre prend prennent pris utiliser utilise faire fait personnes gens prenez "
+        "prends utilisez".split()
     ),
     endings=(
         "ement",

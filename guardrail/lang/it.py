@@ -143,11 +143,13 @@ LANGUAGE = Language(
         "con più di": -1,
     },
     bounds_after={"o più": -1, "o meno": 1, "e oltre": -1, "in su": -1, "in giù": 1},
-    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
     # words for "people": they carry no claim of their own (English's light words do the same)
     light=frozenset(
         "sempre momento qualsiasi ricevono riceve ricevere ottenere ottengono ottiene dare "
-        "danno prendere prende prendono usare usa fare fa persone gente".split()
+        "danno prendere prende prendono usare usa fare fa persone gente prenda prendete prendi "
+        "usi usate".split()
     ),
     endings=(
         "issimo",

@@ -151,11 +151,12 @@ LANGUAGE = Language(
         "com mais de": -1,
     },
     bounds_after={"ou mais": -1, "ou menos": 1},
-    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using, and
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
     # words for "people": they carry no claim of their own (English's light words do the same)
     light=frozenset(
         "sempre momento qualquer recebem recebe receber obter obtêm obtém dar dá dão tomar toma "
-        "tomam usar usa fazer faz pessoas gente".split()
+        "tomam usar usa fazer faz pessoas gente tome tomem use usem".split()
     ),
     endings=(
         "amente",
