@@ -179,6 +179,8 @@ class Mutator:
         toggled = self._toggle_negation(factoid, tokens)
         if toggled:
             yield toggled
+        if not self._is_negated(tokens):
+            yield _wrap(_NEGATING_WRAPS[0], factoid, self.lex)
         yield from self._lexicon_swaps(factoid, tokens, self.lex.antonym_forms, self.lex.antonyms)
 
     def _toggle_negation(self, text: str, tokens: list[Token]) -> str | None:

@@ -407,8 +407,9 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         ):
             i = _date(toks, i, out, text, t)
             continue
-        # "15 March", and "15. März" / "15. maart" (a day with a dot before the month)
-        dot = 1 if i + 2 < n and toks[i + 1].text == "." and toks[i + 2].low in t.months else 0
+        # "15 March", and "15. März" / "15. maart" (a day with a dot before the month), and
+        # "1er juin", "1° marzo", "1 de marzo", "1º de junho" (a day marker or "de" between)
+        dot = _day_gap(toks, i, t) if tok.digit else 0
         if (
             tok.digit
             and i + 1 + dot < n
@@ -420,6 +421,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             j = i + 2 + dot
             if 1 <= day <= 31:
                 add("date", "day", float(month * 100 + day), "", i, j)
+                if j + 1 < n and toks[j].low in _DAY_JOINERS and toks[j + 1].digit:
+                    j += 1  # "1 de marzo de 2024"
                 if j < n and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
                     add("year", "year", float(toks[j].text), "", j, j + 1)
                     j += 1
@@ -598,6 +601,23 @@ def _counted(toks: list[_Tok], j: int) -> frozenset[str]:
             break
         out.add(low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
     return frozenset(out)
+
+
+#: What may stand between a day and its month: a dot ("15. März"), an ordinal marker ("1er",
+#: "1°", "1º") and the word joining them ("1 de marzo", "1° di marzo").
+_DAY_MARKS = frozenset({".", "er", "°", "º", "ª"})
+_DAY_JOINERS = frozenset({"de", "di", "del"})
+
+
+def _day_gap(toks: list[_Tok], i: int, t: _Tables) -> int:
+    """How many tokens after the day at ``toks[i]`` stand before its month name (0 when the
+    month follows at once or no month follows)."""
+    k = i + 1
+    if k < len(toks) and toks[k].low in _DAY_MARKS:
+        k += 1
+    if k < len(toks) and toks[k].low in _DAY_JOINERS:
+        k += 1
+    return k - (i + 1) if k < len(toks) and toks[k].low in t.months else 0
 
 
 def _date(toks: list[_Tok], i: int, out: list[Value], text: str, t: _Tables) -> int:
