@@ -5,12 +5,17 @@ own words (so a verifier sees the same content words), in a fixed order, so outp
 deterministic. Rules, best first:
 
 * antonyms: toggle the negation at the main auxiliary/copula ("is" -> "is not", "cannot" ->
-  "can", "does not cause" -> "causes", "discovered" -> "did not discover"); swap a word for its
-  lexicon antonym ("safe" -> "unsafe", "increases" -> "decreases"); finally wrap the factoid
-  ("It is not true that ...", "It is false that ..."). Never "not not".
+  "can", "does not cause" -> "causes", "discovered" -> "did not discover"), in a language
+  module's own words outside English ("no tome" -> "tome"); for a factoid with no negation,
+  its plain denial ("It is not true that ..."), which the verifier reads against the
+  factoid's own finding; swap a word for its lexicon antonym ("safe" -> "unsafe",
+  "increases" -> "decreases"); finally other wrappers ("It is false that ..."). Never "not
+  not". A second opposite word comes after the denial because it is a poor antonym of a
+  factoid the context contradicts on another word ("the smallest movement in <the wrong
+  country>" is false twice over).
 * synonyms: swap a word for its lexicon synonym ("safe" -> "harmless"); move a trailing
-  time/place phrase to the front; expand or contract "is not"/"isn't"; digits <-> number words;
-  finally a neutral wrapper ("It is true that ...", "In fact, ...").
+  time/place phrase to the front; expand or contract "is not"/"isn't"; digits <-> number words
+  (English only); finally a neutral wrapper ("It is true that ...", "In fact, ...").
 """
 
 from __future__ import annotations
