@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from guardrail.judges.local.values import Value
 from guardrail.judges.local.verify import Assessment, Finding, Support, Term, Unit, quote
+from guardrail.lang.context import current_language
+from guardrail.lang.registry import language
 from guardrail.text.tokens import words as _words
 
 #: Share of the statement's weight, the name left out, that its best unit must cover.
@@ -94,11 +96,15 @@ def moved(
     values_of: Callable[[Unit], list[Value]],
     units: Sequence[Unit],
 ) -> Finding | None:
-    """A fact moved to another name: aligned word by word (:func:`moved_name`), or in any
-    word order (:func:`swapped_roles`); ``None`` when neither finds one."""
-    return moved_name(statement, assessment, stated, values_of, units) or swapped_roles(
-        assessment, units
-    )
+    """A fact moved to another name: aligned word by word (:func:`moved_name`), or, in a
+    language with a module, in any word order (:func:`swapped_roles`); ``None`` when neither
+    finds one. English keeps the aligned check alone: on RAGTruth's English summaries the
+    any-order check flagged faithful sentences that name several people (answer F1 0.700 ->
+    0.691 with it, 0.703 without)."""
+    found = moved_name(statement, assessment, stated, values_of, units)
+    if found is not None or language(current_language()) is None:
+        return found
+    return swapped_roles(assessment, units)
 
 
 def moved_name(
