@@ -15,10 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 #: unit word -> (dimension, factor to the dimension's base unit), as in the values module:
 #: dimensions ``days``, ``months``, ``minutes``, ``seconds``, ``metres``, ``grams``, ``litres``.
 Units = Mapping[str, tuple[str, float]]
+
+
+#: Fewest letters a root keeps: shorter words are matched as written.
+ROOT_CHARS = 4
+
+
+@cache
+def _by_length(endings: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(set(endings), key=len, reverse=True))
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,35 @@ class Language:
     #: after an article or adjective ("das Blutungsrisiko") nor at a sentence's start.
     capitalized_nouns: bool = False
     name_openers: frozenset[str] = frozenset()
+    #: Inflectional endings (longest first is not required): a word's root is the word without
+    #: the longest of them that leaves :data:`ROOT_CHARS` letters, so "rilasciato" and
+    #: "rilascia" (Italian), "decididos" and "decide" (Portuguese) share a root and match.
+    endings: tuple[str, ...] = ()
+    #: How an antonym mutation removes a negation: negation word -> its replacement ("" drops
+    #: it: Spanish "no tome" -> "tome"; German "keine" -> "eine"; French drops "ne" and "pas").
+    unnegate: Mapping[str, str] = field(default_factory=dict)
+
+    def root(self, word: str) -> str:
+        """``word`` (lower case) without its longest inflectional ending; unchanged when it has
+        none or is too short to lose one."""
+        if len(word) <= ROOT_CHARS:
+            return word
+        for ending in self._endings_by_length:
+            if word.endswith(ending) and len(word) - len(ending) >= ROOT_CHARS:
+                return word[: -len(ending)]
+        return word
+
+    @property
+    def _endings_by_length(self) -> tuple[str, ...]:
+        return _by_length(self.endings)
+
+    @property
+    def bound_phrase_words(self) -> frozenset[str]:
+        """The words of the phrases that bound an amount ("höchstens", "oder älter"): they say
+        how a value is bounded, which the value check compares, so they weigh little when
+        a statement's words are matched ("nicht mehr als sechs" / "höchstens sechs")."""
+        phrases = [*self.bounds_before, *self.bounds_after, *self.bounds]
+        return frozenset(w for p in phrases for w in p.split() if w not in self.stopwords)
 
     def lexicon_data(self) -> dict[str, object]:
         """This language's words in the offline judge's lexicon format (``lexicon.json``)."""
@@ -95,5 +134,5 @@ class Language:
             ],
             "number_words": dict(self.numbers),
             "bound_words": sorted(self.bounds),
-            "light_words": sorted(self.light),
+            "light_words": sorted(self.light | self.bound_phrase_words),
         }

@@ -238,6 +238,8 @@ LANGUAGE = Language(
         "erst ab": -1,
         "länger als": -1,
         "kürzer als": 1,
+        "älter als": -1,
+        "jünger als": 1,
     },
     bounds_after={
         "oder mehr": -1,
@@ -247,5 +249,22 @@ LANGUAGE = Language(
         "oder weniger": 1,
         "und jünger": 1,
     },
-    light=frozenset("jederzeit immer stets".split()),
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
+    # words for "people": they carry no claim of their own (English's light words do the same)
+    light=frozenset(
+        "jederzeit immer stets bekommen bekommt erhalten erhält geben gibt gegeben nehmen nimmt "
+        "genommen einnehmen eingenommen machen macht nutzen nutzt verwenden verwendet personen "
+        "menschen leute nimm verwende".split()
+    ),
+    endings=("ungen", "ung", "en", "er", "es", "em", "e", "n", "s"),
+    unnegate={
+        "nicht": "",
+        "kein": "ein",
+        "keine": "eine",
+        "keinen": "einen",
+        "keinem": "einem",
+        "keiner": "einer",
+        "keines": "eines",
+    },
 )

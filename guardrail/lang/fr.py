@@ -179,6 +179,8 @@ LANGUAGE = Language(
     number_joiners=frozenset({"et"}),
     bounds=frozenset("plus moins dépasser dépasse dépassant".split()),
     bounds_before={
+        "dépasser": -1,
+        "dépasser les": -1,
         "au maximum": 1,
         "au plus": 1,
         "maximum": 1,
@@ -190,7 +192,37 @@ LANGUAGE = Language(
         "plus de": -1,
         "à partir de": -1,
         "dès": -1,
+        "de plus de": -1,
+        "de moins de": 1,
     },
     bounds_after={"ou plus": -1, "et plus": -1, "ou moins": 1},
-    light=frozenset("toujours moment tout".split()),
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
+    # words for "people": they carry no claim of their own (English's light words do the same)
+    light=frozenset(
+        "toujours moment tout obtenir obtiennent obtient reçoivent reçoit recevoir donner donne "
+        "donnent prendre prend prennent pris utiliser utilise faire fait personnes gens prenez "
+        "prends utilisez".split()
+    ),
+    endings=(
+        "ement",
+        "ements",
+        "ation",
+        "ations",
+        "ées",
+        "és",
+        "ée",
+        "é",
+        "ant",
+        "ent",
+        "ons",
+        "ez",
+        "er",
+        "ir",
+        "re",
+        "es",
+        "s",
+        "e",
+    ),
+    unnegate={"ne": "", "n'": "", "pas": ""},
 )

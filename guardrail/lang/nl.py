@@ -124,7 +124,17 @@ LANGUAGE = Language(
         "meer dan": -1,
         "boven": -1,
         "vanaf": -1,
+        "ouder dan": -1,
+        "jonger dan": 1,
     },
-    bounds_after={"of meer": -1, "en ouder": -1, "of minder": 1},
-    light=frozenset("altijd moment elk".split()),
+    bounds_after={"of meer": -1, "en ouder": -1, "of ouder": -1, "of minder": 1, "of jonger": 1},
+    # adverbs that only strengthen a claim, verbs of getting, giving, taking and using (also as
+    # commands: an imperative answer restates a rule), and
+    # words for "people": they carry no claim of their own (English's light words do the same)
+    light=frozenset(
+        "altijd moment elk krijgen krijgt ontvangen ontvangt geven geeft nemen neemt innemen "
+        "gebruiken gebruikt maken maakt mensen personen neem gebruik".split()
+    ),
+    endings=("en", "e", "s", "t"),
+    unnegate={"niet": "", "geen": "een"},
 )

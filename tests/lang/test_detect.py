@@ -108,3 +108,13 @@ def test_the_passages_language_breaks_a_tie_on_a_short_question_and_answer() -> 
     found = detect_turn("How do I reset my password?", "Click 'forgot password'.", ["Ask IT."])
     assert (found.question, found.answer) == ("en", "en")
     assert detect_with_prior("Ok, gratis.", ["zz", "es"]).language == "es"
+
+
+def test_a_short_reply_taken_for_a_constructed_language_keeps_its_question_s() -> None:
+    """fastText puts "No, not cold smoked salmon." in Esperanto (0.62, English 0.27): after
+    an English question and passage it is English; a whole Esperanto sentence stays so."""
+    question = "Can I eat smoked salmon while pregnant?"
+    passages = ["Pregnant women should avoid cold smoked salmon."]
+    assert detect_turn(question, "No, not cold smoked salmon.", passages).answer == "en"
+    esperanto = "Mi ne scias, sed la salmo estas bona por vi."
+    assert detect_turn(question, esperanto, passages).answer == "eo"

@@ -19,6 +19,8 @@ from functools import lru_cache
 
 from guardrail.judges.local.values import Value
 from guardrail.judges.local.verify import Assessment, Finding, Support, Term, Unit, quote
+from guardrail.lang.context import current_language
+from guardrail.lang.registry import language
 from guardrail.text.tokens import words as _words
 
 #: Share of the statement's weight, the name left out, that its best unit must cover.
@@ -94,6 +96,24 @@ def moved(
     values_of: Callable[[Unit], list[Value]],
     units: Sequence[Unit],
 ) -> Finding | None:
+    """A fact moved to another name: aligned word by word (:func:`moved_name`), or, in a
+    language with a module, in any word order (:func:`swapped_roles`); ``None`` when neither
+    finds one. English keeps the aligned check alone: on RAGTruth's English summaries the
+    any-order check flagged faithful sentences that name several people (answer F1 0.700 ->
+    0.691 with it, 0.703 without)."""
+    found = moved_name(statement, assessment, stated, values_of, units)
+    if found is not None or language(current_language()) is None:
+        return found
+    return swapped_roles(assessment, units)
+
+
+def moved_name(
+    statement: str,
+    assessment: Assessment,
+    stated: Callable[[str], list[Value]],
+    values_of: Callable[[Unit], list[Value]],
+    units: Sequence[Unit],
+) -> Finding | None:
     """Contradicted when a name of the statement, stated in some context unit, stands where
     another unit that covers the rest of the statement better names another; ``None``
     otherwise."""
@@ -131,3 +151,57 @@ def moved(
                     f"{quote(unit.text)}",
                 )
     return None
+
+
+#: Most statement words a moved name may take (a name of one to three words).
+_ROLE_WORDS = 3
+#: Words besides the moved name the best unit may lack, if no unit holds them ("C'est").
+_ROLE_EXTRA = 1
+#: Share of the statement's weight its best unit must hold without the moved name.
+ROLE_COVERAGE = 0.5
+
+
+def _namelike(surface: str) -> bool:
+    """A capitalized word or an acronym: a name, or in German a noun."""
+    return surface[:1].isupper()
+
+
+def swapped_roles(assessment: Assessment, units: Sequence[Unit]) -> Finding | None:
+    """Contradicted when, in whatever word order, the statement says of one name what its
+    best unit says of another: the words the best unit lacks are names that another unit
+    names (besides at most one word no unit holds, "C'est"), and the best unit holds a name
+    the statement and that other unit leave out ("The immigration office handles permits.
+    The Job Centre handles benefits." / "Permits are handled by the Job Centre.").
+    ``None`` otherwise."""
+    best = assessment.best
+    if best is None or assessment.negations or not best.missing:
+        return None
+    missing = best.missing
+    if len(missing) > _ROLE_WORDS + _ROLE_EXTRA:
+        return None
+    total = sum(assessment.weights)
+    lost = sum(w for t, w in zip(assessment.terms, assessment.weights, strict=True) if t in missing)
+    if not total or (total - lost) / total < ROLE_COVERAGE:
+        return None
+    said = {t.stem for t in assessment.terms}
+    for other in units:
+        if other is best.unit:
+            continue
+        moved = [t for t in missing if _holds(other, t)]
+        extra = [t for t in missing if t not in moved]
+        if not moved or len(moved) > _ROLE_WORDS or not all(_namelike(t.surface) for t in moved):
+            continue
+        if len(extra) > _ROLE_EXTRA or any(_holds(u, t) for t in extra for u in units):
+            continue
+        own = {e for e in best.unit.entities if e not in said and e not in other.stems}
+        if own:
+            return Finding(
+                Support.CONTRADICTED,
+                f"The context says this of another name than "
+                f"{' '.join(t.surface for t in moved)}: {quote(best.unit.text)}",
+            )
+    return None
+
+
+def _holds(unit: Unit, term: Term) -> bool:
+    return term.stem in unit.stems or bool(term.same & unit.same)

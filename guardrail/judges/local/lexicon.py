@@ -19,8 +19,8 @@ forms ("increases", "increased") find their entry.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -73,6 +73,9 @@ class Lexicon:
     #: words that, after a negation and before a number, make a bound rather than a denial:
     #: "not more than 20" is "at most 20", "ne pas dépasser 4 g" is "at most 4 g"
     bound_words: frozenset[str] = frozenset()
+    #: The language's root of a word (:meth:`~guardrail.lang.base.Language.root`): words of one
+    #: root share a key, so inflected forms match. ``None`` for English (its stemmer does it).
+    root: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
     #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
     #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
     readings: dict[str, Any] = field(
@@ -201,7 +204,8 @@ def _for_language(code: str) -> Lexicon:
             data[key] = [*base, *extra]
         else:
             data[key] = extra
-    return Lexicon.from_dict(data)
+    built = Lexicon.from_dict(data)
+    return replace(built, root=lang.root) if lang.endings else built
 
 
 @lru_cache(maxsize=1)

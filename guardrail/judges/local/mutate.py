@@ -5,20 +5,27 @@ own words (so a verifier sees the same content words), in a fixed order, so outp
 deterministic. Rules, best first:
 
 * antonyms: toggle the negation at the main auxiliary/copula ("is" -> "is not", "cannot" ->
-  "can", "does not cause" -> "causes", "discovered" -> "did not discover"); swap a word for its
-  lexicon antonym ("safe" -> "unsafe", "increases" -> "decreases"); finally wrap the factoid
-  ("It is not true that ...", "It is false that ..."). Never "not not".
+  "can", "does not cause" -> "causes", "discovered" -> "did not discover"), in a language
+  module's own words outside English ("no tome" -> "tome"); for a factoid with no negation,
+  its plain denial ("It is not true that ..."), which the verifier reads against the
+  factoid's own finding; swap a word for its lexicon antonym ("safe" -> "unsafe",
+  "increases" -> "decreases"); finally other wrappers ("It is false that ..."). Never "not
+  not". A second opposite word comes after the denial because it is a poor antonym of a
+  factoid the context contradicts on another word ("the smallest movement in <the wrong
+  country>" is false twice over).
 * synonyms: swap a word for its lexicon synonym ("safe" -> "harmless"); move a trailing
-  time/place phrase to the front; expand or contract "is not"/"isn't"; digits <-> number words;
-  finally a neutral wrapper ("It is true that ...", "In fact, ...").
+  time/place phrase to the front; expand or contract "is not"/"isn't"; digits <-> number words
+  (English only); finally a neutral wrapper ("It is true that ...", "In fact, ...").
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from guardrail.judges.local.lexicon import Lexicon
+from guardrail.lang.context import current_language
+from guardrail.lang.registry import language
 from guardrail.text.edits import capitalize_first, ensure_period
 from guardrail.text.tokens import Token, tokenize
 
@@ -177,6 +184,8 @@ class Mutator:
         toggled = self._toggle_negation(factoid, tokens)
         if toggled:
             yield toggled
+        if not self._is_negated(tokens):
+            yield _wrap(_NEGATING_WRAPS[0], factoid, self.lex)
         yield from self._lexicon_swaps(factoid, tokens, self.lex.antonym_forms, self.lex.antonyms)
 
     def _toggle_negation(self, text: str, tokens: list[Token]) -> str | None:
@@ -189,6 +198,9 @@ class Mutator:
         return self._insert_negation(text, tokens)
 
     def _remove_negation(self, text: str, tokens: list[Token]) -> str | None:
+        lang = language(current_language())
+        if lang is not None:
+            return _unnegate(text, tokens, lang.unnegate)
         lex = self.lex
         for i, tok in enumerate(tokens):
             low = tok.lower
@@ -439,6 +451,8 @@ class Mutator:
         return None
 
     def _toggle_numbers(self, text: str, tokens: list[Token]) -> str | None:
+        if language(current_language()) is not None:
+            return None  # the number words are English ("20" is not "twenty" in Italian)
         edits: list[Edit] = []
         for tok in tokens:
             glued = tok.end < len(text) and (text[tok.end].isalnum() or text[tok.end] in "-:.,")
@@ -450,6 +464,32 @@ class Mutator:
             elif tok.lower in _WORD_DIGITS:
                 edits.append((tok.start, tok.end, _WORD_DIGITS[tok.lower]))
         return _apply(text, edits) if edits else None
+
+
+def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str | None:
+    """``text`` without its negation, by a language module's table (every word of the first
+    negation's kind: French "ne ... pas" loses both); ``None`` when it has none."""
+    edits: list[Edit] = []
+    for i, tok in enumerate(tokens):
+        low = tok.lower.replace("’", "'")
+        elided = low[: low.find("'") + 1] if "'" in low[:-1] else ""
+        if elided and elided in table:  # "n'est" -> "est"
+            edits.append((tok.start, tok.start + len(elided), table[elided]))
+            continue
+        if low not in table:
+            continue
+        repl = table[low]
+        if repl:
+            edits.append((tok.start, tok.end, _match_case(tok.text, repl)))
+        else:
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            end = nxt.start if nxt is not None and not low.endswith("'") else tok.end
+            edits.append((tok.start, end, ""))
+        if not low.endswith("'") and low != "ne":
+            break  # one negation: "ne" / "n'" goes with the "pas" after it
+    if not edits:
+        return None
+    return capitalize_first(_apply(text, edits)) if edits[0][0] == 0 else _apply(text, edits)
 
 
 def _looks_plural(tok: Token) -> bool:

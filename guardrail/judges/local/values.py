@@ -163,6 +163,9 @@ class _Tables:
     bounds_before: dict[str, int] = field(default_factory=dict)
     bounds_after: dict[str, int] = field(default_factory=dict)
     negations: frozenset[str] = frozenset()
+    #: function words that end the search for a unit after a number ("6 tablets a day" counts
+    #: tablets, not days)
+    stopwords: frozenset[str] = STOPWORDS
 
 
 def _english() -> _Tables:
@@ -219,6 +222,7 @@ def tables(code: str) -> _Tables:
         {**_EN.bounds_before, **lang.bounds_before},
         {**_EN.bounds_after, **lang.bounds_after},
         (_EN.negations - lang.stopwords) | lang.negations,
+        STOPWORDS | lang.stopwords,
     )
 
 
@@ -237,6 +241,10 @@ class Value:
     #: A bound the text puts on the amount: +1 at most ("up to 20", "under 16"), -1 at least
     #: ("at least 20", "16 and over"), 0 none.
     bound: int = 0
+    #: For a count of things with no known unit, the words naming what is counted ("12
+    #: paracetamol tablets": paracetamol, tablet; "8 tablets of paracetamol": tablet,
+    #: paracetamol), so the two counts compare though their first words differ.
+    nouns: frozenset[str] = frozenset()
 
     def same(self, other: Value) -> bool:
         """The same value (kinds and keys must already agree); "at most 20" and "at least
@@ -248,8 +256,28 @@ class Value:
         return self.text == other.text
 
     def comparable(self, other: Value) -> bool:
-        """Values of one kind and dimension: if they differ, they disagree."""
-        return self.kind == other.kind and self.key == other.key
+        """Values of one kind and dimension: if they differ, they disagree. Two counts of
+        things compare when they name one thing counted (:func:`counted_alike`)."""
+        if self.kind != other.kind:
+            return False
+        return self.key == other.key or counted_alike(self.nouns, other.nouns)
+
+
+#: Shortest word that, ending a compound, names what the compound counts ("Tabletten" in
+#: "Ibuprofentabletten").
+_HEAD_CHARS = 5
+
+
+def counted_alike(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two counts name one thing counted: a word in common, or a compound of one ending in a
+    word of the other ("ibuprofentabletten" / "tabletten")."""
+    if not a or not b:
+        return False
+    if a & b:
+        return True
+    return any(x != y and len(y) >= _HEAD_CHARS and x.endswith(y) for x in a for y in b) or any(
+        x != y and len(x) >= _HEAD_CHARS and y.endswith(x) for x in a for y in b
+    )
 
 
 class _Tok(NamedTuple):
@@ -379,8 +407,9 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         ):
             i = _date(toks, i, out, text, t)
             continue
-        # "15 March", and "15. März" / "15. maart" (a day with a dot before the month)
-        dot = 1 if i + 2 < n and toks[i + 1].text == "." and toks[i + 2].low in t.months else 0
+        # "15 March", and "15. März" / "15. maart" (a day with a dot before the month), and
+        # "1er juin", "1° marzo", "1 de marzo", "1º de junho" (a day marker or "de" between)
+        dot = _day_gap(toks, i, t) if tok.digit else 0
         if (
             tok.digit
             and i + 1 + dot < n
@@ -392,6 +421,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             j = i + 2 + dot
             if 1 <= day <= 31:
                 add("date", "day", float(month * 100 + day), "", i, j)
+                if j + 1 < n and toks[j].low in _DAY_JOINERS and toks[j + 1].digit:
+                    j += 1  # "1 de marzo de 2024"
                 if j < n and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
                     add("year", "year", float(toks[j].text), "", j, j + 1)
                     j += 1
@@ -439,6 +470,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if unit is not None:
             dim, per = t.units.get(unit, (unit, 1.0))
             add("quantity", dim, amount * per, "", i, end)
+            if unit not in t.units:
+                out[-1] = replace(out[-1], nouns=_counted(toks, j))
         elif (ranged := _range_unit(toks, j, t)) is not None:
             dim, per = t.units.get(ranged, (ranged, 1.0))
             add("quantity", dim, amount * per, "", i, j)  # "12 to 15 minutes": 12 minutes
@@ -540,12 +573,51 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
             break
         if tok.low in t.units:
             return tok.low, k + step + 1
+        if tok.low in t.stopwords:
+            break  # "6 tablets a day": the unit is what comes before "a"
     if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in STOPWORDS:
         word = toks[k].low
         if len(word) > 2 and word not in t.months and word not in t.weekdays:
             stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word
             return stem, k + 1
     return None, j
+
+
+#: Words that join a counted thing to what it is made of ("tablets of paracetamol").
+_LINKERS = frozenset("of de du des di del della da do dos das van von".split())
+#: Words after an amount read for what it counts.
+_COUNTED_WORDS = 3
+
+
+def _counted(toks: list[_Tok], j: int) -> frozenset[str]:
+    """The words after an amount that name what it counts: up to :data:`_COUNTED_WORDS`
+    words, over joining words ("of"), up to the first other function word or sign."""
+    out: set[str] = set()
+    for tok in toks[j : j + _COUNTED_WORDS]:
+        low = tok.low
+        if low in _LINKERS:
+            continue
+        if not low.isalpha() or low in STOPWORDS or len(low) <= 2:
+            break
+        out.add(low[:-1] if low.endswith("s") and not low.endswith("ss") else low)
+    return frozenset(out)
+
+
+#: What may stand between a day and its month: a dot ("15. März"), an ordinal marker ("1er",
+#: "1°", "1º") and the word joining them ("1 de marzo", "1° di marzo").
+_DAY_MARKS = frozenset({".", "er", "°", "º", "ª"})
+_DAY_JOINERS = frozenset({"de", "di", "del"})
+
+
+def _day_gap(toks: list[_Tok], i: int, t: _Tables) -> int:
+    """How many tokens after the day at ``toks[i]`` stand before its month name (0 when the
+    month follows at once or no month follows)."""
+    k = i + 1
+    if k < len(toks) and toks[k].low in _DAY_MARKS:
+        k += 1
+    if k < len(toks) and toks[k].low in _DAY_JOINERS:
+        k += 1
+    return k - (i + 1) if k < len(toks) and toks[k].low in t.months else 0
 
 
 def _date(toks: list[_Tok], i: int, out: list[Value], text: str, t: _Tables) -> int:

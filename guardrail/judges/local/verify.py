@@ -210,6 +210,8 @@ class WordReading(NamedTuple):
 
 #: Words whose reading one lexicon remembers.
 WORDS_KEPT = 65536
+#: Words longer than this are keyed by their language's root too (shorter ones as written).
+ROOT_KEYED = 4
 
 
 def word_reading(low: str, lex: Lexicon) -> WordReading:
@@ -221,10 +223,13 @@ def word_reading(low: str, lex: Lexicon) -> WordReading:
         number = lex.number_value(low)
         if low in ("one", "first", "once"):
             number = None  # too often a pronoun or an idiom to compare as a number
+        same = lex.same_keys.get(s, frozenset())
+        if lex.root is not None:
+            same = same | _root_keys(low, lex.root)
         found = WordReading(
             content=lex.is_content(low),
             stem=s,
-            same=lex.same_keys.get(s, frozenset()),
+            same=same,
             polar=lex.polar_keys.get(s, ()),
             number=number,
             light=s in lex.light_words,
@@ -234,6 +239,17 @@ def word_reading(low: str, lex: Lexicon) -> WordReading:
         if len(lex.readings) < WORDS_KEPT:
             lex.readings[low] = found
     return found
+
+
+#: An elided article or pronoun before an apostrophe ("l'allocation", "dell'anno", "d'asile").
+_ELIDED = re.compile(r"^[^\W\d_]{1,4}['’]")
+
+
+def _root_keys(low: str, root: Callable[[str], str]) -> frozenset[str]:
+    """The root key of a word of a language with roots, read without an elided article
+    ("l'allocation" shares "allocations"'s root); none for a short word."""
+    word = _ELIDED.sub("", low)
+    return frozenset({f"root:{root(word)}"}) if len(word) > ROOT_KEYED else frozenset()
 
 
 def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> list[Term]:

@@ -7,6 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.mutate import Mutator
 from guardrail.scoring.parsing import parse_statements
 
 _SHARED = LocalJudge(verifier="rules")  # one lexicon load for all hypothesis examples
@@ -142,3 +144,13 @@ def test_mutation_never_raises(text, count):
     for task in ("synonym", "antonym"):
         reply = judge.answer(task, {"factoid": text, "count": count})
         assert len(reply.split("\n") if reply else []) == count
+
+
+def test_an_affirmed_factoid_is_also_denied_outright() -> None:
+    """Of two antonyms, the second is the factoid's plain denial (read against the factoid's
+    own finding) rather than a second opposite word, which a factoid the context already
+    contradicts elsewhere would make false twice over."""
+    factoid = "It was one of the largest civil movements in Britain."
+    first, second = Mutator(Lexicon.load()).antonyms(factoid, 2)
+    assert first == "It was not one of the largest civil movements in Britain."
+    assert second == "It is not true that it was one of the largest civil movements in Britain."
