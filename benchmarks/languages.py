@@ -1,13 +1,17 @@
 """Turns in seven languages under a policy: language identification, topics, and what the
 guard decides on contradicted and faithful answers.
 
-    python -m benchmarks.languages [--split test|dev|all|holdout] [--policy policies/default.yaml]
+    python -m benchmarks.languages [--split test|dev|all|holdout|unseen]
+        [--policy policies/default.yaml]
         [--detectors] [--json-out PATH]
 
 The suites are ``benchmarks/data/languages/<code>.jsonl`` (one question, one passage, a
 faithful restatement and a single-fact contradiction per line, with the gold topic and a
 ``split``: development or test half), ``holdout/<code>.jsonl`` (``--split holdout``: suites
-written later and never tuned on) and ``short.jsonl`` (replies of three to six words, for
+written later and never tuned on), ``unseen/<code>.jsonl`` (``--split unseen``: 20 turns per
+language written natively by a separate author who did not read the judge's code, after the
+holdout had been looked at by kind; its finer topic labels are mapped onto the policy's, see
+``UNSEEN_TOPICS``) and ``short.jsonl`` (replies of three to six words, for
 language identification only). They were written before the language work was tuned; report
 the test half.
 
@@ -45,11 +49,15 @@ from guardrail.judges.registry import make_judge
 from guardrail.lang import detect, detect_turn
 from guardrail.lang.detect import forget_detections
 from guardrail.policy import PolicyEngine, load_policy
+from guardrail.policy.schema import Policy, TopicRule
 from guardrail.scoring import MetaRAG
 from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
-HOLDOUT = "holdout"
+HELD_OUT = ("holdout", "unseen")
+#: The unseen suites' topic labels that the default policy names otherwise; a label the policy
+#: has neither under its own name nor here is the policy's default topic.
+UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}
 LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl")
 CAUGHT = 0.8
 KEPT = 0.3
@@ -60,7 +68,7 @@ def load(split: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The turn cases and the short replies of ``split`` (``all``: both halves; ``holdout``:
     the held-out suites, written later, with no short replies)."""
     root = repo_root() / SUITES
-    folder = root / HOLDOUT if split == "holdout" else root
+    folder = root / split if split in HELD_OUT else root
     turns: list[dict[str, Any]] = []
     for code in LANGUAGES:
         path = folder / f"{code}.jsonl"
@@ -147,6 +155,12 @@ def _shipped(text: str) -> str:
     return detect(text).language
 
 
+def gold_topic(policy: Policy, label: str) -> TopicRule:
+    """The policy's rule for a suite's topic label (see ``UNSEEN_TOPICS``)."""
+    label = UNSEEN_TOPICS.get(label, label)
+    return policy.topic(label) if policy.has_topic(label) else policy.default_rule
+
+
 def run(policy_path: Path, split: str, detectors: bool) -> dict[str, Any]:
     turns, short = load(split)
     policy = load_policy(policy_path)
@@ -164,7 +178,7 @@ def run(policy_path: Path, split: str, detectors: bool) -> dict[str, Any]:
         row = rows[case["language"]]
         topics = classifier.classify(case["question"], [case["context"]])
         rule = engine.rule_for(topics)
-        gold = policy.topic(case["topic"])
+        gold = gold_topic(policy, case["topic"])
         row["questions"] += 1
         row["topic_right"] += rule.name == gold.name
         if gold.sensitive:
@@ -257,7 +271,7 @@ def print_tables(found: dict[str, Any], console: Console) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", choices=("test", "dev", "all", "holdout"), default="test")
+    ap.add_argument("--split", choices=("test", "dev", "all", *HELD_OUT), default="test")
     ap.add_argument("--policy", type=Path, default=repo_root() / "policies" / "default.yaml")
     ap.add_argument("--detectors", action="store_true", help="compare installed detectors")
     ap.add_argument("--json-out", default=None)
