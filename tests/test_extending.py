@@ -176,3 +176,39 @@ def test_a_plugin_that_fails_to_import_is_named(tmp_path: Path):
         extra_path=tmp_path,
     )
     assert "plug-in 'broken'" in out and "no_such_module" in out
+
+
+def test_importing_the_package_and_its_commands_run_no_plugin_code(tmp_path: Path):
+    """Installed plug-ins of every kind are not imported by ``from guardrail import Guard``,
+    ``check --help`` or ``schema``: a plug-in's module code runs only once its name is used."""
+    marker = tmp_path / "imported"
+    info = tmp_path / "loud_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loud-plugin\nVersion: 1.0\n")
+    groups = ("judges", "scorers", "actions")
+    (info / "entry_points.txt").write_text(
+        "".join(f"[guardrail.{group}]\nloud = loud_plugin\n\n" for group in groups)
+    )
+    (tmp_path / "loud_plugin.py").write_text(
+        f"from pathlib import Path\nPath({str(marker)!r}).write_text('imported')\n"
+    )
+    run_python(
+        "from guardrail import Guard\n"
+        "from guardrail.cli import main\n"
+        "for argv in (['check', '--help'], ['schema']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n",
+        extra_path=tmp_path,
+    )
+    assert not marker.exists()
+    run_python(
+        "from guardrail.judges.registry import make_judge\n"
+        "try:\n"
+        "    make_judge('loud:x')\n"
+        "except Exception:\n"
+        "    pass\n",
+        extra_path=tmp_path,
+    )
+    assert marker.exists()  # the same plug-in is imported once named: the test can see it
