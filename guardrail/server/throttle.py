@@ -73,9 +73,9 @@ class SharedLoginThrottle:
 
     def _wait(self, conn: Connection, keys: list[str], now: float) -> int | None:
         nth = conn.execute(
-            "SELECT at FROM login_failures WHERE at > ? AND client NOT LIKE 'reviewer:%'"
-            " ORDER BY at DESC LIMIT 1 OFFSET ?",
-            (now - self.window_s, self.max_global_failures - 1),
+            "SELECT at FROM login_failures WHERE at > ? AND client NOT LIKE ?"
+            " ORDER BY at DESC LIMIT 1 OFFSET ?",  # the pattern is a parameter: psycopg reads %
+            (now - self.window_s, "reviewer:%", self.max_global_failures - 1),
         ).fetchone()
         if nth is not None:  # max_global_failures or more within the window, from anywhere
             return max(1, math.ceil(float(nth["at"]) + self.window_s - now))
