@@ -24,6 +24,8 @@ Units = Mapping[str, tuple[str, float]]
 
 #: Fewest letters a root keeps: shorter words are matched as written.
 ROOT_CHARS = 4
+#: Fewest letters a compound keeps beside one of its parts ("Kranken|kasse").
+COMPOUND_REST = 3
 
 
 @cache
@@ -94,6 +96,54 @@ class Language:
     #: How an antonym mutation removes a negation: negation word -> its replacement ("" drops
     #: it: Spanish "no tome" -> "tome"; German "keine" -> "eine"; French drops "ne" and "pas").
     unnegate: Mapping[str, str] = field(default_factory=dict)
+    #: Elided words written before an apostrophe ("l'", "c'", "n'", "dell'"): a word read
+    #: without them is the word itself ("c'est" is "est", "l'invitation" is "invitation").
+    elided: frozenset[str] = frozenset()
+    #: Pronouns joined after a hyphen ("donnez-lui", "appelez-le"): the word is read without.
+    clitics: frozenset[str] = frozenset()
+    #: Groups of general words of one meaning ("Gefahr", "Risiko"): the verifier matches any
+    #: word of a group with any other. General vocabulary only, never a domain's terms.
+    synonyms: tuple[tuple[str, ...], ...] = ()
+    #: Whether nouns join into one written word (German, Dutch): a word then also matches a
+    #: compound it is a part of ("Nase" / "Nasenschleimhaut"), and a compound a word that is
+    #: one of its parts.
+    compounds: bool = False
+    #: Endings that make a compound mean "without" ("kostenlos", "gebührenfrei"): such a
+    #: word is not matched with its first part.
+    privative: tuple[str, ...] = ()
+
+    def base_word(self, word: str) -> str:
+        """``word`` (lower case) without an elided article or pronoun before an apostrophe and
+        without a pronoun joined after a hyphen; unchanged when it has neither."""
+        out = word
+        cut = max(out.find("'"), out.find("’"))
+        if cut > 0 and out[:cut] in self.elided and len(out) - cut > 2:
+            out = out[cut + 1 :]
+        while "-" in out:
+            head, _, tail = out.rpartition("-")
+            if tail not in self.clitics or len(head) < 2:
+                break
+            out = head[:-2] if head.endswith("-t") else head
+        return out
+
+    def compound_parts(self, word: str) -> frozenset[str]:
+        """The pieces a compound may be made of (lower case; with their roots): its
+        beginnings and endings of at least :data:`ROOT_CHARS` letters that leave at least
+        :data:`COMPOUND_REST` letters. Empty unless the language writes compounds."""
+        if not self.compounds or len(word) < ROOT_CHARS + COMPOUND_REST:
+            return frozenset()
+        out: set[str] = set()
+        for cut in range(COMPOUND_REST, len(word) - ROOT_CHARS + 1):
+            tail = word[cut:]
+            out.add(tail)
+            out.add(self.root(tail))
+        if word.endswith(self.privative):
+            return frozenset(p for p in out if len(p) >= ROOT_CHARS)
+        for cut in range(ROOT_CHARS, len(word) - COMPOUND_REST + 1):
+            head = word[:cut]
+            out.add(head)
+            out.add(self.root(head))
+        return frozenset(p for p in out if len(p) >= ROOT_CHARS)
 
     def root(self, word: str) -> str:
         """``word`` (lower case) without its longest inflectional ending; unchanged when it has
@@ -133,6 +183,7 @@ class Language:
                 for i, (p, n) in enumerate(self.verdicts)
             ],
             "number_words": dict(self.numbers),
+            "synonym_groups": [list(g) for g in self.synonyms],
             "bound_words": sorted(self.bounds),
             "light_words": sorted(self.light | self.bound_phrase_words),
         }

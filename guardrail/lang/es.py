@@ -71,9 +71,15 @@ LANGUAGE = Language(
         para sobre bajo entre desde hasta durante antes después es son era eran será serán
         ha han había habían ser estar está están él ella ellos ellas usted ustedes nosotros
         yo tú se su sus nuestro nuestra que quien cuando si como también muy puede pueden
-        puedo debe deben debo hay le les me te cualquier cualquiera todo toda""".split()
+        puedo debe deben debo hay le les me te cualquier cualquiera todo toda
+        sí pues entonces bueno mi mis tu tus nos os lo la le les ya aquí allí ahí solo sólo
+        usted ustedes vosotros
+        debes debemos puedes podemos tienes tiene tienen tengo ir vaya vas va""".split()
     ),
     opposites=(
+        ("primer", "último"),
+        ("primero", "último"),
+        ("primera", "última"),
         ("aumenta", "reduce"),
         ("aumentar", "reducir"),
         ("aumenta", "disminuye"),
@@ -106,6 +112,11 @@ LANGUAGE = Language(
                 "inofensivo",
                 "permitido",
                 "recomendado",
+                "aconsejado",
+                "aconsejable",
+                "permitida",
+                "recomendada",
+                "recomienda",
             ),
             (
                 "peligroso",
@@ -114,6 +125,11 @@ LANGUAGE = Language(
                 "desaconsejado",
                 "contraindicado",
                 "perjudicial",
+                "desaconseja",
+                "desaconsejada",
+                "prohibida",
+                "evitar",
+                "evite",
             ),
         ),
         (("obligatorio", "necesario", "requerido"), ("opcional", "voluntario")),
@@ -181,12 +197,36 @@ LANGUAGE = Language(
         "libra": "gbp",
         "libras": "gbp",
     },
-    pay=frozenset({"pagar", "de pago", "cuesta", "cuestan", "tarifa"}),
+    pay=frozenset(
+        {
+            "a su cargo",
+            "a tu cargo",
+            "por su cuenta",
+            "de pago",
+            "pagar",
+            "cuesta",
+            "cuestan",
+            "tarifa",
+        }
+    ),
     immediate=frozenset(
         {"inmediatamente", "de inmediato", "enseguida", "sin demora", "sin espera"}
     ),
     wait=frozenset({"espera", "esperar", "solo después"}),
-    free=frozenset({"gratis", "gratuito", "gratuita", "gratuitos", "gratuitas", "gratuitamente"}),
+    free=frozenset(
+        {
+            "no cuesta nada",
+            "sin coste",
+            "sin costo",
+            "sin cargo",
+            "gratis",
+            "gratuito",
+            "gratuita",
+            "gratuitos",
+            "gratuitas",
+            "gratuitamente",
+        }
+    ),
     number_joiners=frozenset({"y"}),
     bounds=frozenset("más menos exceder excede superar supera sobrepasar".split()),
     bounds_before={
@@ -250,6 +290,23 @@ LANGUAGE = Language(
         "e",
         "o",
         "s",
+    ),
+    synonyms=(
+        ("médico", "médica", "doctor", "doctora"),
+        ("día", "jornada"),
+        ("gratis", "gratuito", "gratuita", "gratuitamente"),
+        ("inmediatamente", "enseguida"),
+        ("sueldo", "salario", "nómina"),
+        ("empezar", "comenzar", "iniciar"),
+        ("empieza", "comienza", "inicia"),
+        ("terminar", "acabar", "finalizar"),
+        ("recibir", "obtener"),
+        ("reembolsar", "reembolsa", "reembolso"),
+        ("prohibido", "prohibida", "vedado"),
+        ("permitido", "permitida", "autorizado", "autorizada"),
+        ("riesgo", "peligro"),
+        ("solicitud", "petición", "demanda"),
+        ("quitar", "retirar"),
     ),
     unnegate={"no": ""},
 )

@@ -76,6 +76,22 @@ class Lexicon:
     #: The language's root of a word (:meth:`~guardrail.lang.base.Language.root`): words of one
     #: root share a key, so inflected forms match. ``None`` for English (its stemmer does it).
     root: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
+    #: The language's word without elided articles and joined pronouns
+    #: (:meth:`~guardrail.lang.base.Language.base_word`); ``None`` for English.
+    base: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
+    #: The language's compound parts of a word
+    #: (:meth:`~guardrail.lang.base.Language.compound_parts`); ``None`` where words do not join.
+    parts: Callable[[str], frozenset[str]] | None = field(default=None, compare=False, hash=False)
+    #: root -> synonym keys, for a language with roots: an inflected form of a word of a
+    #: synonym group ("Gefahren") finds its group.
+    root_same: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, hash=False)
+    #: root -> polar keys, for a language with roots: "sconsigliata" finds "sconsigliato"'s.
+    root_polar: dict[str, tuple[tuple[str, int], ...]] = field(
+        default_factory=dict, compare=False, hash=False
+    )
+    #: Every noun is capitalized (German): a capitalized word is then no sign of a name, and
+    #: only an acronym ("BAMF") is read as one when verifying.
+    capitalized_nouns: bool = False
     #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
     #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
     readings: dict[str, Any] = field(
@@ -205,7 +221,28 @@ def _for_language(code: str) -> Lexicon:
         else:
             data[key] = extra
     built = Lexicon.from_dict(data)
-    return replace(built, root=lang.root) if lang.endings else built
+    root_same: dict[str, set[str]] = {}
+    first = len(_english_data().get("synonym_groups", []))
+    for i, group in enumerate(lang.synonyms, start=first):
+        for word in group:
+            root_same.setdefault(lang.root(word), set()).add(f"syn:{i}")
+    root_polar: dict[str, tuple[tuple[str, int], ...]] = {}
+    if lang.endings:
+        words = [w for pair in lang.opposites for w in pair]
+        words += [w for pos, neg in lang.verdicts for w in (*pos, *neg)]
+        for word in words:
+            found = built.polar_keys.get(stem(word))
+            if found and " " not in word:
+                root_polar.setdefault(lang.root(word), found)
+    return replace(
+        built,
+        root_polar=root_polar,
+        root=lang.root if lang.endings else None,
+        base=lang.base_word if lang.elided or lang.clitics else None,
+        parts=lang.compound_parts if lang.compounds else None,
+        root_same={k: frozenset(v) for k, v in root_same.items()},
+        capitalized_nouns=lang.capitalized_nouns,
+    )
 
 
 @lru_cache(maxsize=1)

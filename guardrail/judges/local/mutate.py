@@ -177,7 +177,10 @@ class Mutator:
     # -- antonyms -------------------------------------------------------------------------------
 
     def _is_negated(self, tokens: list[Token]) -> bool:
-        return any(t.is_word and self.lex.is_negation(t.lower) for t in tokens)
+        return any(
+            t.is_word and self.lex.is_negation(t.lower) and not _answers(tokens, i)
+            for i, t in enumerate(tokens)
+        )
 
     def _antonym_candidates(self, factoid: str) -> Iterator[str]:
         tokens = tokenize(factoid, "lexical")
@@ -204,7 +207,7 @@ class Mutator:
         lex = self.lex
         for i, tok in enumerate(tokens):
             low = tok.lower
-            if not tok.is_word:
+            if not tok.is_word or _answers(tokens, i):
                 continue
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             if low in lex.contractions:  # isn't, doesn't, can't ...
@@ -476,7 +479,7 @@ def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str |
         if elided and elided in table:  # "n'est" -> "est"
             edits.append((tok.start, tok.start + len(elided), table[elided]))
             continue
-        if low not in table:
+        if low not in table or _answers(tokens, i):
             continue
         repl = table[low]
         if repl:
@@ -490,6 +493,16 @@ def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str |
     if not edits:
         return None
     return capitalize_first(_apply(text, edits)) if edits[0][0] == 0 else _apply(text, edits)
+
+
+#: What follows a "no" that opens a statement and only answers the question ("No, ...").
+_ANSWER_BREAK = frozenset({",", "!", ";", "–", "—"})
+
+
+def _answers(tokens: list[Token], i: int) -> bool:
+    """Whether ``tokens[i]`` opens the text and is set off as a reply ("Nein, ...", "No, ...")
+    rather than negating what follows: an antonym keeps it and negates the rest."""
+    return i == 0 and len(tokens) > 1 and tokens[1].text in _ANSWER_BREAK
 
 
 def _looks_plural(tok: Token) -> bool:

@@ -166,6 +166,9 @@ class _Tables:
     #: function words that end the search for a unit after a number ("6 tablets a day" counts
     #: tablets, not days)
     stopwords: frozenset[str] = STOPWORDS
+    #: the language module's function words: capitalized ("Sie", "La" at a sentence's start),
+    #: they still start no name
+    function_words: frozenset[str] = frozenset()
 
 
 def _english() -> _Tables:
@@ -223,6 +226,7 @@ def tables(code: str) -> _Tables:
         {**_EN.bounds_after, **lang.bounds_after},
         (_EN.negations - lang.stopwords) | lang.negations,
         STOPWORDS | lang.stopwords,
+        lang.stopwords | lang.negations,
     )
 
 
@@ -664,6 +668,8 @@ def _names(
     for k, tok in enumerate(toks):
         head = tok.text[:1]
         capital = head.isalpha() and head.isupper()
+        if capital and tok.low in t.function_words and not tok.text.isupper():
+            capital = False  # "Sie", a sentence's "La": a function word, not a name
         if capital and not (
             tok.low in t.months
             or tok.low in t.weekdays
