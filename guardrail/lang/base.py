@@ -26,6 +26,9 @@ Units = Mapping[str, tuple[str, float]]
 ROOT_CHARS = 4
 #: Fewest letters a compound keeps beside one of its parts ("Kranken|kasse").
 COMPOUND_REST = 3
+#: Fewest letters of a compound's last part, its head ("Zwem|les", "Feier|tag"); a first part
+#: keeps :data:`ROOT_CHARS`.
+HEAD_CHARS = 3
 
 
 @cache
@@ -108,6 +111,11 @@ class Language:
     #: compound it is a part of ("Nase" / "Nasenschleimhaut"), and a compound a word that is
     #: one of its parts.
     compounds: bool = False
+    #: Wrappers that keep a statement's meaning ("Es stimmt: {}"); the first two also affirm a
+    #: rewrite. The mutations wrap in the statement's language, and the verifier reads them off.
+    supportive_wraps: tuple[str, ...] = ()
+    #: Wrappers that deny a statement ("Es stimmt nicht: {}").
+    negating_wraps: tuple[str, ...] = ()
     #: Endings that make a compound mean "without" ("kostenlos", "gebührenfrei"): such a
     #: word is not matched with its first part.
     privative: tuple[str, ...] = ()
@@ -128,22 +136,23 @@ class Language:
 
     def compound_parts(self, word: str) -> frozenset[str]:
         """The pieces a compound may be made of (lower case; with their roots): its
-        beginnings and endings of at least :data:`ROOT_CHARS` letters that leave at least
-        :data:`COMPOUND_REST` letters. Empty unless the language writes compounds."""
+        beginnings of at least :data:`ROOT_CHARS` letters and endings of at least
+        :data:`HEAD_CHARS` that leave at least :data:`COMPOUND_REST` letters. Empty unless
+        the language writes compounds."""
         if not self.compounds or len(word) < ROOT_CHARS + COMPOUND_REST:
             return frozenset()
         out: set[str] = set()
-        for cut in range(COMPOUND_REST, len(word) - ROOT_CHARS + 1):
+        for cut in range(COMPOUND_REST, len(word) - HEAD_CHARS + 1):
             tail = word[cut:]
             out.add(tail)
             out.add(self.root(tail))
         if word.endswith(self.privative):
-            return frozenset(p for p in out if len(p) >= ROOT_CHARS)
+            return frozenset(p for p in out if len(p) >= HEAD_CHARS)
         for cut in range(ROOT_CHARS, len(word) - COMPOUND_REST + 1):
             head = word[:cut]
             out.add(head)
             out.add(self.root(head))
-        return frozenset(p for p in out if len(p) >= ROOT_CHARS)
+        return frozenset(p for p in out if len(p) >= HEAD_CHARS)
 
     def root(self, word: str) -> str:
         """``word`` (lower case) without its longest inflectional ending; unchanged when it has
@@ -186,4 +195,11 @@ class Language:
             "synonym_groups": [list(g) for g in self.synonyms],
             "bound_words": sorted(self.bounds),
             "light_words": sorted(self.light | self.bound_phrase_words),
+            "framing_supportive": [lead(w) for w in self.supportive_wraps],
+            "framing_negating": [lead(w) for w in self.negating_wraps],
         }
+
+
+def lead(wrap: str) -> str:
+    """The words a wrapper puts before the statement, lower case ("es stimmt:")."""
+    return wrap.split("{}")[0].strip().lower()

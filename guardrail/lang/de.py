@@ -68,7 +68,6 @@ _UNITS = {
 }
 
 
-
 def _ordinals() -> dict[str, int]:
     """Ordinal words from "erste" to "neunzigste", in every ending ("am fünfzehnten")."""
     irregular = {"eins": "erste", "drei": "dritte", "sieben": "siebte", "acht": "achte"}
@@ -329,6 +328,8 @@ LANGUAGE = Language(
         ("zahlen", "bezahlen"),
         ("tag", "tage", "tagen"),
     ),
+    supportive_wraps=("Es stimmt: {}", "Tatsächlich gilt: {}", "Richtig ist: {}"),
+    negating_wraps=("Es stimmt nicht: {}", "Es ist falsch: {}", "Nicht richtig ist: {}"),
     unnegate={
         "nicht": "",
         "kein": "ein",

@@ -308,5 +308,7 @@ LANGUAGE = Language(
         ("solicitud", "petición", "demanda"),
         ("quitar", "retirar"),
     ),
+    supportive_wraps=("Es cierto que {}", "En efecto, {}", "Es verdad que {}"),
+    negating_wraps=("No es cierto que {}", "Es falso que {}", "No es verdad que {}"),
     unnegate={"no": ""},
 )

@@ -26,6 +26,13 @@ _NUMBERS = {
     "quarante": 40,
     "cinquante": 50,
     "soixante": 60,
+    "soixante-dix": 70,
+    "septante": 70,
+    "quatre-vingt": 80,
+    "quatre-vingts": 80,
+    "huitante": 80,
+    "quatre-vingt-dix": 90,
+    "nonante": 90,
 }
 _UNITS = {
     "jour": ("days", 1.0),
@@ -70,7 +77,8 @@ LANGUAGE = Language(
         doit doivent devez faut tout toute tous toutes
         non oui bien alors ainsi surtout vraiment plutôt lui moi toi eux me te y ça cela ceci
         celui celle ceux celles ici là voilà déjà encore juste simplement
-        dois devons peux pouvons veux veut voulez voulons aller allez va vas""".split()
+        dois devons peux pouvons veux veut voulez voulons aller allez va vas
+        e er re ème ne""".split()
     ),
     opposites=(
         ("premier", "dernier"),
@@ -294,5 +302,7 @@ LANGUAGE = Language(
         ("demande", "requête"),
         ("enlever", "retirer", "ôter"),
     ),
+    supportive_wraps=("Il est vrai que {}", "En effet, {}", "C'est exact : {}"),
+    negating_wraps=("Il n'est pas vrai que {}", "Il est faux que {}", "Ce n'est pas exact : {}"),
     unnegate={"ne": "", "n'": "", "pas": ""},
 )

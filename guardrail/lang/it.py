@@ -255,5 +255,7 @@ LANGUAGE = Language(
         ("domanda", "richiesta", "istanza"),
         ("togliere", "rimuovere"),
     ),
+    supportive_wraps=("È vero che {}", "In effetti, {}", "È esatto che {}"),
+    negating_wraps=("Non è vero che {}", "È falso che {}", "Non è esatto che {}"),
     unnegate={"non": ""},
 )

@@ -22,7 +22,6 @@ _UNITS = {
 }  # fmt: skip
 
 
-
 def _ordinals() -> dict[str, int]:
     """Ordinal words from "eerste" to "negentigste" ("tot haar achttiende")."""
     irregular = {"drie": "derde", "acht": "achtste"}
@@ -180,5 +179,7 @@ LANGUAGE = Language(
         ("risico", "gevaar"),
         ("aanvraag", "verzoek"),
     ),
+    supportive_wraps=("Het klopt: {}", "Inderdaad: {}", "Het is juist: {}"),
+    negating_wraps=("Het klopt niet: {}", "Het is onjuist: {}", "Het is niet waar: {}"),
     unnegate={"niet": "", "geen": "een"},
 )

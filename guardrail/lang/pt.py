@@ -255,5 +255,7 @@ LANGUAGE = Language(
         ("pedido", "requerimento", "solicitação"),
         ("tirar", "retirar", "remover"),
     ),
+    supportive_wraps=("É verdade que {}", "De facto, {}", "É certo que {}"),
+    negating_wraps=("Não é verdade que {}", "É falso que {}", "Não é certo que {}"),
     unnegate={"não": ""},
 )

@@ -111,12 +111,13 @@ CASES = [
         "Nee hoor, tot twaalf jaar is de les voor je kind gratis.",
         "Ja, ook tot twaalf jaar kost de les 40 euro.",
     ),
-    # French: elided article, joined pronoun, informal address
+    # French: elided article, joined pronoun, informal address; "ne" of "ne ... pas" is no word
+    # of its own
     (
         "Je dois montrer ma carte d'assurance ?",
         "Présentez votre carte d'assurance à l'accueil avant la consultation.",
         "Oui, présente-la à l'accueil avant la consultation.",
-        "Oui, présente-la au médecin après la consultation.",
+        "Non, ne la présente pas à l'accueil avant la consultation.",
     ),
     # Portuguese: the answer word "Não" is no negation of the rest
     (

@@ -68,6 +68,16 @@ _NEGATING_WRAPS = (
 )
 _AFFIRMING_WRAPS = ("It is true that {}", "It is the case that {}")
 
+
+def _wraps() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The supportive, affirming and negating wrappers of the language being read: a German
+    statement is wrapped in German ("Es stimmt nicht: ..."), not in English."""
+    lang = language(current_language())
+    if lang is None or not lang.supportive_wraps or not lang.negating_wraps:
+        return _SUPPORTIVE_WRAPS, _AFFIRMING_WRAPS, _NEGATING_WRAPS
+    return lang.supportive_wraps, lang.supportive_wraps[:2], lang.negating_wraps
+
+
 Edit = tuple[int, int, str]
 
 
@@ -120,16 +130,18 @@ class Mutator:
     def synonyms(self, factoid: str, count: int) -> list[str]:
         """``count`` meaning-preserving rewrites, best first, distinct where possible."""
         candidates = self._synonym_candidates(factoid)
-        return self._take(factoid, count, candidates, _SUPPORTIVE_WRAPS, _SUPPORTIVE_WRAPS, ())
+        supportive, _, _ = _wraps()
+        return self._take(factoid, count, candidates, supportive, supportive, ())
 
     def antonyms(self, factoid: str, count: int) -> list[str]:
         """``count`` contradictions of the factoid, best first, distinct where possible."""
         candidates = self._antonym_candidates(factoid)
+        _, affirming, negating = _wraps()
         if self._is_negated(tokenize(factoid, "lexical")):
             # wrapping a negated factoid in "It is not true that" reads as a double negation:
             # affirm the un-negated rewrite instead, and wrap only as a last resort
-            return self._take(factoid, count, candidates, (), _AFFIRMING_WRAPS, _NEGATING_WRAPS)
-        return self._take(factoid, count, candidates, _NEGATING_WRAPS, _AFFIRMING_WRAPS, ())
+            return self._take(factoid, count, candidates, (), affirming, negating)
+        return self._take(factoid, count, candidates, negating, affirming, ())
 
     # -- shared ---------------------------------------------------------------------------------
 
@@ -188,7 +200,7 @@ class Mutator:
         if toggled:
             yield toggled
         if not self._is_negated(tokens):
-            yield _wrap(_NEGATING_WRAPS[0], factoid, self.lex)
+            yield _wrap(_wraps()[2][0], factoid, self.lex)
         yield from self._lexicon_swaps(factoid, tokens, self.lex.antonym_forms, self.lex.antonyms)
 
     def _toggle_negation(self, text: str, tokens: list[Token]) -> str | None:
@@ -196,8 +208,8 @@ class Mutator:
         removed = self._remove_negation(text, tokens)
         if removed is not None:
             return removed
-        if self._is_negated(tokens):
-            return None
+        if self._is_negated(tokens) or language(current_language()) is not None:
+            return None  # the negation is inserted by English rules only ("is" -> "is not")
         return self._insert_negation(text, tokens)
 
     def _remove_negation(self, text: str, tokens: list[Token]) -> str | None:

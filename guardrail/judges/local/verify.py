@@ -31,7 +31,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-from guardrail.judges.local.lexicon import VERDICT, Lexicon
+from guardrail.judges.local.lexicon import FREE_KEY, VERDICT, Lexicon
 from guardrail.text.edits import strip_citations, strip_passage_label
 from guardrail.text.sentences import split_sentences
 from guardrail.text.stemming import stem
@@ -338,11 +338,14 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
         for key, sign in t.polar:
             polar.setdefault(key, set()).add(sign)
     scopes = _negation_scopes(tokens, lex)
+    same = {k for t in terms for k in t.same}
+    if lex.free_phrases and any(p in text.lower() for p in lex.free_phrases):
+        same.add(FREE_KEY)
     return Unit(
         text=text,
         sentence=sentence,
         stems=frozenset(t.stem for t in terms),
-        same=frozenset(k for t in terms for k in t.same),
+        same=frozenset(same),
         polar={k: frozenset(v) for k, v in polar.items()},
         numbers=frozenset(t.number for t in terms if t.number is not None),
         entities=frozenset(t.stem for t in terms if t.entity or t.namelike),
