@@ -135,3 +135,17 @@ def test_a_restatement_in_other_words_passes_and_its_contradiction_is_flagged(
 ) -> None:
     assert _score(question, faithful, context) < FLAGGED
     assert _score(question, contradicted, context) >= FLAGGED
+
+
+def test_an_acronym_of_a_body_named_over_short_words_is_that_body() -> None:
+    judge = LocalJudge()
+    with reading("pt"):
+        found = judge.answer(
+            "verify",
+            {
+                "statement": "Quem trata do processo é a Ana Lopes, do SJR.",
+                "context": "O processo é acompanhado pela técnica Ana Lopes, do Serviço Jesuíta "
+                "aos Refugiados.",
+            },
+        )
+    assert not found.startswith("NO")
