@@ -58,6 +58,9 @@ class Language:
     scales: Mapping[str, int] = field(default_factory=dict)
     #: ordinal words ("dritte": 3)
     ordinals: Mapping[str, int] = field(default_factory=dict)
+    #: words for "last" ("letzte", "dernier"): an ordinal counted from the end, so "the last
+    #: working day" and "the first working day" are two different positions
+    last: frozenset[str] = frozenset()
     #: month names and abbreviations -> 1..12
     months: Mapping[str, int] = field(default_factory=dict)
     #: weekday names -> 0 (Monday) .. 6

@@ -178,6 +178,7 @@ LANGUAGE = Language(
         "milliarden": 1_000_000_000,
     },
     ordinals=_ordinals(),
+    last=frozenset("letzte letzten letzter letztes letztem".split()),
     months={
         "januar": 1,
         "jänner": 1,

@@ -162,6 +162,7 @@ LANGUAGE = Language(
         "noveno": 9,
         "décimo": 10,
     },
+    last=frozenset("último última últimos últimas".split()),
     months={
         "enero": 1,
         "febrero": 2,

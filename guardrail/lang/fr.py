@@ -161,6 +161,7 @@ LANGUAGE = Language(
         "neuvième": 9,
         "dixième": 10,
     },
+    last=frozenset("dernier dernière derniers dernières".split()),
     months={
         "janvier": 1,
         "février": 2,

@@ -111,6 +111,7 @@ LANGUAGE = Language(
         "nono": 9,
         "decimo": 10,
     },
+    last=frozenset("ultimo ultima ultimi ultime".split()),
     months={
         "gennaio": 1,
         "febbraio": 2,

@@ -85,6 +85,7 @@ LANGUAGE = Language(
     numbers=_NUMBERS,
     scales={"honderd": 100, "duizend": 1000, "miljoen": 1_000_000, "miljard": 1_000_000_000},
     ordinals=_ordinals(),
+    last=frozenset("laatste".split()),
     months={
         "januari": 1,
         "februari": 2,

@@ -109,6 +109,7 @@ LANGUAGE = Language(
         "nono": 9,
         "décimo": 10,
     },
+    last=frozenset("último última últimos últimas".split()),
     months={
         "janeiro": 1,
         "fevereiro": 2,

@@ -149,3 +149,17 @@ def test_an_acronym_of_a_body_named_over_short_words_is_that_body() -> None:
             },
         )
     assert not found.startswith("NO")
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "amount"),
+    [
+        ("de", "am letzten Werktag", -1.0),
+        ("fr", "le dernier jour", -1.0),
+        ("es", "el primer día", 1.0),
+    ],
+)
+def test_last_is_an_ordinal_counted_from_the_end(code: str, text: str, amount: float) -> None:
+    with reading(code):
+        (value,) = [v for v in extract(text) if v.kind == "ordinal"]
+    assert value.amount == amount

@@ -50,6 +50,8 @@ _ORDINALS = {
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
     "fourteenth": 14, "fifteenth": 15, "twentieth": 20, "thirtieth": 30, "hundredth": 100,
 }  # fmt: skip
+#: The ordinal of "last" ("letzte", "dernier"): a position counted from the end.
+LAST = -1.0
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(st|nd|rd|th)$")
 _MONTHS = {
     m: i
@@ -200,7 +202,11 @@ def tables(code: str) -> _Tables:
         return _EN
     small = {**_EN.small, **{k: float(v) for k, v in lang.numbers.items()}}
     scales = {**_EN.scales, **{k: float(v) for k, v in lang.scales.items()}}
-    ordinals = {**_EN.ordinals, **{k: float(v) for k, v in lang.ordinals.items()}}
+    ordinals = {
+        **_EN.ordinals,
+        **{k: float(v) for k, v in lang.ordinals.items()},
+        **{k: LAST for k in lang.last},
+    }
     months = {**_EN.months, **lang.months}
     weekdays = {**_EN.weekdays, **lang.weekdays}
     currency = {**_EN.currency_words, **lang.currencies}
