@@ -151,6 +151,8 @@ LANGUAGE = Language(
                 "zulässig",
                 "ratsam",
                 "empfehlenswert",
+                "essen",
+                "trinken",
             ),
             (
                 "gefährlich",
@@ -164,6 +166,8 @@ LANGUAGE = Language(
                 "verzichten",
                 "abgeraten",
                 "abraten",
+                "problem",
+                "probleme",
             ),
         ),
         (("pflicht", "erforderlich", "notwendig", "vorgeschrieben"), ("freiwillig", "optional")),

@@ -117,6 +117,8 @@ LANGUAGE = Language(
                 "permitida",
                 "recomendada",
                 "recomienda",
+                "comer",
+                "beber",
             ),
             (
                 "peligroso",
@@ -130,6 +132,8 @@ LANGUAGE = Language(
                 "prohibida",
                 "evitar",
                 "evite",
+                "problema",
+                "problemas",
             ),
         ),
         (("obligatorio", "necesario", "requerido"), ("opcional", "voluntario")),

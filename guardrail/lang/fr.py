@@ -121,6 +121,8 @@ LANGUAGE = Language(
                 "recommandée",
                 "autorisée",
                 "permise",
+                "manger",
+                "boire",
             ),
             (
                 "danger",
@@ -133,6 +135,8 @@ LANGUAGE = Language(
                 "interdite",
                 "éviter",
                 "évitez",
+                "problème",
+                "problèmes",
             ),
         ),
         (("obligatoire", "requis", "nécessaire"), ("facultatif", "optionnel")),

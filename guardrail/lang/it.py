@@ -76,6 +76,8 @@ LANGUAGE = Language(
                 "consentita",
                 "raccomandato",
                 "raccomandata",
+                "mangiare",
+                "bere",
             ),
             (
                 "pericoloso",
@@ -88,6 +90,8 @@ LANGUAGE = Language(
                 "vietata",
                 "evitare",
                 "eviti",
+                "problema",
+                "problemi",
             ),
         ),
         (("obbligatorio", "necessario", "richiesto"), ("facoltativo", "opzionale")),

@@ -74,6 +74,8 @@ LANGUAGE = Language(
                 "aconselhada",
                 "recomendada",
                 "permitida",
+                "comer",
+                "beber",
             ),
             (
                 "perigoso",
@@ -86,6 +88,8 @@ LANGUAGE = Language(
                 "proibida",
                 "evitar",
                 "evite",
+                "problema",
+                "problemas",
             ),
         ),
         (("obrigatório", "necessário", "exigido"), ("facultativo", "opcional")),
