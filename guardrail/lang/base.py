@@ -24,6 +24,11 @@ Units = Mapping[str, tuple[str, float]]
 
 #: Fewest letters a root keeps: shorter words are matched as written.
 ROOT_CHARS = 4
+#: Fewest letters a compound keeps beside one of its parts ("Kranken|kasse").
+COMPOUND_REST = 3
+#: Fewest letters of a compound's last part, its head ("Zwem|les", "Feier|tag"); a first part
+#: keeps :data:`ROOT_CHARS`.
+HEAD_CHARS = 3
 
 
 @cache
@@ -53,6 +58,9 @@ class Language:
     scales: Mapping[str, int] = field(default_factory=dict)
     #: ordinal words ("dritte": 3)
     ordinals: Mapping[str, int] = field(default_factory=dict)
+    #: words for "last" ("letzte", "dernier"): an ordinal counted from the end, so "the last
+    #: working day" and "the first working day" are two different positions
+    last: frozenset[str] = frozenset()
     #: month names and abbreviations -> 1..12
     months: Mapping[str, int] = field(default_factory=dict)
     #: weekday names -> 0 (Monday) .. 6
@@ -94,6 +102,60 @@ class Language:
     #: How an antonym mutation removes a negation: negation word -> its replacement ("" drops
     #: it: Spanish "no tome" -> "tome"; German "keine" -> "eine"; French drops "ne" and "pas").
     unnegate: Mapping[str, str] = field(default_factory=dict)
+    #: Elided words written before an apostrophe ("l'", "c'", "n'", "dell'"): a word read
+    #: without them is the word itself ("c'est" is "est", "l'invitation" is "invitation").
+    elided: frozenset[str] = frozenset()
+    #: Pronouns joined after a hyphen ("donnez-lui", "appelez-le"): the word is read without.
+    clitics: frozenset[str] = frozenset()
+    #: Groups of general words of one meaning ("Gefahr", "Risiko"): the verifier matches any
+    #: word of a group with any other. General vocabulary only, never a domain's terms.
+    synonyms: tuple[tuple[str, ...], ...] = ()
+    #: Whether nouns join into one written word (German, Dutch): a word then also matches a
+    #: compound it is a part of ("Nase" / "Nasenschleimhaut"), and a compound a word that is
+    #: one of its parts.
+    compounds: bool = False
+    #: Wrappers that keep a statement's meaning ("Es stimmt: {}"); the first two also affirm a
+    #: rewrite. The mutations wrap in the statement's language, and the verifier reads them off.
+    supportive_wraps: tuple[str, ...] = ()
+    #: Wrappers that deny a statement ("Es stimmt nicht: {}").
+    negating_wraps: tuple[str, ...] = ()
+    #: Endings that make a compound mean "without" ("kostenlos", "gebührenfrei"): such a
+    #: word is not matched with its first part.
+    privative: tuple[str, ...] = ()
+
+    def base_word(self, word: str) -> str:
+        """``word`` (lower case) without an elided article or pronoun before an apostrophe and
+        without a pronoun joined after a hyphen; unchanged when it has neither."""
+        out = word
+        cut = max(out.find("'"), out.find("’"))
+        if cut > 0 and out[:cut] in self.elided and len(out) - cut > 2:
+            out = out[cut + 1 :]
+        while "-" in out:
+            head, _, tail = out.rpartition("-")
+            if tail not in self.clitics or len(head) < 2:
+                break
+            out = head[:-2] if head.endswith("-t") else head
+        return out
+
+    def compound_parts(self, word: str) -> frozenset[str]:
+        """The pieces a compound may be made of (lower case; with their roots): its
+        beginnings of at least :data:`ROOT_CHARS` letters and endings of at least
+        :data:`HEAD_CHARS` that leave at least :data:`COMPOUND_REST` letters. Empty unless
+        the language writes compounds."""
+        if not self.compounds or len(word) < ROOT_CHARS + COMPOUND_REST:
+            return frozenset()
+        out: set[str] = set()
+        for cut in range(COMPOUND_REST, len(word) - HEAD_CHARS + 1):
+            tail = word[cut:]
+            out.add(tail)
+            out.add(self.root(tail))
+        if word.endswith(self.privative):
+            return frozenset(p for p in out if len(p) >= HEAD_CHARS)
+        for cut in range(ROOT_CHARS, len(word) - COMPOUND_REST + 1):
+            head = word[:cut]
+            out.add(head)
+            out.add(self.root(head))
+        return frozenset(p for p in out if len(p) >= HEAD_CHARS)
 
     def root(self, word: str) -> str:
         """``word`` (lower case) without its longest inflectional ending; unchanged when it has
@@ -133,6 +195,14 @@ class Language:
                 for i, (p, n) in enumerate(self.verdicts)
             ],
             "number_words": dict(self.numbers),
+            "synonym_groups": [list(g) for g in self.synonyms],
             "bound_words": sorted(self.bounds),
             "light_words": sorted(self.light | self.bound_phrase_words),
+            "framing_supportive": [lead(w) for w in self.supportive_wraps],
+            "framing_negating": [lead(w) for w in self.negating_wraps],
         }
+
+
+def lead(wrap: str) -> str:
+    """The words a wrapper puts before the statement, lower case ("es stimmt:")."""
+    return wrap.split("{}")[0].strip().lower()

@@ -67,6 +67,20 @@ _UNITS = {
     "milliliter": ("litres", 0.001),
 }
 
+
+def _ordinals() -> dict[str, int]:
+    """Ordinal words from "erste" to "neunzigste", in every ending ("am fünfzehnten")."""
+    irregular = {"eins": "erste", "drei": "dritte", "sieben": "siebte", "acht": "achte"}
+    out: dict[str, int] = {}
+    for word, n in _NUMBERS.items():
+        if n == 0 or word == "zwo":
+            continue
+        base = irregular.get(word) or (word + ("ste" if n >= 20 else "te"))
+        for ending in ("", "n", "r", "s", "m"):
+            out[base + ending] = n
+    return out
+
+
 LANGUAGE = Language(
     code="de",
     name="German",
@@ -82,9 +96,18 @@ LANGUAGE = Language(
         ihrem ihrer ich du man sich dass wenn weil ob diese dieser dieses diesen jede jeder
         jedes alle kann können konnte darf dürfen durfte muss müssen musste soll sollen
         sollte will wollen mag mögen möchte möchten bitte dort hier da dann also bis seit
-        während ab gegen ohne pro je sehr mehr""".split()
+        während ab gegen ohne pro je sehr mehr
+        ja nein doch mal halt eben etwa einfach lieber gern gerne eigentlich wirklich ruhig
+        ihn ihm ihnen mich mir dich dir uns euch euer eure mein meine meinen meinem meiner
+        dein deine deinen deinem deiner unser unsere unseren unserem unserer
+        dazu daran darauf damit dabei davon dafür darum darüber dahin daher
+        weiter weg zurück los her hin fest
+        musst kannst darfst sollst willst möchtest magst gehen geht gehst""".split()
     ),
     opposites=(
+        ("erste", "letzte"),
+        ("ersten", "letzten"),
+        ("erster", "letzter"),
         ("erhöht", "senkt"),
         ("erhöhen", "senken"),
         ("erhöhte", "senkte"),
@@ -126,8 +149,26 @@ LANGUAGE = Language(
                 "erlaubt",
                 "empfohlen",
                 "zulässig",
+                "ratsam",
+                "empfehlenswert",
+                "essen",
+                "trinken",
             ),
-            ("gefährlich", "bedenklich", "verboten", "unzulässig", "kontraindiziert", "schädlich"),
+            (
+                "gefährlich",
+                "bedenklich",
+                "verboten",
+                "unzulässig",
+                "kontraindiziert",
+                "schädlich",
+                "meiden",
+                "vermeiden",
+                "verzichten",
+                "abgeraten",
+                "abraten",
+                "problem",
+                "probleme",
+            ),
         ),
         (("pflicht", "erforderlich", "notwendig", "vorgeschrieben"), ("freiwillig", "optional")),
     ),
@@ -140,29 +181,8 @@ LANGUAGE = Language(
         "milliarde": 1_000_000_000,
         "milliarden": 1_000_000_000,
     },
-    ordinals={
-        "erste": 1,
-        "ersten": 1,
-        "erster": 1,
-        "zweite": 2,
-        "zweiten": 2,
-        "dritte": 3,
-        "dritten": 3,
-        "vierte": 4,
-        "vierten": 4,
-        "fünfte": 5,
-        "fünften": 5,
-        "sechste": 6,
-        "sechsten": 6,
-        "siebte": 7,
-        "siebten": 7,
-        "achte": 8,
-        "achten": 8,
-        "neunte": 9,
-        "neunten": 9,
-        "zehnte": 10,
-        "zehnten": 10,
-    },
+    ordinals=_ordinals(),
+    last=frozenset("letzte letzten letzter letztes letztem".split()),
     months={
         "januar": 1,
         "jänner": 1,
@@ -205,6 +225,10 @@ LANGUAGE = Language(
     },
     pay=frozenset(
         {
+            "selbst zahlen",
+            "selbst bezahlen",
+            "auf eigene kosten",
+            "zahlen sie selbst",
             "bezahlen",
             "zahlen",
             "muss zahlen",
@@ -217,7 +241,19 @@ LANGUAGE = Language(
     ),
     immediate=frozenset({"sofort", "unverzüglich", "umgehend", "ohne wartezeit"}),
     wait=frozenset({"wartezeit", "warten", "erst nach", "wartefrist"}),
-    free=frozenset({"kostenlos", "kostenfrei", "gratis", "gebührenfrei", "unentgeltlich"}),
+    free=frozenset(
+        {
+            "kostet nichts",
+            "umsonst",
+            "ohne kosten",
+            "ohne zuzahlung",
+            "kostenlos",
+            "kostenfrei",
+            "gratis",
+            "gebührenfrei",
+            "unentgeltlich",
+        }
+    ),
     bounds=frozenset("mehr weniger über unter überschreiten überschreitet länger".split()),
     capitalized_nouns=True,
     name_openers=frozenset(
@@ -257,7 +293,48 @@ LANGUAGE = Language(
         "genommen einnehmen eingenommen machen macht nutzen nutzt verwenden verwendet personen "
         "menschen leute nimm verwende".split()
     ),
-    endings=("ungen", "ung", "en", "er", "es", "em", "e", "n", "s"),
+    # nouns' and adjectives' endings, and verbs' ("gewöhnt", "gewöhnen")
+    endings=(
+        "ungen",
+        "ung",
+        "ten",
+        "test",
+        "tet",
+        "est",
+        "en",
+        "er",
+        "es",
+        "em",
+        "et",
+        "st",
+        "te",
+        "e",
+        "n",
+        "s",
+        "t",
+    ),
+    compounds=True,
+    privative=("los", "lose", "losen", "loser", "loses", "frei", "freie", "freien", "freier"),
+    synonyms=(
+        ("gefahr", "risiko"),
+        ("arzt", "ärztin", "doktor"),
+        ("lohn", "gehalt", "verdienst"),
+        ("gebühr", "gebühren", "entgelt"),
+        ("kostenlos", "gratis", "kostenfrei", "gebührenfrei", "umsonst", "unentgeltlich"),
+        ("sofort", "umgehend", "unverzüglich", "gleich"),
+        ("beginnen", "anfangen", "starten", "losgehen"),
+        ("beginnt", "fängt", "startet"),
+        ("enden", "aufhören"),
+        ("bekommen", "erhalten", "kriegen"),
+        ("erlaubt", "gestattet"),
+        ("verboten", "untersagt"),
+        ("nötig", "notwendig", "erforderlich"),
+        ("dürfen", "können"),
+        ("zahlen", "bezahlen"),
+        ("tag", "tage", "tagen"),
+    ),
+    supportive_wraps=("Es stimmt: {}", "Tatsächlich gilt: {}", "Richtig ist: {}"),
+    negating_wraps=("Es stimmt nicht: {}", "Es ist falsch: {}", "Nicht richtig ist: {}"),
     unnegate={
         "nicht": "",
         "kein": "ein",

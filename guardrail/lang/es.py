@@ -71,9 +71,15 @@ LANGUAGE = Language(
         para sobre bajo entre desde hasta durante antes después es son era eran será serán
         ha han había habían ser estar está están él ella ellos ellas usted ustedes nosotros
         yo tú se su sus nuestro nuestra que quien cuando si como también muy puede pueden
-        puedo debe deben debo hay le les me te cualquier cualquiera todo toda""".split()
+        puedo debe deben debo hay le les me te cualquier cualquiera todo toda
+        sí pues entonces bueno mi mis tu tus nos os lo la le les ya aquí allí ahí solo sólo
+        usted ustedes vosotros
+        debes debemos puedes podemos tienes tiene tienen tengo ir vaya vas va""".split()
     ),
     opposites=(
+        ("primer", "último"),
+        ("primero", "último"),
+        ("primera", "última"),
         ("aumenta", "reduce"),
         ("aumentar", "reducir"),
         ("aumenta", "disminuye"),
@@ -106,6 +112,13 @@ LANGUAGE = Language(
                 "inofensivo",
                 "permitido",
                 "recomendado",
+                "aconsejado",
+                "aconsejable",
+                "permitida",
+                "recomendada",
+                "recomienda",
+                "comer",
+                "beber",
             ),
             (
                 "peligroso",
@@ -114,6 +127,13 @@ LANGUAGE = Language(
                 "desaconsejado",
                 "contraindicado",
                 "perjudicial",
+                "desaconseja",
+                "desaconsejada",
+                "prohibida",
+                "evitar",
+                "evite",
+                "problema",
+                "problemas",
             ),
         ),
         (("obligatorio", "necesario", "requerido"), ("opcional", "voluntario")),
@@ -146,6 +166,7 @@ LANGUAGE = Language(
         "noveno": 9,
         "décimo": 10,
     },
+    last=frozenset("último última últimos últimas".split()),
     months={
         "enero": 1,
         "febrero": 2,
@@ -181,12 +202,36 @@ LANGUAGE = Language(
         "libra": "gbp",
         "libras": "gbp",
     },
-    pay=frozenset({"pagar", "de pago", "cuesta", "cuestan", "tarifa"}),
+    pay=frozenset(
+        {
+            "a su cargo",
+            "a tu cargo",
+            "por su cuenta",
+            "de pago",
+            "pagar",
+            "cuesta",
+            "cuestan",
+            "tarifa",
+        }
+    ),
     immediate=frozenset(
         {"inmediatamente", "de inmediato", "enseguida", "sin demora", "sin espera"}
     ),
     wait=frozenset({"espera", "esperar", "solo después"}),
-    free=frozenset({"gratis", "gratuito", "gratuita", "gratuitos", "gratuitas", "gratuitamente"}),
+    free=frozenset(
+        {
+            "no cuesta nada",
+            "sin coste",
+            "sin costo",
+            "sin cargo",
+            "gratis",
+            "gratuito",
+            "gratuita",
+            "gratuitos",
+            "gratuitas",
+            "gratuitamente",
+        }
+    ),
     number_joiners=frozenset({"y"}),
     bounds=frozenset("más menos exceder excede superar supera sobrepasar".split()),
     bounds_before={
@@ -251,5 +296,24 @@ LANGUAGE = Language(
         "o",
         "s",
     ),
+    synonyms=(
+        ("médico", "médica", "doctor", "doctora"),
+        ("día", "jornada"),
+        ("gratis", "gratuito", "gratuita", "gratuitamente"),
+        ("inmediatamente", "enseguida"),
+        ("sueldo", "salario", "nómina"),
+        ("empezar", "comenzar", "iniciar"),
+        ("empieza", "comienza", "inicia"),
+        ("terminar", "acabar", "finalizar"),
+        ("recibir", "obtener"),
+        ("reembolsar", "reembolsa", "reembolso"),
+        ("prohibido", "prohibida", "vedado"),
+        ("permitido", "permitida", "autorizado", "autorizada"),
+        ("riesgo", "peligro"),
+        ("solicitud", "petición", "demanda"),
+        ("quitar", "retirar"),
+    ),
+    supportive_wraps=("Es cierto que {}", "En efecto, {}", "Es verdad que {}"),
+    negating_wraps=("No es cierto que {}", "Es falso que {}", "No es verdad que {}"),
     unnegate={"no": ""},
 )

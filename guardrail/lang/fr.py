@@ -26,6 +26,13 @@ _NUMBERS = {
     "quarante": 40,
     "cinquante": 50,
     "soixante": 60,
+    "soixante-dix": 70,
+    "septante": 70,
+    "quatre-vingt": 80,
+    "quatre-vingts": 80,
+    "huitante": 80,
+    "quatre-vingt-dix": 90,
+    "nonante": 90,
 }
 _UNITS = {
     "jour": ("days", 1.0),
@@ -67,9 +74,15 @@ LANGUAGE = Language(
         sera seront a ont avait avaient être avoir il elle ils elles on nous vous je tu se
         s son sa ses leur leurs votre vos notre nos ce cet cette ces qui que qu quand si
         comme aussi très peut peuvent pouvez puis
-        doit doivent devez faut tout toute tous toutes""".split()
+        doit doivent devez faut tout toute tous toutes
+        non oui bien alors ainsi surtout vraiment plutôt lui moi toi eux me te y ça cela ceci
+        celui celle ceux celles ici là voilà déjà encore juste simplement
+        dois devons peux pouvons veux veut voulez voulons aller allez va vas
+        e er re ème ne""".split()
     ),
     opposites=(
+        ("premier", "dernier"),
+        ("première", "dernière"),
         ("augmente", "diminue"),
         ("augmenter", "diminuer"),
         ("augmenté", "diminué"),
@@ -103,8 +116,28 @@ LANGUAGE = Language(
                 "autorisé",
                 "recommandé",
                 "permis",
+                "conseillé",
+                "conseillée",
+                "recommandée",
+                "autorisée",
+                "permise",
+                "manger",
+                "boire",
             ),
-            ("danger", "dangereux", "interdit", "déconseillé", "contre-indiqué", "nocif"),
+            (
+                "danger",
+                "dangereux",
+                "interdit",
+                "déconseillé",
+                "contre-indiqué",
+                "nocif",
+                "déconseillée",
+                "interdite",
+                "éviter",
+                "évitez",
+                "problème",
+                "problèmes",
+            ),
         ),
         (("obligatoire", "requis", "nécessaire"), ("facultatif", "optionnel")),
     ),
@@ -132,6 +165,7 @@ LANGUAGE = Language(
         "neuvième": 9,
         "dixième": 10,
     },
+    last=frozenset("dernier dernière derniers dernières".split()),
     months={
         "janvier": 1,
         "février": 2,
@@ -169,13 +203,38 @@ LANGUAGE = Language(
         "francs": "chf",
     },
     pay=frozenset(
-        {"payer", "payant", "payante", "payants", "payantes", "frais", "coûte", "coûtent"}
+        {
+            "à votre charge",
+            "à vos frais",
+            "à la charge du",
+            "payant",
+            "payante",
+            "payer",
+            "payants",
+            "payantes",
+            "frais",
+            "coûte",
+            "coûtent",
+        }
     ),
     immediate=frozenset(
         {"immédiatement", "aussitôt", "sans délai", "tout de suite", "sans attente"}
     ),
     wait=frozenset({"attente", "attendre", "délai d'attente", "seulement après"}),
-    free=frozenset({"gratuit", "gratuite", "gratuits", "gratuites", "gratuitement"}),
+    free=frozenset(
+        {
+            "ne coûte rien",
+            "sans frais",
+            "pris en charge à 100",
+            "offert",
+            "offerte",
+            "gratuit",
+            "gratuite",
+            "gratuits",
+            "gratuites",
+            "gratuitement",
+        }
+    ),
     number_joiners=frozenset({"et"}),
     bounds=frozenset("plus moins dépasser dépasse dépassant".split()),
     bounds_before={
@@ -224,5 +283,31 @@ LANGUAGE = Language(
         "s",
         "e",
     ),
+    elided=frozenset("l d n c s j m t qu jusqu lorsqu puisqu quoiqu presqu".split()),
+    clitics=frozenset(
+        "moi toi lui le la les leur nous vous en y il elle ils elles on je tu ce".split()
+    ),
+    synonyms=(
+        ("médecin", "docteur"),
+        ("jour", "journée"),
+        ("an", "année"),
+        ("soir", "soirée"),
+        ("gratuit", "gratuite", "gratuitement", "offert", "offerte"),
+        ("immédiatement", "aussitôt", "directement"),
+        ("salaire", "paie", "rémunération"),
+        ("commencer", "débuter", "démarrer"),
+        ("commence", "débute", "démarre"),
+        ("finir", "terminer", "achever"),
+        ("recevoir", "obtenir", "toucher"),
+        ("payer", "régler"),
+        ("rembourser", "rembourse", "remboursé", "remboursée", "remboursement"),
+        ("interdit", "interdite", "défendu", "prohibé"),
+        ("autorisé", "autorisée", "permis", "permise"),
+        ("risque", "danger"),
+        ("demande", "requête"),
+        ("enlever", "retirer", "ôter"),
+    ),
+    supportive_wraps=("Il est vrai que {}", "En effet, {}", "C'est exact : {}"),
+    negating_wraps=("Il n'est pas vrai que {}", "Il est faux que {}", "Ce n'est pas exact : {}"),
     unnegate={"ne": "", "n'": "", "pas": ""},
 )

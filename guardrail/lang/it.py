@@ -32,9 +32,14 @@ LANGUAGE = Language(
         ai agli alle da dal dalla in nel nella nei nelle con su sul sulla per tra fra e ed o
         ma se che chi come quando anche molto è sono era erano sarà ha hanno aveva essere
         avere lui lei loro noi voi io tu si suo sua suoi sue può possono posso deve devono
-        devo c ci qualsiasi qualunque ogni""".split()
+        devo c ci qualsiasi qualunque ogni
+        no sì mi ti ci vi ne me te glielo gliela poi già pure proprio ecco allora quindi
+        comunque ancora solo soltanto qui qua lì là suo mio tuo mia tua miei tuoi
+        devi dobbiamo dovete puoi possiamo potete andare vada vai va""".split()
     ),
     opposites=(
+        ("primo", "ultimo"),
+        ("prima", "ultima"),
         ("aumenta", "riduce"),
         ("aumenta", "diminuisce"),
         ("aumentare", "ridurre"),
@@ -67,8 +72,27 @@ LANGUAGE = Language(
                 "consentito",
                 "consigliato",
                 "permesso",
+                "consigliata",
+                "consentita",
+                "raccomandato",
+                "raccomandata",
+                "mangiare",
+                "bere",
             ),
-            ("pericoloso", "pericolosa", "vietato", "sconsigliato", "controindicato", "dannoso"),
+            (
+                "pericoloso",
+                "pericolosa",
+                "vietato",
+                "sconsigliato",
+                "controindicato",
+                "dannoso",
+                "sconsigliata",
+                "vietata",
+                "evitare",
+                "eviti",
+                "problema",
+                "problemi",
+            ),
         ),
         (("obbligatorio", "necessario", "richiesto"), ("facoltativo", "opzionale")),
     ),
@@ -91,6 +115,7 @@ LANGUAGE = Language(
         "nono": 9,
         "decimo": 10,
     },
+    last=frozenset("ultimo ultima ultimi ultime".split()),
     months={
         "gennaio": 1,
         "febbraio": 2,
@@ -116,10 +141,35 @@ LANGUAGE = Language(
     },
     units=_UNITS,
     currencies={"euro": "eur", "centesimi": "cent", "dollari": "usd", "sterline": "gbp"},
-    pay=frozenset({"pagare", "a pagamento", "costa", "costano", "tariffa"}),
+    pay=frozenset(
+        {
+            "a carico del paziente",
+            "a pagamento",
+            "si paga",
+            "a sue spese",
+            "a tue spese",
+            "pagare",
+            "costa",
+            "costano",
+            "tariffa",
+        }
+    ),
     immediate=frozenset({"subito", "immediatamente", "senza attesa", "senza ritardo"}),
     wait=frozenset({"attesa", "attendere", "aspettare", "solo dopo"}),
-    free=frozenset({"gratuito", "gratuita", "gratuiti", "gratis", "gratuitamente"}),
+    free=frozenset(
+        {
+            "non costa nulla",
+            "non costa niente",
+            "esente",
+            "esenti",
+            "senza costi",
+            "gratuito",
+            "gratuita",
+            "gratuiti",
+            "gratis",
+            "gratuitamente",
+        }
+    ),
     number_joiners=frozenset({"e"}),
     bounds=frozenset("più meno superare supera oltre".split()),
     bounds_before={
@@ -190,5 +240,27 @@ LANGUAGE = Language(
         "i",
         "o",
     ),
+    elided=frozenset("l dell all dall nell sull d c un quest quell tutt nessun anch".split()),
+    clitics=frozenset(),
+    synonyms=(
+        ("medico", "dottore", "dottoressa"),
+        ("giorno", "giornata"),
+        ("anno", "annata"),
+        ("gratis", "gratuito", "gratuita", "gratuitamente"),
+        ("subito", "immediatamente"),
+        ("stipendio", "salario", "retribuzione", "paga"),
+        ("iniziare", "cominciare"),
+        ("inizia", "comincia"),
+        ("finire", "terminare"),
+        ("ricevere", "ottenere"),
+        ("rimborsare", "rimborsa", "rimborsato", "rimborsata", "rimborso"),
+        ("vietato", "vietata", "proibito", "proibita"),
+        ("permesso", "consentito", "consentita", "ammesso", "ammessa"),
+        ("rischio", "pericolo"),
+        ("domanda", "richiesta", "istanza"),
+        ("togliere", "rimuovere"),
+    ),
+    supportive_wraps=("È vero che {}", "In effetti, {}", "È esatto che {}"),
+    negating_wraps=("Non è vero che {}", "È falso che {}", "Non è esatto che {}"),
     unnegate={"non": ""},
 )

@@ -21,6 +21,18 @@ _UNITS = {
     "milligram": ("grams", 0.001), "liter": ("litres", 1.0),
 }  # fmt: skip
 
+
+def _ordinals() -> dict[str, int]:
+    """Ordinal words from "eerste" to "negentigste" ("tot haar achttiende")."""
+    irregular = {"drie": "derde", "acht": "achtste"}
+    out: dict[str, int] = {"eerste": 1}
+    for word, n in _NUMBERS.items():
+        if n == 0:
+            continue
+        out[irregular.get(word) or (word + ("ste" if n >= 20 else "de"))] = n
+    return out
+
+
 LANGUAGE = Language(
     code="nl",
     name="Dutch",
@@ -30,9 +42,14 @@ LANGUAGE = Language(
         door om als dan ook zeer heel is zijn was waren wordt worden werd werden heeft hebben
         had hadden zal zullen hij zij ze wij we jij je u ik men zich dat die dit deze wie
         wanneer als mag mogen kan kunnen moet moeten
-        wil willen er hier daar elk elke ieder iedere""".split()
+        wil willen er hier daar elk elke ieder iedere
+        nee ja jawel hoor wel even gewoon je jij jou jouw uw hem haar hen hun mij me mijn ons
+        onze jullie zo dus toch nog al daarover daarvoor daarom daarmee daarbij erover ervan
+        erop ermee waarvan waarover waarvoor
+        moest kun kunt wilt zult mocht gaan ga gaat""".split()
     ),
     opposites=(
+        ("eerste", "laatste"),
         ("verhoogt", "verlaagt"),
         ("verhogen", "verlagen"),
         ("stijgt", "daalt"),
@@ -60,25 +77,27 @@ LANGUAGE = Language(
                 "onschadelijk",
                 "toegestaan",
                 "aanbevolen",
+                "eten",
+                "drinken",
             ),
-            ("gevaarlijk", "onveilig", "verboden", "afgeraden", "schadelijk"),
+            (
+                "gevaarlijk",
+                "onveilig",
+                "verboden",
+                "afgeraden",
+                "schadelijk",
+                "verbod",
+                "afraden",
+                "probleem",
+                "problemen",
+            ),
         ),
         (("verplicht", "nodig", "vereist"), ("vrijwillig", "optioneel")),
     ),
     numbers=_NUMBERS,
     scales={"honderd": 100, "duizend": 1000, "miljoen": 1_000_000, "miljard": 1_000_000_000},
-    ordinals={
-        "eerste": 1,
-        "tweede": 2,
-        "derde": 3,
-        "vierde": 4,
-        "vijfde": 5,
-        "zesde": 6,
-        "zevende": 7,
-        "achtste": 8,
-        "negende": 9,
-        "tiende": 10,
-    },
+    ordinals=_ordinals(),
+    last=frozenset("laatste".split()),
     months={
         "januari": 1,
         "februari": 2,
@@ -104,12 +123,32 @@ LANGUAGE = Language(
     },
     units=_UNITS,
     currencies={"euro": "eur", "cent": "cent", "dollar": "usd", "pond": "gbp"},
-    pay=frozenset({"betalen", "betaald", "kost", "tarief"}),
+    pay=frozenset(
+        {
+            "zelf betalen",
+            "voor eigen rekening",
+            "eigen kosten",
+            "betaalt u",
+            "betalen",
+            "betaald",
+            "kost",
+            "tarief",
+        }
+    ),
     immediate=frozenset(
         {"direct", "onmiddellijk", "meteen", "zonder wachttijd", "zonder afspraak direct"}
     ),
     wait=frozenset({"wachttijd", "wachten", "pas na"}),
-    free=frozenset({"gratis", "kosteloos", "kostenloos"}),
+    free=frozenset(
+        {
+            "kost niets",
+            "kost niks",
+            "zonder kosten",
+            "kosteloos",
+            "gratis",
+            "kostenloos",
+        }
+    ),
     bounds=frozenset("meer minder overschrijden overschrijdt boven".split()),
     bounds_before={
         "maximaal": 1,
@@ -136,5 +175,24 @@ LANGUAGE = Language(
         "gebruiken gebruikt maken maakt mensen personen neem gebruik".split()
     ),
     endings=("en", "e", "s", "t"),
+    compounds=True,
+    privative=("loos", "loze", "vrij", "vrije"),
+    synonyms=(
+        ("arts", "dokter"),
+        ("loon", "salaris", "inkomen"),
+        ("gratis", "kosteloos", "kostenloos"),
+        ("direct", "meteen", "onmiddellijk", "gelijk"),
+        ("beginnen", "starten"),
+        ("begint", "start"),
+        ("eindigen", "stoppen"),
+        ("krijgen", "ontvangen"),
+        ("betalen", "vergoeden", "vergoed", "betaalt", "vergoedt"),
+        ("verboden", "verbod", "verbieden"),
+        ("toegestaan", "toegelaten"),
+        ("risico", "gevaar"),
+        ("aanvraag", "verzoek"),
+    ),
+    supportive_wraps=("Het klopt: {}", "Inderdaad: {}", "Het is juist: {}"),
+    negating_wraps=("Het klopt niet: {}", "Het is onjuist: {}", "Het is niet waar: {}"),
     unnegate={"niet": "", "geen": "een"},
 )

@@ -34,9 +34,14 @@ LANGUAGE = Language(
         para com sem sobre entre desde até durante e ou mas que quem quando se como também
         muito é são era eram será ser estar está estão foi tem têm ele ela eles elas você
         vocês nós eu tu seu sua seus suas pode
-        podem posso deve devem devo há lhe qualquer todo toda""".split()
+        podem posso deve devem devo há lhe qualquer todo toda
+        sim pois então bem meu minha meus minhas teu tua nos vos lhes me te já aqui ali lá
+        só apenas vocês senhor senhora
+        deves devemos podes podemos tens tem têm tenho ir vá vai""".split()
     ),
     opposites=(
+        ("primeiro", "último"),
+        ("primeira", "última"),
         ("aumenta", "diminui"),
         ("aumenta", "reduz"),
         ("aumentar", "reduzir"),
@@ -65,8 +70,27 @@ LANGUAGE = Language(
                 "inofensivo",
                 "permitido",
                 "recomendado",
+                "aconselhado",
+                "aconselhada",
+                "recomendada",
+                "permitida",
+                "comer",
+                "beber",
             ),
-            ("perigoso", "perigosa", "proibido", "desaconselhado", "contraindicado", "prejudicial"),
+            (
+                "perigoso",
+                "perigosa",
+                "proibido",
+                "desaconselhado",
+                "contraindicado",
+                "prejudicial",
+                "desaconselhada",
+                "proibida",
+                "evitar",
+                "evite",
+                "problema",
+                "problemas",
+            ),
         ),
         (("obrigatório", "necessário", "exigido"), ("facultativo", "opcional")),
     ),
@@ -89,6 +113,7 @@ LANGUAGE = Language(
         "nono": 9,
         "décimo": 10,
     },
+    last=frozenset("último última últimos últimas".split()),
     months={
         "janeiro": 1,
         "fevereiro": 2,
@@ -122,10 +147,37 @@ LANGUAGE = Language(
         "real": "brl",
         "libras": "gbp",
     },
-    pay=frozenset({"pagar", "pago", "paga", "custa", "custam", "taxa"}),
+    pay=frozenset(
+        {
+            "a seu cargo",
+            "por sua conta",
+            "a pagar",
+            "é pago",
+            "paga-se",
+            "pagar",
+            "pago",
+            "paga",
+            "custa",
+            "custam",
+            "taxa",
+        }
+    ),
     immediate=frozenset({"imediatamente", "de imediato", "sem demora", "sem espera"}),
     wait=frozenset({"espera", "esperar", "só depois"}),
-    free=frozenset({"gratuito", "gratuita", "gratuitos", "grátis", "gratuitamente"}),
+    free=frozenset(
+        {
+            "não custa nada",
+            "sem custos",
+            "isento",
+            "isenta",
+            "isentos",
+            "gratuito",
+            "gratuita",
+            "gratuitos",
+            "grátis",
+            "gratuitamente",
+        }
+    ),
     number_joiners=frozenset({"e"}),
     bounds=frozenset("mais menos exceder ultrapassar".split()),
     bounds_before={
@@ -190,5 +242,25 @@ LANGUAGE = Language(
         "o",
         "s",
     ),
+    clitics=frozenset("o a os as lhe lhes me te se nos vos lo la los las no na".split()),
+    synonyms=(
+        ("médico", "médica", "doutor", "doutora"),
+        ("dia", "jornada"),
+        ("grátis", "gratuito", "gratuita", "gratuitamente"),
+        ("imediatamente", "logo"),
+        ("salário", "ordenado", "remuneração"),
+        ("começar", "iniciar"),
+        ("começa", "inicia"),
+        ("terminar", "acabar"),
+        ("receber", "obter"),
+        ("reembolsar", "reembolsa", "reembolso", "comparticipa", "comparticipado"),
+        ("proibido", "proibida", "vedado"),
+        ("permitido", "permitida", "autorizado", "autorizada"),
+        ("risco", "perigo"),
+        ("pedido", "requerimento", "solicitação"),
+        ("tirar", "retirar", "remover"),
+    ),
+    supportive_wraps=("É verdade que {}", "De facto, {}", "É certo que {}"),
+    negating_wraps=("Não é verdade que {}", "É falso que {}", "Não é certo que {}"),
     unnegate={"não": ""},
 )

@@ -44,6 +44,8 @@ from guardrail.judges.local.verify import (
     _match,
     quote,
 )
+from guardrail.lang.context import current_language
+from guardrail.lang.registry import language
 from guardrail.text.stemming import stem
 
 #: Share of the statement's weight (values left out) its best context unit must cover.
@@ -241,6 +243,8 @@ class ConflictCheck:
                 found.update(
                     m.group().replace(".", "").lower() for m in _DOTTED.finditer(unit.text)
                 )
+                if language(current_language()) is not None:
+                    found.update(_spanning_initials(unit.text))
             self._initials = found
         return self._initials
 
@@ -293,6 +297,24 @@ _GENERIC_NAME_WORDS = frozenset(
     "kingdom island islands company group inc ltd corporation organization organisation "
     "the of and".split()
 )
+
+
+#: A run of capitalized words over short lower-case ones ("Conselho Português para os
+#: Refugiados", "Office français de l'immigration"): a body's name as it is abbreviated.
+_SPANNING_NAME = re.compile(
+    r"\b[A-ZÀ-Þ][\w'’-]*(?:\s+(?:[a-zà-ÿ'’]{1,4}\s+){0,2}[A-ZÀ-Þ][\w'’-]*)+"
+)
+
+
+def _spanning_initials(text: str) -> set[str]:
+    """The initials of the capitalized words of each such run, in a language with a module:
+    "cpr" for "Conselho Português para os Refugiados"."""
+    out: set[str] = set()
+    for m in _SPANNING_NAME.finditer(text):
+        capitals = [w for w in m.group().split() if w[:1].isupper()]
+        if len(capitals) > 1:
+            out.add("".join(w[0] for w in capitals).lower())
+    return out
 
 
 def _distinctive(name: str) -> list[str]:

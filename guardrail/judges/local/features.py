@@ -238,10 +238,20 @@ def extract(
         *(dense[i] * context.json_like for i in _INTERACT_AT),
         *(dense[i] * context.passages for i in _INTERACT_AT),
     )
-    hashed = tuple(
-        sorted(
-            {bucket(t.stem) for t, a in zip(terms, absent, strict=True) if a and t.number is None}
+    # the buckets' weights were learnt on English words: another language's words in them
+    # would only be noise
+    hashed = (
+        tuple(
+            sorted(
+                {
+                    bucket(t.stem)
+                    for t, a in zip(terms, absent, strict=True)
+                    if a and t.number is None
+                }
+            )
         )
+        if lex.root is None
+        else ()
     )
     return Features(dense, hashed)
 

@@ -26,12 +26,16 @@ from importlib import resources
 from typing import Any
 
 from guardrail.judges.local.morph import Form, Morphology
-from guardrail.lang.registry import language
+from guardrail.judges.local.values import tables
+from guardrail.lang.base import lead
+from guardrail.lang.registry import MODULES, language
 from guardrail.text.stemming import stem
 
 _FORMS: tuple[Form, ...] = ("", "s", "ed", "ing")
 #: Prefix of the polar keys of verdict scales ("verdict:acceptability").
 VERDICT = "verdict:"
+#: The key shared by the words and phrases for "free of charge" in a language with a module.
+FREE_KEY = "cue:free"
 
 
 def _surface_map(morph: Morphology, entries: Iterable[str]) -> dict[str, tuple[str, Form]]:
@@ -76,6 +80,25 @@ class Lexicon:
     #: The language's root of a word (:meth:`~guardrail.lang.base.Language.root`): words of one
     #: root share a key, so inflected forms match. ``None`` for English (its stemmer does it).
     root: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
+    #: The language's word without elided articles and joined pronouns
+    #: (:meth:`~guardrail.lang.base.Language.base_word`); ``None`` for English.
+    base: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
+    #: The language's compound parts of a word
+    #: (:meth:`~guardrail.lang.base.Language.compound_parts`); ``None`` where words do not join.
+    parts: Callable[[str], frozenset[str]] | None = field(default=None, compare=False, hash=False)
+    #: root -> synonym keys, for a language with roots: an inflected form of a word of a
+    #: synonym group ("Gefahren") finds its group.
+    root_same: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, hash=False)
+    #: root -> polar keys, for a language with roots: "sconsigliata" finds "sconsigliato"'s.
+    root_polar: dict[str, tuple[tuple[str, int], ...]] = field(
+        default_factory=dict, compare=False, hash=False
+    )
+    #: Phrases of several words for "free of charge" ("sans frais"): a context unit holding
+    #: one has :data:`FREE_KEY`, as every one-word form of "free" has.
+    free_phrases: frozenset[str] = field(default=frozenset(), compare=False, hash=False)
+    #: Every noun is capitalized (German): a capitalized word is then no sign of a name, and
+    #: only an acronym ("BAMF") is read as one when verifying.
+    capitalized_nouns: bool = False
     #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
     #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
     readings: dict[str, Any] = field(
@@ -204,8 +227,48 @@ def _for_language(code: str) -> Lexicon:
             data[key] = [*base, *extra]
         else:
             data[key] = extra
+    # a statement wrapped in another module's language reads too: the answer's language
+    # (which the mutations write in) may differ from the passage's
+    for other in MODULES:
+        module = language(other)
+        if module is not None and other != code:
+            for key, wraps in (
+                ("framing_supportive", module.supportive_wraps),
+                ("framing_negating", module.negating_wraps),
+            ):
+                data[key] = [*data.get(key, []), *(lead(w) for w in wraps)]
     built = Lexicon.from_dict(data)
-    return replace(built, root=lang.root) if lang.endings else built
+    root_same: dict[str, set[str]] = {}
+    first = len(_english_data().get("synonym_groups", []))
+    for i, group in enumerate(lang.synonyms, start=first):
+        for word in group:
+            root_same.setdefault(lang.root(word), set()).add(f"syn:{i}")
+    # the words for "free of charge" share a key, and a unit holding a phrase for it has it
+    # ("gratis" / "zonder kosten")
+    for word in lang.free:
+        if " " not in word:
+            root_same.setdefault(lang.root(word), set()).add(FREE_KEY)
+    # a unit word and its abbreviation or other forms share a key ("grammes" / "g")
+    for word, (dimension, factor) in tables(code).units.items():
+        root_same.setdefault(lang.root(word), set()).add(f"unit:{dimension}:{factor:g}")
+    root_polar: dict[str, tuple[tuple[str, int], ...]] = {}
+    if lang.endings:
+        words = [w for pair in lang.opposites for w in pair]
+        words += [w for pos, neg in lang.verdicts for w in (*pos, *neg)]
+        for word in words:
+            found = built.polar_keys.get(stem(word))
+            if found and " " not in word:
+                root_polar.setdefault(lang.root(word), found)
+    return replace(
+        built,
+        root_polar=root_polar,
+        root=lang.root if lang.endings else None,
+        base=lang.base_word if lang.elided or lang.clitics else None,
+        parts=lang.compound_parts if lang.compounds else None,
+        root_same={k: frozenset(v) for k, v in root_same.items()},
+        free_phrases=frozenset(p for p in lang.free if " " in p),
+        capitalized_nouns=lang.capitalized_nouns,
+    )
 
 
 @lru_cache(maxsize=1)

@@ -68,6 +68,16 @@ _NEGATING_WRAPS = (
 )
 _AFFIRMING_WRAPS = ("It is true that {}", "It is the case that {}")
 
+
+def _wraps() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The supportive, affirming and negating wrappers of the language being read: a German
+    statement is wrapped in German ("Es stimmt nicht: ..."), not in English."""
+    lang = language(current_language())
+    if lang is None or not lang.supportive_wraps or not lang.negating_wraps:
+        return _SUPPORTIVE_WRAPS, _AFFIRMING_WRAPS, _NEGATING_WRAPS
+    return lang.supportive_wraps, lang.supportive_wraps[:2], lang.negating_wraps
+
+
 Edit = tuple[int, int, str]
 
 
@@ -120,16 +130,18 @@ class Mutator:
     def synonyms(self, factoid: str, count: int) -> list[str]:
         """``count`` meaning-preserving rewrites, best first, distinct where possible."""
         candidates = self._synonym_candidates(factoid)
-        return self._take(factoid, count, candidates, _SUPPORTIVE_WRAPS, _SUPPORTIVE_WRAPS, ())
+        supportive, _, _ = _wraps()
+        return self._take(factoid, count, candidates, supportive, supportive, ())
 
     def antonyms(self, factoid: str, count: int) -> list[str]:
         """``count`` contradictions of the factoid, best first, distinct where possible."""
         candidates = self._antonym_candidates(factoid)
+        _, affirming, negating = _wraps()
         if self._is_negated(tokenize(factoid, "lexical")):
             # wrapping a negated factoid in "It is not true that" reads as a double negation:
             # affirm the un-negated rewrite instead, and wrap only as a last resort
-            return self._take(factoid, count, candidates, (), _AFFIRMING_WRAPS, _NEGATING_WRAPS)
-        return self._take(factoid, count, candidates, _NEGATING_WRAPS, _AFFIRMING_WRAPS, ())
+            return self._take(factoid, count, candidates, (), affirming, negating)
+        return self._take(factoid, count, candidates, negating, affirming, ())
 
     # -- shared ---------------------------------------------------------------------------------
 
@@ -177,7 +189,10 @@ class Mutator:
     # -- antonyms -------------------------------------------------------------------------------
 
     def _is_negated(self, tokens: list[Token]) -> bool:
-        return any(t.is_word and self.lex.is_negation(t.lower) for t in tokens)
+        return any(
+            t.is_word and self.lex.is_negation(t.lower) and not _answers(tokens, i)
+            for i, t in enumerate(tokens)
+        )
 
     def _antonym_candidates(self, factoid: str) -> Iterator[str]:
         tokens = tokenize(factoid, "lexical")
@@ -185,7 +200,7 @@ class Mutator:
         if toggled:
             yield toggled
         if not self._is_negated(tokens):
-            yield _wrap(_NEGATING_WRAPS[0], factoid, self.lex)
+            yield _wrap(_wraps()[2][0], factoid, self.lex)
         yield from self._lexicon_swaps(factoid, tokens, self.lex.antonym_forms, self.lex.antonyms)
 
     def _toggle_negation(self, text: str, tokens: list[Token]) -> str | None:
@@ -193,8 +208,8 @@ class Mutator:
         removed = self._remove_negation(text, tokens)
         if removed is not None:
             return removed
-        if self._is_negated(tokens):
-            return None
+        if self._is_negated(tokens) or language(current_language()) is not None:
+            return None  # the negation is inserted by English rules only ("is" -> "is not")
         return self._insert_negation(text, tokens)
 
     def _remove_negation(self, text: str, tokens: list[Token]) -> str | None:
@@ -204,7 +219,7 @@ class Mutator:
         lex = self.lex
         for i, tok in enumerate(tokens):
             low = tok.lower
-            if not tok.is_word:
+            if not tok.is_word or _answers(tokens, i):
                 continue
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             if low in lex.contractions:  # isn't, doesn't, can't ...
@@ -476,7 +491,7 @@ def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str |
         if elided and elided in table:  # "n'est" -> "est"
             edits.append((tok.start, tok.start + len(elided), table[elided]))
             continue
-        if low not in table:
+        if low not in table or _answers(tokens, i):
             continue
         repl = table[low]
         if repl:
@@ -490,6 +505,16 @@ def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str |
     if not edits:
         return None
     return capitalize_first(_apply(text, edits)) if edits[0][0] == 0 else _apply(text, edits)
+
+
+#: What follows a "no" that opens a statement and only answers the question ("No, ...").
+_ANSWER_BREAK = frozenset({",", "!", ";", "–", "—"})
+
+
+def _answers(tokens: list[Token], i: int) -> bool:
+    """Whether ``tokens[i]`` opens the text and is set off as a reply ("Nein, ...", "No, ...")
+    rather than negating what follows: an antonym keeps it and negates the rest."""
+    return i == 0 and len(tokens) > 1 and tokens[1].text in _ANSWER_BREAK
 
 
 def _looks_plural(tok: Token) -> bool:

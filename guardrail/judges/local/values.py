@@ -50,6 +50,8 @@ _ORDINALS = {
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
     "fourteenth": 14, "fifteenth": 15, "twentieth": 20, "thirtieth": 30, "hundredth": 100,
 }  # fmt: skip
+#: The ordinal of "last" ("letzte", "dernier"): a position counted from the end.
+LAST = -1.0
 _ORDINAL_SUFFIX = re.compile(r"^(\d+)(st|nd|rd|th)$")
 _MONTHS = {
     m: i
@@ -166,6 +168,9 @@ class _Tables:
     #: function words that end the search for a unit after a number ("6 tablets a day" counts
     #: tablets, not days)
     stopwords: frozenset[str] = STOPWORDS
+    #: the language module's function words: capitalized ("Sie", "La" at a sentence's start),
+    #: they still start no name
+    function_words: frozenset[str] = frozenset()
 
 
 def _english() -> _Tables:
@@ -197,7 +202,11 @@ def tables(code: str) -> _Tables:
         return _EN
     small = {**_EN.small, **{k: float(v) for k, v in lang.numbers.items()}}
     scales = {**_EN.scales, **{k: float(v) for k, v in lang.scales.items()}}
-    ordinals = {**_EN.ordinals, **{k: float(v) for k, v in lang.ordinals.items()}}
+    ordinals = {
+        **_EN.ordinals,
+        **{k: float(v) for k, v in lang.ordinals.items()},
+        **{k: LAST for k in lang.last},
+    }
     months = {**_EN.months, **lang.months}
     weekdays = {**_EN.weekdays, **lang.weekdays}
     currency = {**_EN.currency_words, **lang.currencies}
@@ -223,6 +232,7 @@ def tables(code: str) -> _Tables:
         {**_EN.bounds_after, **lang.bounds_after},
         (_EN.negations - lang.stopwords) | lang.negations,
         STOPWORDS | lang.stopwords,
+        lang.stopwords | lang.negations,
     )
 
 
@@ -664,6 +674,8 @@ def _names(
     for k, tok in enumerate(toks):
         head = tok.text[:1]
         capital = head.isalpha() and head.isupper()
+        if capital and tok.low in t.function_words and not tok.text.isupper():
+            capital = False  # "Sie", a sentence's "La": a function word, not a name
         if capital and not (
             tok.low in t.months
             or tok.low in t.weekdays

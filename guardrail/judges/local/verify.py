@@ -31,7 +31,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-from guardrail.judges.local.lexicon import VERDICT, Lexicon
+from guardrail.judges.local.lexicon import FREE_KEY, VERDICT, Lexicon
 from guardrail.text.edits import strip_citations, strip_passage_label
 from guardrail.text.sentences import split_sentences
 from guardrail.text.stemming import stem
@@ -75,6 +75,14 @@ class Term:
     number: float | None
     entity: bool
     light: bool = False
+    #: The word and its root, in a language that joins compounds (else empty).
+    forms: frozenset[str] = frozenset()
+    #: The pieces the word may be a compound of (see
+    #: :meth:`~guardrail.lang.base.Language.compound_parts`).
+    parts: frozenset[str] = frozenset()
+    #: Capitalized where a name would be, in a language that capitalizes every noun: not
+    #: weighed as a name, but a rival another unit may hold (see ``entities.swapped_roles``).
+    namelike: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,10 @@ class Unit:
     size: int
     #: For each negation, the stems it governs (see :func:`_negation_scopes`).
     scopes: tuple[frozenset[str], ...] = ()
+    #: Its words and their roots, and the pieces its compounds may be made of (a language
+    #: that joins compounds; else empty).
+    forms: frozenset[str] = frozenset()
+    parts: frozenset[str] = frozenset()
 
     def negations_about(self, terms: Iterable[Term]) -> int:
         """Negations of this unit that govern one of ``terms`` (or govern nothing we can see).
@@ -136,10 +148,14 @@ def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
             continue
         if _bounds_a_number(tokens, i, lex):
             continue
+        if i == 0 and nxt in _ANSWER_BREAK:
+            continue  # "No, ..." / "Não, ...": a reply to the question, not a denial of the rest
         out.append(i)
     return out
 
 
+#: What follows a negation that opens a text and only answers the question ("No, ...").
+_ANSWER_BREAK = frozenset({",", "!", ";", "–", "—"})
 #: Tokens after a negation searched for a bound word, and after it for the number it bounds.
 _BOUND_REACH = 3
 
@@ -206,6 +222,9 @@ class WordReading(NamedTuple):
     unnamed: bool
     #: A word the lexicon knows, so a capitalized first word is not taken for a name.
     known: bool
+    #: The word and its root, and its compound parts (a language that joins compounds).
+    forms: frozenset[str] = frozenset()
+    parts: frozenset[str] = frozenset()
 
 
 #: Words whose reading one lexicon remembers.
@@ -218,23 +237,38 @@ def word_reading(low: str, lex: Lexicon) -> WordReading:
     """The reading of ``low`` (a token's :attr:`~guardrail.text.tokens.Token.lower`), remembered
     on the lexicon."""
     found: WordReading | None = lex.readings.get(low)
+    if found is None and lex.base is not None:
+        base = lex.base(low)
+        if base != low:
+            found = word_reading(base, lex)
+            if len(lex.readings) < WORDS_KEPT:
+                lex.readings[low] = found
+            return found
     if found is None:
         s = stem(low)
         number = lex.number_value(low)
         if low in ("one", "first", "once"):
             number = None  # too often a pronoun or an idiom to compare as a number
         same = lex.same_keys.get(s, frozenset())
+        forms: frozenset[str] = frozenset()
+        parts: frozenset[str] = frozenset()
+        if lex.parts is not None and lex.root is not None:
+            forms = frozenset({low, lex.root(low)})
+            parts = lex.parts(low)
         if lex.root is not None:
-            same = same | _root_keys(low, lex.root)
+            same = same | _root_keys(low, lex.root) | lex.root_same.get(lex.root(low), frozenset())
         found = WordReading(
             content=lex.is_content(low),
             stem=s,
             same=same,
-            polar=lex.polar_keys.get(s, ()),
+            polar=lex.polar_keys.get(s, ())
+            or (lex.root_polar.get(lex.root(low), ()) if lex.root is not None else ()),
             number=number,
             light=s in lex.light_words,
             unnamed=low in lex.stopwords or lex.is_negation(low) or low in lex.number_words,
             known=lex.is_known_word(low),
+            forms=forms,
+            parts=parts,
         )
         if len(lex.readings) < WORDS_KEPT:
             lex.readings[low] = found
@@ -276,6 +310,9 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
             entity = False  # "Transfer the potatoes ..." starts with a verb, not a name
         else:
             entity = low not in lower_vocab
+        namelike = False
+        if entity and lex.capitalized_nouns and not text.isupper():
+            entity, namelike = False, True  # German capitalizes every noun: not a sign of a name
         out.append(
             Term(
                 surface=text,
@@ -285,6 +322,9 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
                 number=reading.number,
                 entity=entity,
                 light=reading.light,
+                forms=reading.forms,
+                parts=reading.parts,
+                namelike=namelike,
             )
         )
     return out
@@ -298,16 +338,21 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
         for key, sign in t.polar:
             polar.setdefault(key, set()).add(sign)
     scopes = _negation_scopes(tokens, lex)
+    same = {k for t in terms for k in t.same}
+    if lex.free_phrases and any(p in text.lower() for p in lex.free_phrases):
+        same.add(FREE_KEY)
     return Unit(
         text=text,
         sentence=sentence,
         stems=frozenset(t.stem for t in terms),
-        same=frozenset(k for t in terms for k in t.same),
+        same=frozenset(same),
         polar={k: frozenset(v) for k, v in polar.items()},
         numbers=frozenset(t.number for t in terms if t.number is not None),
-        entities=frozenset(t.stem for t in terms if t.entity),
+        entities=frozenset(t.stem for t in terms if t.entity or t.namelike),
         size=len(terms),
         scopes=scopes,
+        forms=frozenset(f for t in terms for f in t.forms),
+        parts=frozenset(p for t in terms for p in t.parts),
     )
 
 
@@ -316,6 +361,8 @@ def _keys(unit: Unit) -> Iterable[str]:
     yield from unit.same
     yield from unit.polar
     yield from (f"num:{n:g}" for n in unit.numbers)
+    yield from (f"part:{p}" for p in unit.parts)
+    yield from (f"form:{f}" for f in unit.forms)
 
 
 def index_context(context: str, lex: Lexicon) -> ContextIndex:
@@ -386,6 +433,9 @@ def _term_keys(term: Term) -> Iterable[str]:
     yield from (k for k, _ in term.polar)
     if term.number is not None:
         yield f"num:{term.number:g}"
+    # a compound and its parts find each other (see _joined)
+    yield from (f"part:{f}" for f in term.forms)
+    yield from (f"form:{p}" for p in term.parts)
 
 
 @dataclass
@@ -414,6 +464,12 @@ def _opposite_forms(stem_text: str) -> tuple[str, ...]:
             out.append(stem_text[len(prefix) :])
         out.append(prefix + stem_text)
     return tuple(out)
+
+
+def _joined(term: Term, unit: Unit) -> bool:
+    """Whether ``term`` is a part of a compound of ``unit`` ("Nase" / "Nasenschleimhaut") or a
+    compound with a word of ``unit`` as a part ("Kaltmiete" / "Miete")."""
+    return not term.forms.isdisjoint(unit.parts) or not term.parts.isdisjoint(unit.forms)
 
 
 def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[bool]) -> _Match:
@@ -446,6 +502,8 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
         prefixable = relation == 0 and len(term.stem) > 4
         if prefixable and not stems.isdisjoint(_opposite_forms(term.stem)):
             relation = -1
+        if relation == 0 and term.forms and _joined(term, unit):
+            relation = 1
         if relation == 1:
             got += weight
         elif relation == -1:
@@ -553,7 +611,7 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
             found.update(postings(key, ()))
         candidates |= found
         weight = math.log((n + 1) / (df + 0.5)) + 1.0 if df else math.log(n + 1) + 1.0
-        if term.entity or term.number is not None:
+        if term.entity or term.namelike or term.number is not None:
             weight *= 1.5
         elif term.light:
             weight *= 0.25
