@@ -39,6 +39,8 @@ _CLOCK_WORD = re.compile(r"^(?:\d{1,2}(?::\d{2})?|noon|midnight)$", re.I)
 #: Longest bare value ("On the second floor of the main building") read as filling a
 #: wh-question's gap.
 MAX_VALUE_WORDS = 10
+#: Hedges around a value that are not part of it ("Two, usually.").
+HEDGES = frozenset("usually normally generally typically mostly roughly approximately".split())
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ def _preposition_for(words: list[str], wh: str) -> str | None:
 def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     """The statement a value reply makes for a wh-question, or [] when no rule places it."""
     morph = morphology()
+    reply = [w for w in reply if w.lower() not in HEDGES] or reply
     if q.wh == "how long":
         return _how_long(q, reply, morph)
     value = _value(q, reply)

@@ -37,7 +37,7 @@ from guardrail.scoring.resolve._en_grammar import (
     split_words,
 )
 from guardrail.scoring.resolve._en_polar import LEAD, read_reply, resolve_polar
-from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, resolve_wh, wh_question
+from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, WhQuestion, resolve_wh, wh_question
 
 LANGUAGE = "en"
 
@@ -71,11 +71,21 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
             if text
         ]
     q = wh_question(asked)
-    if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words):
+    if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words) or _restates(q, words):
         return []
     if LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
+
+
+def _restates(q: WhQuestion, words: list[str]) -> bool:
+    """Whether the reply repeats the question's predicate ("Who chairs the committee?" +
+    "Maria chairs the committee."): a sentence of its own, whatever its verb looks like."""
+    rest = [w.lower() for w in q.rest]
+    if len(rest) < 2:
+        return False
+    low = [w.lower() for w in words]
+    return any(low[i : i + len(rest)] == rest for i in range(len(low) - len(rest) + 1))
 
 
 #: A yes or no that is a sentence of its own ("No. They should ask a doctor.").
