@@ -227,6 +227,8 @@ def reply_verdict(
         return Finding(
             Support.SUPPORTED, f"It denies a value the context gives otherwise. {found.reason}"
         )
+    if flipped and found.outcome is Support.SUPPORTED:
+        return Finding(Support.CONTRADICTED, f"It denies what the context gives. {found.reason}")
     return found
 
 
@@ -242,6 +244,7 @@ def _source_finding(
         return None  # a clause of its own, not a value
     own = {id(t) for w in wanted for t in w.terms}
     frame = [(t, _weight(t, index) * (0.25 if t.light else 1.0)) for t in terms if id(t) not in own]
+    full_frame = all(_anywhere(t, index) for t, _ in frame if not t.light)
     frame = [(t, w) for t, w in frame if _anywhere(t, index)]
     if not frame:
         return Finding(
@@ -258,10 +261,11 @@ def _source_finding(
     units = [u for c, u in covers if c >= best - 1e-9]
     if first.typed():  # one number, time or date per part of a listing sentence
         units = [n for u in units for n in _narrowed(u, frame, first, lex)]
-    if any(first.placed(unit) for unit in units) or _said_after(source, first, index, lex):
+    placed = [u for u in units if first.placed(u)]
+    if placed or _said_after(source, first, units, index, lex):
         missing = [w for w in rest if not any(w.placed(u) for u in index.units)]
         if not missing:
-            return None
+            return _stated(placed, terms, wanted, full_frame) if placed else None
         return Finding(
             Support.UNKNOWN,
             f"The context does not give {' '.join(missing[0].words)} for this question.",
@@ -281,27 +285,59 @@ def _source_finding(
     )
 
 
-def _said_after(source: str, wanted: _Wanted, index: ContextIndex, lex: Lexicon) -> bool:
-    """Whether a passage sentence gives the value right after the statement's word before
-    it, in as many words as the reply's ("arrive *at 7:30 am*" in "Please arrive at 7:30 am
-    if you need to fast."), when the sentence holding most of the frame does not."""
+def _said_after(
+    source: str, wanted: _Wanted, framed: Sequence[Unit], index: ContextIndex, lex: Lexicon
+) -> bool:
+    """Whether a passage sentence gives the value right after the statement's content word
+    before it ("arrive *at 7:30 am*" in "Please arrive at 7:30 am if you need to fast."),
+    when the sentences holding most of the frame (``framed``) do not use that word: they
+    say something else, and the word places the value. When they use it with another value
+    ("Recycling is collected every Thursday"), the value is theirs to give."""
     tokens = tokenize(source, "lexical")
     reply = {t.lower for t in tokenize(" ".join(wanted.words), "lexical")}
     at = next((i for i, t in enumerate(tokens) if t.lower in reply), None)
-    words = [t for t in tokens[:at] if t.is_word] if at else []
-    if not words or words[-1].lower in _OPENERS:
+    if not at:
         return False
-    anchor = stem(words[-1].lower)
+    before = [
+        i for i in range(at) if tokens[i].is_word and tokens[i].lower not in _OPENERS | _LINKS
+    ]
+    if not before:
+        return False
+    anchor = stem(tokens[before[-1]].lower)
+    if any(anchor in u.stems for u in framed):
+        return False
+    reach = at - before[-1] + len(reply)
     for unit in index.units:
         found = tokenize(unit.text, "lexical")
         for i, tok in enumerate(found):
             if stem(tok.lower) != anchor:
                 continue
-            end = found[min(i + len(reply), len(found) - 1)].end
+            end = found[min(i + reach, len(found) - 1)].end
             window = verify.index_context(unit.text[tok.start : end], lex).units
             if window and wanted.placed(window[0]):
                 return True
     return False
+
+
+def _stated(
+    placed: Sequence[Unit], terms: Sequence[Term], wanted: Sequence[_Wanted], full_frame: bool
+) -> Finding | None:
+    """Supported when a sentence holding the frame gives the reply's value, the passage uses
+    every word of the frame, and that sentence negates none of the statement's words (the
+    value said in another format — "half past three" for "3.30pm" — is matched here, where
+    the word-level verifier would not); ``None`` otherwise (the verifier decides). A count
+    ("twelve") is left to the verifier: the same number often stands for something else in
+    the same sentence ("aged 12 to 15")."""
+    if not full_frame or any(w.numbers and not (w.times or w.dates) for w in wanted):
+        return None  # a count: the verifier weighs the words around it
+    for unit in placed:
+        if unit.negations_about(terms) == 0:
+            said = ", ".join(" ".join(w.words) for w in wanted)
+            return Finding(
+                Support.SUPPORTED,
+                f"The context gives {said} for this: {verify.quote(unit.text)}",
+            )
+    return None
 
 
 def _groups(values: Sequence[str]) -> list[list[str]]:

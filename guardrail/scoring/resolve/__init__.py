@@ -221,10 +221,11 @@ _TYPED = re.compile(
 def _reply_values(
     question: str, reply: str, made: tuple[ResolvedStatement, ...]
 ) -> dict[str, list[str]]:
-    """For the offline judge which words of each resolved statement came from the reply:
-    the reply's words the question does not use. For a wh-question that is the value that
-    fills its gap, up to a relative clause; after a yes or no, only typed values (a number,
-    a time, a name) count — "Yes, it is fine." adds a verdict, not a value."""
+    """For the offline judge, which words of each resolved statement came from the reply:
+    the reply's words the question does not use. For a wh-question (or an alternative one)
+    that is the value that fills its gap, up to a relative clause; after a yes or no, only
+    typed values (a number, a time, a name) count — "Yes, it is fine." adds a verdict, not a
+    value."""
     out: dict[str, list[str]] = {}
     asked = {w.lower().rstrip(".:,") for w in _WORD.findall(question)}
     words = _WORD.findall(reply)
@@ -232,14 +233,15 @@ def _reply_values(
         if statement.rule == AS_WRITTEN:
             continue
         said = {w.lower().rstrip(".:,") for w in _WORD.findall(statement.text)}
-        wh = statement.rule.startswith("wh")
+        chosen = statement.rule == "alternative"  # the question names every option
+        wh = statement.rule.startswith("wh") or chosen
         values: list[str] = []
         for at, word in enumerate(words):
             plain = word.rstrip(".:,")
             low = plain.lower()
             if wh and values and values[-1] != "," and low in _RELATIVE:
                 break
-            if low in asked or low in _NOT_VALUES or low not in said:
+            if (low in asked and not chosen) or low in _NOT_VALUES or low not in said:
                 continue
             typed = _TYPED.match(plain) is not None or (at > 0 and plain[:1].isupper())
             if wh or typed:
