@@ -173,4 +173,3 @@ def test_yes_to_the_ibuprofen_question_is_contradicted_and_the_faithful_reply_pa
     assert "NO" in labels and wrong.report.score == 1.0
     assert wrong.decision.action != "pass"
     assert right.decision.action == "pass" and right.report.score < 0.3
-
