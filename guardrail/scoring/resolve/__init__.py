@@ -222,13 +222,18 @@ def _reply_values(
     question: str, reply: str, made: tuple[ResolvedStatement, ...]
 ) -> dict[str, list[str]]:
     """For the offline judge, which words of each resolved statement came from the reply:
-    the reply's words the question does not use. For a wh-question (or an alternative one)
-    that is the value that fills its gap, up to a relative clause; after a yes or no, only
-    typed values (a number, a time, a name) count — "Yes, it is fine." adds a verdict, not a
-    value."""
+    the reply's words the question does not use, in the groups the reply's commas make (a
+    "," between two groups). For a wh-question (or an alternative one) that is the value
+    that fills its gap, up to a relative clause; after a yes or no, only a group holding a
+    typed word (a number, a time, a name: "Yes, for up to 90 days.") — "Yes, it is fine."
+    adds a verdict, not a value."""
     out: dict[str, list[str]] = {}
     asked = {w.lower().rstrip(".:,") for w in _WORD.findall(question)}
-    words = _WORD.findall(reply)
+    groups: list[list[tuple[int, str]]] = [[]]
+    for at, word in enumerate(_WORD.findall(reply)):
+        groups[-1].append((at, word))
+        if word.endswith(","):
+            groups.append([])
     for statement in made:
         if statement.rule == AS_WRITTEN:
             continue
@@ -236,17 +241,26 @@ def _reply_values(
         chosen = statement.rule == "alternative"  # the question names every option
         wh = statement.rule.startswith("wh") or chosen
         values: list[str] = []
-        for at, word in enumerate(words):
-            plain = word.rstrip(".:,")
-            low = plain.lower()
-            if wh and values and values[-1] != "," and low in _RELATIVE:
+        for group in groups:
+            kept: list[str] = []
+            typed = False
+            for at, word in group:
+                plain = word.rstrip(".:,")
+                low = plain.lower()
+                if wh and (kept or values) and low in _RELATIVE:
+                    break
+                if (low in asked and not chosen) or low in _NOT_VALUES or low not in said:
+                    continue
+                kept.append(plain)
+                typed = typed or _TYPED.match(plain) is not None or (at > 0 and plain[:1].isupper())
+            if kept and (wh or typed):
+                values += [*kept, ","]
+            if (
+                wh
+                and len(kept) < len(group)
+                and kept
+                and _RELATIVE & {w.lower().rstrip(".:,") for _, w in group}
+            ):
                 break
-            if (low in asked and not chosen) or low in _NOT_VALUES or low not in said:
-                continue
-            typed = _TYPED.match(plain) is not None or (at > 0 and plain[:1].isupper())
-            if wh or typed:
-                values.append(plain)
-                if word.endswith(","):
-                    values.append(",")  # the next value words are a group of their own
-        out[statement.text] = values
+        out[statement.text] = values[:-1]
     return out

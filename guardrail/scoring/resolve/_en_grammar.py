@@ -54,6 +54,14 @@ PERSON = {
     "us": "you",
     "our": "your",
     "ours": "yours",
+    "i'm": "you're",
+    "im": "you're",
+    "i've": "you've",
+    "i'll": "you'll",
+    "i'd": "you'd",
+    "we're": "you're",
+    "we've": "you've",
+    "we'll": "you'll",
 }
 DETERMINERS = frozenset(
     "the a an this that these those my your our their his her its some any each every no "

@@ -88,6 +88,16 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
 
 
+#: Words that open a condition a reply puts on its yes or no ("Yes, if you're destitute."):
+#: such a fragment stays a sentence of its own (joined, its words would match a passage's
+#: condition for another case).
+_CONDITIONS = frozenset({"if", "unless", "provided", "once"})
+
+
+def low_first(words: list[str]) -> str:
+    return words[0].lower() if words else ""
+
+
 def _fragments_joined(made: list[Made]) -> list[Made]:
     """A reply's verbless words after its yes or no ("Yes, free of charge.") finish the
     statement before them when they go on from its last word ("The test is free of charge.")
@@ -96,7 +106,7 @@ def _fragments_joined(made: list[Made]) -> list[Made]:
     for text, rule in made:
         words = split_words(text)
         verbless = len(words) <= 4 and not {w.lower() for w in words} & (AUX | set(NEGATED))
-        if rule != "as_written" or not out or not verbless:
+        if rule != "as_written" or not out or not verbless or low_first(words) in _CONDITIONS:
             out.append((text, rule))
             continue
         before, before_rule = out[-1]
