@@ -10,20 +10,26 @@ another role ("Dr Mensah sees patients only after a referral.") would be judged 
 once the frame is. This module reads such a statement the way a reader would:
 
 1. the *frame unit* is the passage sentence (or clause) that covers most of the frame's
-   words, weighted as the verifier weighs them;
-2. every reply value must be in a frame unit (its stem, a synonym key, its number — clock
-   times compared as times of day — and an identifier letter right after its word: "Car
-   Park A");
-3. when one is not, the frame unit holding another value of the same type (a number, a
-   name) contradicts the statement (``NO``); otherwise the statement is not supported
-   (``NOT SURE``: the value is absent from that sentence, or from the passage);
-4. when no passage sentence holds the frame at all, the statement is not supported.
+   words the passage uses, weighted as the verifier weighs them; when the sentence lists
+   one value of the reply's type per part ("the late shift from 2pm to 10pm and the night
+   shift from 10pm to 6am"), the part that holds most of the frame;
+2. the reply's first value group must be in a frame unit (content words by stem or synonym,
+   clock times as times of day and dates as whole dates in any format, an identifier letter
+   right after its word: "Car Park A"), or right after the statement's own word before it
+   where the frame unit lacks that word ("arrive *at 7:30 am*"); a later group ("14 days,
+   *or 28 if you acknowledge service*") must be somewhere in the passage;
+3. when it is not, the frame unit holding another value of its type (a time, a date, a
+   number, a name) contradicts the statement (``NO``); otherwise the statement is not
+   supported (``NOT SURE``), as it is when no passage sentence holds the frame;
+4. when it is, in a frame unit that negates none of the statement's words, and the passage
+   uses every frame word, the statement is supported (a count is left to the verifier: the
+   same number often stands for something else in the same sentence).
 
 Only a statement the resolver registered (:func:`remember`) is read this way, and only when
 it is affirmative: a denial of a value ("You cannot pay at a branch.") says nothing about
 which value holds. A variant of the statement (a synonym or an antonym made from it) gets the
-statement's finding, reversed when it carries one more negation. When every reply value is
-found in a frame unit, the verifier decides as it does for any statement.
+statement's finding, reversed when it carries one more negation. Where no rule above
+decides, the verifier decides as it does for any statement.
 
 :func:`remember` holds the turn's statements in a context variable (the resolver sets it
 for every answer it reads, so one turn's marks never reach another's); the verifier looks a
