@@ -212,7 +212,43 @@ def test_a_qualifier_does_not_repeat_the_questions_word() -> None:
 
 
 def test_an_adjective_after_yes_is_no_instruction() -> None:
-    """ "free of charge" is no instruction ("free" has no object): the yes, then the words."""
+    """ "free of charge" is no instruction ("free" has no object): the yes, finished by the
+    words that go on from its last word — no bare "Free of charge." statement."""
     found = resolve("Is the check-up free?", "Yes, free of charge.").statements
-    assert (found[0].text, found[0].rule) == ("The check-up is free.", "yes_no")
-    assert all(s.rule != "instruction pronoun" for s in found)
+    assert [(s.text, s.rule) for s in found] == [("The check-up is free of charge.", "yes_no")]
+
+
+#: Question forms beyond plain inversion and wh-words: (question, reply, statements).
+OTHER_FORMS = [
+    ("Is the pool heated?", "Yes, heated all year.", ["The pool is heated all year."]),
+    ("Is the course free?", "Yes, free.", ["The course is free."]),
+    ("Is the meeting on Monday or Tuesday?", "Tuesday.", ["The meeting is on Tuesday."]),
+    ("Is the meeting on Monday or Tuesday?", "On Monday.", ["The meeting is on Monday."]),
+    ("Do I pay in cash or by card?", "By card.", ["You pay by card."]),
+    (
+        "Should I take it before or after meals?",
+        "After meals.",
+        ["You should take it after meals."],
+    ),
+    ("How soon can I reapply?", "After a year.", ["You can reapply after a year."]),
+    ("How old must you be to rent a car?", "21.", ["You must be 21 to rent a car."]),
+    ("What's the entry fee?", "Five euros.", ["Five euros is the entry fee."]),
+    ("My son is 4, does he need a booster seat?", "Yes.", ["He needs a booster seat."]),
+    (
+        "If I cancel today, do I get a refund?",
+        "No.",
+        ["You do not get a refund if you cancel today."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), OTHER_FORMS)
+def test_other_question_forms_are_read(question: str, answer: str, expected: list[str]) -> None:
+    """Verbless words after a yes finish its statement; an alternative keeps the option the
+    reply names; "how soon" / "how old", "What's"; a premise is left out, a condition kept."""
+    assert [s.text for s in resolve(question, answer).statements] == expected
+
+
+def test_the_askers_own_word_in_a_reply_is_the_statements_your() -> None:
+    (found,) = resolve("What do I need to show?", "My ticket.").statements
+    assert "your ticket" in found.text and "my" not in found.text.lower().split()

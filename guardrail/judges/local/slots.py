@@ -149,7 +149,7 @@ def _cues(words: list[str], cased: list[str], lex: Lexicon) -> list[tuple[int, M
             if word in ("may", "can", "could") and nxt in _EPISTEMIC:
                 continue
             cues.append((i, 1))
-        elif word not in _NOUNS:
+        elif word not in _NOUNS and not _purpose(words, i):
             for key, sign in lex.polar_keys.get(stem(word), ()):
                 if key == _ACCEPTABILITY:
                     cues.append((i, 1 if sign > 0 else -1))
@@ -157,6 +157,19 @@ def _cues(words: list[str], cased: list[str], lex: Lexicon) -> list[tuple[int, M
     verdicts = {i for i, _ in cues if words[i] not in _PERMIT_MODALS}
     # "should be avoided", "must be safe": the verdict word says it, not the modal
     return [(i, m) for i, m in cues if not (words[i] in _MODALS and verdicts & {i + 1, i + 2})]
+
+
+#: Words before "to" that make what follows an obligation ("have to avoid"), not a purpose.
+_OBLIGING = frozenset(
+    "have has had need needs needed ought got want wants told asked advised required "
+    "important best better able".split()
+)
+
+
+def _purpose(words: list[str], i: int) -> bool:
+    """ "... with food *to avoid* stomach pain": a purpose, which neither allows nor forbids
+    the action; "you have to avoid it" is still an obligation."""
+    return i >= 2 and words[i - 1] == "to" and words[i - 2] not in _OBLIGING
 
 
 def _near_anchors(words: list[str], anchors: frozenset[str] | None) -> set[int]:

@@ -46,6 +46,7 @@ from guardrail.judges.local.features import (
 )
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.records import RecordFacts, record_finding
+from guardrail.judges.local.replies import reply_verdict
 from guardrail.judges.local.slots import slot_verdict
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
@@ -259,7 +260,8 @@ class LexicalVerifier:
         rest: list[tuple[str, str, Assessment]] = []
         for statement, source in zip(statements, origins, strict=True):
             a = self.assess(statement, prepared)
-            finding = self.value_verdict(statement, a, prepared)
+            finding = reply_verdict(statement, source, a, prepared.index, self.lexicon)
+            finding = finding or self.value_verdict(statement, a, prepared)
             out.append(finding)
             if finding is None:
                 rest.append((statement, source, a))

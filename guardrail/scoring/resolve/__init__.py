@@ -26,9 +26,11 @@ sentence; without it only the first sentence is read). English is
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Protocol, cast
 
+from guardrail.judges.local.replies import remember
 from guardrail.models import ResolvedStatement, Span
 from guardrail.scoring.align import Alignment, align
 from guardrail.text.sentences import split_sentences
@@ -117,7 +119,10 @@ class Resolution:
 
 
 def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
-    """``answer`` read with ``question`` (see the module docstring)."""
+    """``answer`` read with ``question`` (see the module docstring). The reply values of its
+    statements are handed to the offline judge for this turn
+    (:func:`guardrail.judges.local.replies.remember`)."""
+    remember({})  # a turn that resolves nothing carries no marks from the one before
     rules = rules_for(language)
     if rules is None or not answer.strip():
         return Resolution(answer, language=language)
@@ -142,6 +147,10 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         parts.append(((start, end), _placed(answer, words, made)))
     if not parts:
         return Resolution(answer, language=language)
+    marks: dict[str, list[str]] = {}
+    for (start, end), made in parts:
+        marks.update(_reply_values(question, answer[start:end], made))
+    remember(marks)
     statements = tuple(s for _, made in parts for s in made)
     return Resolution(answer, statements, parts[0][0], language=language, parts=tuple(parts))
 
@@ -189,3 +198,69 @@ def _word_span(answer: str, start: int, end: int) -> Span:
     while end > start and not answer[end - 1].isalnum():
         end -= 1
     return (start, end)
+
+
+_WORD = re.compile(r"[^\W_][\w'’%:.-]*,?")
+#: Reply words that carry no value of their own: yes and no, pronouns, hedges.
+_NOT_VALUES = frozenset(
+    "yes yeah yep sure certainly definitely absolutely of course no nope not never right "
+    "correct true it they he she you we i me him her them himself herself themselves itself "
+    "yourself usually normally generally typically always often mostly roughly about around "
+    "approximately only just exactly precisely still also too though".split()
+)
+#: Words that open a relative clause: the value is the noun phrase before it ("the post
+#: office *you picked*").
+_RELATIVE = frozenset("that which who whom whose where you i we they".split())
+_TYPED = re.compile(
+    r"^(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"forty|fifty|hundred|thousand|half|quarter|noon|midday|midnight|once|twice)$)",
+    re.IGNORECASE,
+)
+
+
+def _reply_values(
+    question: str, reply: str, made: tuple[ResolvedStatement, ...]
+) -> dict[str, list[str]]:
+    """For the offline judge, which words of each resolved statement came from the reply:
+    the reply's words the question does not use, in the groups the reply's commas make (a
+    "," between two groups). For a wh-question (or an alternative one) that is the value
+    that fills its gap, up to a relative clause; after a yes or no, only a group holding a
+    typed word (a number, a time, a name: "Yes, for up to 90 days.") — "Yes, it is fine."
+    adds a verdict, not a value."""
+    out: dict[str, list[str]] = {}
+    asked = {w.lower().rstrip(".:,") for w in _WORD.findall(question)}
+    groups: list[list[tuple[int, str]]] = [[]]
+    for at, word in enumerate(_WORD.findall(reply)):
+        groups[-1].append((at, word))
+        if word.endswith(","):
+            groups.append([])
+    for statement in made:
+        if statement.rule == AS_WRITTEN:
+            continue
+        said = {w.lower().rstrip(".:,") for w in _WORD.findall(statement.text)}
+        chosen = statement.rule == "alternative"  # the question names every option
+        wh = statement.rule.startswith("wh") or chosen
+        values: list[str] = []
+        for group in groups:
+            kept: list[str] = []
+            typed = False
+            for at, word in group:
+                plain = word.rstrip(".:,")
+                low = plain.lower()
+                if wh and (kept or values) and low in _RELATIVE:
+                    break
+                if (low in asked and not chosen) or low in _NOT_VALUES or low not in said:
+                    continue
+                kept.append(plain)
+                typed = typed or _TYPED.match(plain) is not None or (at > 0 and plain[:1].isupper())
+            if kept and (wh or typed):
+                values += [*kept, ","]
+            if (
+                wh
+                and len(kept) < len(group)
+                and kept
+                and _RELATIVE & {w.lower().rstrip(".:,") for _, w in group}
+            ):
+                break
+        out[statement.text] = values[:-1]
+    return out

@@ -54,6 +54,14 @@ PERSON = {
     "us": "you",
     "our": "your",
     "ours": "yours",
+    "i'm": "you're",
+    "im": "you're",
+    "i've": "you've",
+    "i'll": "you'll",
+    "i'd": "you'd",
+    "we're": "you're",
+    "we've": "you've",
+    "we'll": "you'll",
 }
 DETERMINERS = frozenset(
     "the a an this that these those my your our their his her its some any each every no "
@@ -252,10 +260,38 @@ def question_sentence(question: str) -> list[str]:
     pieces = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
     asked = [p for p in pieces if p.rstrip().endswith("?")]
     chosen = asked[-1] if asked else (pieces[-1] if pieces else "")
-    words = split_words(chosen)
+    words = _asked_clause(chosen)
     while words and words[0].lower() in ("so", "and", "but", "also", "please", "then"):
         words = words[1:]
+    if words and words[0].lower().replace("’", "'") in _WH_CONTRACTIONS:
+        words = [words[0].split("'")[0], "is", *words[1:]]
     return words
+
+
+#: "What's the deadline?" is "What is the deadline?".
+_WH_CONTRACTIONS = frozenset({"what's", "where's", "when's", "who's", "how's", "which's"})
+#: Words that open a condition the question keeps ("If I pay in dollars, is there a fee?").
+_CONDITIONS = frozenset("if when while whilst after before once since unless".split())
+_ASKING = frozenset("who whom what which when where why how whose".split())
+
+
+def _asked_clause(sentence: str) -> list[str]:
+    """The words of the asking clause of ``sentence``: after a comma, when what follows it
+    opens a question (an auxiliary or a wh-word). A premise before it ("My mum is 70, does
+    she ...?") is left out; a condition ("If I pay in dollars, is there a fee?") is kept,
+    at the end."""
+    parts = [p for p in sentence.split(",")]
+    for i in range(1, len(parts)):
+        after = split_words(",".join(parts[i:]))
+        before = split_words(",".join(parts[:i]))
+        if not after or not before:
+            continue
+        head = after[0].lower().replace("’", "'")
+        if head in AUX or head in NEGATED or head in _ASKING:
+            if before[0].lower() in _CONDITIONS:
+                return [*after, *[w.lower() if j == 0 else w for j, w in enumerate(before)]]
+            return after
+    return split_words(sentence)
 
 
 def subject_end(

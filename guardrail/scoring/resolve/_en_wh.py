@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from guardrail.judges.local.morph import Morphology
 
 _WH = frozenset({"who", "whom", "what", "which", "when", "where", "how", "whose"})
-_HOW = frozenset({"many", "much", "often", "long"})
+_HOW = frozenset({"many", "much", "often", "long", "far", "soon", "old"})
+#: "How far" and "how old" ask for a measure placed like a duration's, without "for".
+_MEASURES = frozenset({"how far", "how old"})
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _MONTHS = frozenset(
     "january february march april may june july august september october november december".split()
@@ -39,6 +41,8 @@ _CLOCK_WORD = re.compile(r"^(?:\d{1,2}(?::\d{2})?|noon|midnight)$", re.I)
 #: Longest bare value ("On the second floor of the main building") read as filling a
 #: wh-question's gap.
 MAX_VALUE_WORDS = 10
+#: Hedges around a value that are not part of it ("Two, usually.").
+HEDGES = frozenset("usually normally generally typically mostly roughly approximately".split())
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,8 @@ def wh_question(words: list[str]) -> WhQuestion | None:
             return None
         wh = f"how {words[i].lower()}"
         i += 1
+        if wh == "how soon":
+            wh = "when"  # "How soon can I apply?" + "After six months."
     noun: list[str] = []
     if wh in ("which", "what", "whose", "how many", "how much"):
         has_aux = any(w.lower() in AUX or w.lower() in NEGATED for w in words[i:])
@@ -138,7 +144,9 @@ def _preposition_for(words: list[str], wh: str) -> str | None:
 def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     """The statement a value reply makes for a wh-question, or [] when no rule places it."""
     morph = morphology()
-    if q.wh == "how long":
+    reply = [w for w in reply if w.lower() not in HEDGES] or reply
+    reply = list(addressed(reply))  # "My passport." is the asker's: "your passport"
+    if q.wh == "how long" or q.wh in _MEASURES:
         return _how_long(q, reply, morph)
     value = _value(q, reply)
     rest = list(q.rest)
@@ -232,7 +240,8 @@ def _how_long(q: WhQuestion, reply: list[str], morph: Morphology) -> list[Made]:
     made, _negated = found
     if relative:
         return [(made.render(morph, "+", fill=(*words, *relative)), "wh_duration")]
-    measured = tuple(words) if words[0].lower() in _MEASURED else ("for", *words)
+    bare = words[0].lower() in _MEASURED or q.wh in _MEASURES
+    measured = tuple(words) if bare else ("for", *words)
     if not made.verb:
         return [(made.render(morph, "+", fill=measured), "wh_duration")]
     at = _main_verb(made.predicate) + 1
@@ -241,7 +250,8 @@ def _how_long(q: WhQuestion, reply: list[str], morph: Morphology) -> list[Made]:
 
 
 def _main_verb(predicate: tuple[str, ...]) -> int:
-    """The index of the verb that takes a duration ("have to *wait*": 2)."""
+    """The index of the verb that takes a duration ("have to *wait*": 2; "have to *be* 18
+    to vote")."""
     low = tuple(w.lower() for w in predicate)
     for lead in _SEMI_MODALS:
         if low[: len(lead)] == lead and len(low) > len(lead):

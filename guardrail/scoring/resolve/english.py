@@ -29,6 +29,7 @@ from guardrail.scoring.resolve._en_follow import named, resolve_follow
 from guardrail.scoring.resolve._en_grammar import (
     AUX,
     NEGATED,
+    PREPOSITIONS,
     Clause,
     Made,
     clause,
@@ -37,7 +38,7 @@ from guardrail.scoring.resolve._en_grammar import (
     split_words,
 )
 from guardrail.scoring.resolve._en_polar import LEAD, read_reply, resolve_polar
-from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, resolve_wh, wh_question
+from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, WhQuestion, resolve_wh, wh_question
 
 LANGUAGE = "en"
 
@@ -58,6 +59,13 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         return []
     first = asked[0].lower()
     if first in AUX or first in NEGATED:
+        chosen = _alternative(asked, words)
+        if chosen is not None:  # "Is it on Monday or Tuesday?" + "Tuesday."
+            return [
+                (text, "alternative")
+                for text, _ in resolve_sentence(" ".join(chosen) + "?", "Yes.")
+                if text
+            ]
         reply = read_reply(reply_text)
         found = clause(asked[0], asked[1:])
         if reply is None or found is None:
@@ -65,17 +73,90 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         made, negated = found
         if _is_request(made):
             return []  # "Could you send me the form?" + "Sure." is an offer, not a claim
-        return [
-            (named(question, text) if rule == "as_written" else text, rule)
-            for text, rule in resolve_polar(made, negated, reply)
-            if text
-        ]
+        return _fragments_joined(
+            [
+                (named(question, text) if rule == "as_written" else text, rule)
+                for text, rule in resolve_polar(made, negated, reply)
+                if text
+            ]
+        )
     q = wh_question(asked)
-    if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words):
+    if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words) or _restates(q, words):
         return []
     if LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
+
+
+#: Words that open a condition a reply puts on its yes or no ("Yes, if you're destitute."):
+#: such a fragment stays a sentence of its own (joined, its words would match a passage's
+#: condition for another case).
+_CONDITIONS = frozenset({"if", "unless", "provided", "once"})
+
+
+def low_first(words: list[str]) -> str:
+    return words[0].lower() if words else ""
+
+
+def _fragments_joined(made: list[Made]) -> list[Made]:
+    """A reply's verbless words after its yes or no ("Yes, free of charge.") finish the
+    statement before them when they go on from its last word ("The test is free of charge.")
+    and are dropped when that statement already says them; a fragment is no statement."""
+    out: list[Made] = []
+    for text, rule in made:
+        words = split_words(text)
+        verbless = len(words) <= 4 and not {w.lower() for w in words} & (AUX | set(NEGATED))
+        if rule != "as_written" or not out or not verbless or low_first(words) in _CONDITIONS:
+            out.append((text, rule))
+            continue
+        before, before_rule = out[-1]
+        said = [w.lower() for w in split_words(before)]
+        low = [w.lower() for w in words]
+        if said and low[0] == said[-1]:
+            joined = before.rstrip(".!") + " " + " ".join(words[1:]) + "."
+            out[-1] = (joined, before_rule)
+        elif not set(low) <= set(said):
+            out.append((text, rule))
+    return out
+
+
+def _alternative(asked: list[str], reply: list[str]) -> list[str] | None:
+    """The question with its "X or Y" narrowed to the one the reply names ("Do I pay in cash
+    or by card?" + "By card." -> "Do I pay by card"); None when the reply names neither.
+    The second option runs to the end; the first is as long (from its preposition, when the
+    second opens with one: "before or after food", "in cash or by card")."""
+    low = [w.lower() for w in asked]
+    if "or" not in low[2:] or not reply:
+        return None
+    at = len(low) - 1 - low[::-1].index("or")
+    second = low[at + 1 :]
+    if not second:
+        return None
+    begin = at - len(second)
+    if second[0] in PREPOSITIONS:
+        found = [i for i in range(at - 1, 0, -1) if low[i] in PREPOSITIONS]
+        begin = found[0] if found else begin
+    if begin < 1:
+        return None
+    first = low[begin:at]
+    said = [w.lower() for w in reply]
+    if said[-len(second) :] == second:
+        kept = asked[:begin] + asked[at + 1 :]
+    elif said[-len(first) :] == first:
+        kept = asked[:at]
+    else:
+        return None
+    return kept if len(kept) > 1 else None
+
+
+def _restates(q: WhQuestion, words: list[str]) -> bool:
+    """Whether the reply repeats the question's predicate ("Who chairs the committee?" +
+    "Maria chairs the committee."): a sentence of its own, whatever its verb looks like."""
+    rest = [w.lower() for w in q.rest]
+    if len(rest) < 2:
+        return False
+    low = [w.lower() for w in words]
+    return any(low[i : i + len(rest)] == rest for i in range(len(low) - len(rest) + 1))
 
 
 #: A yes or no that is a sentence of its own ("No. They should ask a doctor.").

@@ -50,6 +50,11 @@ def _checked(verifier, statement: str, context: str) -> Support:  # type: ignore
         ("The report was published in May.", None),  # the month
         ("A language test is required for the work permit.", None),  # "permit" the noun
         ("The pool is heated.", None),
+        # a purpose says why, it neither allows nor forbids; "have to avoid" still forbids
+        ("You should take it with meals to avoid heartburn.", 1),
+        ("Take the capsules with water to avoid a sore throat.", None),
+        ("You have to avoid alcohol.", -1),
+        ("It is best to avoid alcohol.", -1),
     ],
 )
 def test_the_mode_of_a_text(verifier, text: str, mode: int | None) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,439 @@
+"""The reply's own values in a statement read with its question.
+
+When an answer leans on its question ("Who runs the clinic?" + "Dr Mensah."), the resolver
+(:mod:`guardrail.scoring.resolve`) writes a self-contained statement ("Dr Mensah runs the
+clinic.") and knows which of its words came from the reply: the *reply values* (a name, a
+place, a date, a time, a number). The rest of the statement is the question's *frame*.
+
+A lexical match credits a word wherever the passage uses it, so a value the passage gives for
+another role ("Dr Mensah sees patients only after a referral.") would be judged supported
+once the frame is. This module reads such a statement the way a reader would:
+
+1. the *frame unit* is the passage sentence (or clause) that covers most of the frame's
+   words the passage uses, weighted as the verifier weighs them; when the sentence lists
+   one value of the reply's type per part ("the late shift from 2pm to 10pm and the night
+   shift from 10pm to 6am"), the part that holds most of the frame;
+2. the reply's first value group must be in a frame unit (content words by stem or synonym,
+   clock times as times of day and dates as whole dates in any format, an identifier letter
+   right after its word: "Car Park A"), or right after the statement's own word before it
+   where the frame unit lacks that word ("arrive *at 7:30 am*"); a later group ("14 days,
+   *or 28 if you acknowledge service*") must be somewhere in the passage;
+3. when it is not, the frame unit holding another value of its type (a time, a date, a
+   number, a name) contradicts the statement (``NO``); otherwise the statement is not
+   supported (``NOT SURE``), as it is when no passage sentence holds the frame;
+4. when it is, in a frame unit that negates none of the statement's words, and the passage
+   uses every frame word, the statement is supported (a count is left to the verifier: the
+   same number often stands for something else in the same sentence).
+
+Only a statement the resolver registered (:func:`remember`) is read this way, and only when
+it is affirmative: a denial of a value ("You cannot pay at a branch.") says nothing about
+which value holds. A variant of the statement (a synonym or an antonym made from it) gets the
+statement's finding, reversed when it carries one more negation. Where no rule above
+decides, the verifier decides as it does for any statement.
+
+:func:`remember` holds the turn's statements in a context variable (the resolver sets it
+for every answer it reads, so one turn's marks never reach another's); the verifier looks a
+statement up by the factoid it was made from.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
+
+from guardrail.judges.local import verify
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.times import Date, calendar_dates, clock_minutes, same_date
+from guardrail.judges.local.verify import Assessment, ContextIndex, Finding, Support, Term, Unit
+from guardrail.text.stemming import stem
+from guardrail.text.tokens import tokenize
+
+__all__ = ["remember", "reply_values", "reply_verdict"]
+
+#: The reply values of the statements of the turn being scored (see :func:`remember`).
+_TURN: ContextVar[dict[str, tuple[str, ...]] | None] = ContextVar("reply_values", default=None)
+_KEY = re.compile(r"[^\w%]+")
+#: Longest reply value read this way (in words other than prepositions and articles): a
+#: name, a place, a date, a time, a number.
+MAX_VALUE_WORDS = 5
+_LINKS = frozenset("a an the at in on by of for from to till until with near".split())
+#: Share of the frame's weight a passage unit must cover to hold the question's frame.
+MIN_FRAME = 0.34
+_FRAMING = re.compile(
+    r"^(?:it\s+is\s+(?:not\s+)?true\s+that|in\s+fact,?|indeed,?|actually,?)\s+", re.IGNORECASE
+)
+
+
+def _key(text: str) -> str:
+    return _KEY.sub(" ", _FRAMING.sub("", text.strip()).lower()).strip()
+
+
+def remember(values: Mapping[str, Sequence[str]]) -> None:
+    """Start a turn: ``values`` maps each resolved statement to the reply words that fill
+    the question's gap in it (an empty mapping: nothing was resolved). The marks belong to
+    the current context (the task scoring the turn) and replace the previous turn's."""
+    _TURN.set({_key(k): tuple(w for w in v if w.strip()) for k, v in values.items() if v})
+
+
+def reply_values(statement: str) -> tuple[str, ...]:
+    """The reply words recorded for ``statement`` in this turn (empty: not resolved)."""
+    table = _TURN.get()
+    return () if table is None else table.get(_key(statement), ())
+
+
+_FALSE_FRAMING = re.compile(r"^it\s+is\s+(?:false|untrue|incorrect|wrong)\s+that\b")
+
+
+def _negations(text: str, lex: Lexicon) -> int:
+    """Negations of ``text``, a framing "It is not true that" counted as one."""
+    low = text.lower().replace("’", "'")
+    framed = 1 if _FALSE_FRAMING.match(low) else 0
+    return framed + sum(
+        1
+        for t in tokenize(low, "lexical")
+        if t.lower in lex.negations or t.lower.endswith("n't") or t.lower == "cannot"
+    )
+
+
+def _holds(unit: Unit, term: Term) -> bool:
+    if term.number is not None:
+        return term.number in unit.numbers
+    if term.stem in unit.stems or term.same & unit.same:
+        return True
+    return f"re{term.stem}" in unit.stems  # "opens again" / "reopens"
+
+
+def _anywhere(term: Term, index: ContextIndex) -> bool:
+    return any(_holds(u, term) for u in index.units)
+
+
+def _frame_cover(unit: Unit, frame: Sequence[tuple[Term, float]]) -> float:
+    total = sum(w for _, w in frame) or 1.0
+    return sum(w for t, w in frame if _holds(unit, t)) / total
+
+
+def _weight(term: Term, index: ContextIndex) -> float:
+    """The verifier's weight: words the passage uses rarely weigh most."""
+    df = index.df.get(term.stem, 0)
+    n = index.sentences
+    return math.log((n + 1) / (df + 0.5)) + 1.0 if df else math.log(n + 1) + 1.0
+
+
+def _identifiers(source: str, values: Iterable[str]) -> list[tuple[str, str]]:
+    """(word, letter) pairs: a capital letter standing as an identifier after its word in
+    the statement, when the letter is a reply value ("Car Park A", "Gate B")."""
+    letters = {v for v in values if len(v) == 1 and v.isupper()}
+    found = re.finditer(r"\b([A-Za-z][\w-]*)\s+([A-Z])\b", source)
+    return [(m.group(1), m.group(2)) for m in found if m.group(2) in letters]
+
+
+def _unit_holds_identifier(unit: Unit, word: str, letter: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}\s+{letter}\b", unit.text, re.IGNORECASE) is not None
+
+
+def _times(text: str) -> set[int]:
+    return clock_minutes(text)
+
+
+#: Where a passage sentence lists one value per part ("the late shift from 2pm to 10pm and
+#: the night shift from 10pm to 6am").
+_PARTS = re.compile(r",\s+|;\s+|\s+[-–—]\s+|\s+(?:and|or|whereas|while|but)\s+", re.IGNORECASE)
+_NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty".split()
+)
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` cut where a listing sentence moves to its next part; never inside a range or
+    an alternative of values ("one or two days", "week 10 and week 14")."""
+    out: list[str] = []
+    at = 0
+    for m in _PARTS.finditer(text):
+        after = text[m.end() :].split(maxsplit=1)
+        before = text[at : m.start()].lower().split()[-2:]
+        nxt = after[0].lower() if after else ""
+        if nxt[:1].isdigit() or nxt in _NUMBER_WORDS or nxt in before:
+            continue
+        out.append(text[at : m.start()])
+        at = m.end()
+    out.append(text[at:])
+    return [p for p in out if p.strip()]
+
+
+#: Words that open a part of its own: a piece starting otherwise continues the first
+#: piece's clause ("... closes on 2 July *and reopens on 20 August*").
+_OPENERS = frozenset(
+    "the a an this that these those its their his her our your my he she it they we you i".split()
+)
+
+
+def _narrowed(
+    unit: Unit,
+    frame: Sequence[tuple[Term, float]],
+    wanted: _Wanted,
+    lex: Lexicon,
+) -> list[Unit]:
+    """The part of ``unit`` that holds the frame, when the sentence lists values of the
+    reply's type one per part and one such part holds more of the frame than every other;
+    ``[unit]`` otherwise.
+
+    A part shares what the sentence says once: a part with no subject of its own ("and
+    reopens on 20 August") also holds the first part's frame words, and a part with its own
+    subject ("the late bus at 11.40pm") the first part's words no other part repeats (its
+    verb: "The first bus leaves at 6.15am")."""
+    pieces = _pieces(unit.text)
+    if len(pieces) < 2:
+        return [unit]
+    parts = [u for p in pieces for u in verify.index_context(p, lex).units[:1]]
+    if len(parts) != len(pieces):
+        return [unit]
+    held = [{id(t) for t, _ in frame if _holds(u, t)} for u in parts]
+    once = held[0] - set().union(*held[1:])
+    for i, piece in enumerate(pieces[1:], start=1):
+        first = piece.split(maxsplit=1)[0]
+        continues = first[:1].islower() and first.lower() not in _OPENERS
+        held[i] |= held[0] if continues else once
+    total = sum(w for _, w in frame) or 1.0
+    framed = {t.number for t, _ in frame if t.number is not None}
+    valued = [i for i, u in enumerate(parts) if wanted.has_kind(u, framed)]
+    if len(valued) < 2:
+        return [unit]
+    covers = sorted(
+        ((sum(w for t, w in frame if id(t) in held[i]) / total, i) for i in valued),
+        reverse=True,
+    )
+    if covers[0][0] <= covers[1][0] + 1e-9:
+        return [unit]
+    return [parts[covers[0][1]]]
+
+
+def reply_verdict(
+    statement: str,
+    source: str,
+    assessment: Assessment,
+    index: ContextIndex,
+    lex: Lexicon,
+) -> Finding | None:
+    """The finding for (a variant of) a resolved statement whose reply values the passage
+    does not give in the sentence holding the question's frame; ``None`` otherwise (the
+    verifier then decides)."""
+    origin = source if reply_values(source) else assessment.core or statement
+    values = reply_values(origin)
+    if not values or not index.units:
+        return None
+    if _negations(origin, lex):
+        return None  # a denial of a value: nothing to place
+    found = _source_finding(origin, values, index, lex)
+    if found is None:
+        return None
+    flipped = (_negations(statement, lex) - _negations(origin, lex)) % 2 == 1
+    if flipped and found.outcome is Support.CONTRADICTED:
+        return Finding(
+            Support.SUPPORTED, f"It denies a value the context gives otherwise. {found.reason}"
+        )
+    if flipped and found.outcome is Support.SUPPORTED:
+        return Finding(Support.CONTRADICTED, f"It denies what the context gives. {found.reason}")
+    return found
+
+
+def _source_finding(
+    source: str, values: Sequence[str], index: ContextIndex, lex: Lexicon
+) -> Finding | None:
+    terms = verify.assess(source, index, lex).terms
+    groups = _groups(values)
+    said = ", ".join(" ".join(g) for g in groups)
+    wanted = [_wanted(source, group, terms) for group in groups]
+    first, rest = wanted[0], wanted[1:]
+    if not first.any() or first.length() > MAX_VALUE_WORDS:
+        return None  # a clause of its own, not a value
+    own = {id(t) for w in wanted for t in w.terms}
+    frame = [(t, _weight(t, index) * (0.25 if t.light else 1.0)) for t in terms if id(t) not in own]
+    full_frame = all(_anywhere(t, index) for t, _ in frame if not t.light)
+    frame = [(t, w) for t, w in frame if _anywhere(t, index)]
+    if not frame:
+        return Finding(
+            Support.UNKNOWN,
+            f"The context does not mention the question's frame for the reply's value ({said}).",
+        )
+    covers = [(_frame_cover(u, frame), u) for u in index.units]
+    best = max(c for c, _ in covers)
+    if best < MIN_FRAME:
+        return Finding(
+            Support.UNKNOWN,
+            f"No context sentence holds the question's frame for the reply's value ({said}).",
+        )
+    units = [u for c, u in covers if c >= best - 1e-9]
+    if first.typed():  # one number, time or date per part of a listing sentence
+        units = [n for u in units for n in _narrowed(u, frame, first, lex)]
+    placed = [u for u in units if first.placed(u)]
+    if placed or _said_after(source, first, units, index, lex):
+        missing = [w for w in rest if not any(w.placed(u) for u in index.units)]
+        if not missing:
+            return _stated(placed, terms, wanted, full_frame) if placed else None
+        return Finding(
+            Support.UNKNOWN,
+            f"The context does not give {' '.join(missing[0].words)} for this question.",
+        )
+    unit = units[0]
+    rival = first.rival(unit, terms)
+    if rival:
+        return Finding(
+            Support.CONTRADICTED,
+            f"The context gives {rival}, not {' '.join(first.words)}, here: "
+            f"{verify.quote(unit.text)}",
+        )
+    return Finding(
+        Support.UNKNOWN,
+        f"The sentence that answers the question does not give {' '.join(first.words)}: "
+        f"{verify.quote(unit.text)}",
+    )
+
+
+def _said_after(
+    source: str, wanted: _Wanted, framed: Sequence[Unit], index: ContextIndex, lex: Lexicon
+) -> bool:
+    """Whether a passage sentence gives the value right after the statement's content word
+    before it ("arrive *at 7:30 am*" in "Please arrive at 7:30 am if you need to fast."),
+    when the sentences holding most of the frame (``framed``) do not use that word: they
+    say something else, and the word places the value. When they use it with another value
+    ("Recycling is collected every Thursday"), the value is theirs to give."""
+    tokens = tokenize(source, "lexical")
+    reply = {t.lower for t in tokenize(" ".join(wanted.words), "lexical")}
+    at = next((i for i, t in enumerate(tokens) if t.lower in reply), None)
+    if not at:
+        return False
+    before = [
+        i for i in range(at) if tokens[i].is_word and tokens[i].lower not in _OPENERS | _LINKS
+    ]
+    if not before:
+        return False
+    anchor = stem(tokens[before[-1]].lower)
+    if any(anchor in u.stems for u in framed):
+        return False
+    reach = at - before[-1] + len(reply)
+    for unit in index.units:
+        found = tokenize(unit.text, "lexical")
+        for i, tok in enumerate(found):
+            if stem(tok.lower) != anchor:
+                continue
+            end = found[min(i + reach, len(found) - 1)].end
+            window = verify.index_context(unit.text[tok.start : end], lex).units
+            if window and wanted.placed(window[0]):
+                return True
+    return False
+
+
+def _stated(
+    placed: Sequence[Unit], terms: Sequence[Term], wanted: Sequence[_Wanted], full_frame: bool
+) -> Finding | None:
+    """Supported when a sentence holding the frame gives the reply's value, the passage uses
+    every word of the frame, and that sentence negates none of the statement's words (the
+    value said in another format — "half past three" for "3.30pm" — is matched here, where
+    the word-level verifier would not); ``None`` otherwise (the verifier decides). A count
+    ("twelve") is left to the verifier: the same number often stands for something else in
+    the same sentence ("aged 12 to 15")."""
+    if not full_frame or any(w.numbers and not (w.times or w.dates) for w in wanted):
+        return None  # a count: the verifier weighs the words around it
+    for unit in placed:
+        if unit.negations_about(terms) == 0:
+            said = ", ".join(" ".join(w.words) for w in wanted)
+            return Finding(
+                Support.SUPPORTED,
+                f"The context gives {said} for this: {verify.quote(unit.text)}",
+            )
+    return None
+
+
+def _groups(values: Sequence[str]) -> list[list[str]]:
+    """The reply's value words in the groups the reply wrote apart ("14 days" / "28 if you
+    acknowledge service"): :func:`remember` is given a "," between two groups."""
+    out: list[list[str]] = [[]]
+    for word in values:
+        if word == ",":
+            out.append([])
+        else:
+            out[-1].append(word)
+    return [g for g in out if g] or [[]]
+
+
+#: Words that only spell out a time or a date ("from ten till two", "the 3rd of May").
+_CLOCK_WORDS = frozenset(
+    "from till until to between and noon midday midnight half past quarter o'clock oclock "
+    "am pm a.m p.m morning afternoon evening night the of".split()
+)
+
+
+def _wanted(source: str, words: Sequence[str], terms: Sequence[Term]) -> _Wanted:
+    said = " ".join(words)
+    reply = {t.lower for t in tokenize(said, "lexical")}
+    own = [t for t in terms if t.surface.lower().replace("’", "'") in reply]
+    times, dates = _times(said), calendar_dates(said)
+    if times or dates:
+        own = [t for t in own if t.number is not None or t.surface.lower() not in _CLOCK_WORDS]
+    return _Wanted(words, own, _identifiers(source, words), times, dates)
+
+
+class _Wanted:
+    """The reply's values: its content words, identifier letters, clock times and dates."""
+
+    def __init__(
+        self,
+        words: Sequence[str],
+        own: Sequence[Term],
+        letters: Sequence[tuple[str, str]],
+        times: set[int],
+        dates: set[Date],
+    ) -> None:
+        self.words, self.terms = list(words), list(own)
+        self.letters, self.times, self.dates = letters, times, dates
+        self.own = [t for t in own if t.number is None] if times or dates else list(own)
+        self.numbers = [t for t in own if t.number is not None]
+
+    def has_kind(self, unit: Unit, framed: set[float]) -> bool:
+        """``unit`` gives a value of the reply's type that the question does not."""
+        if self.times:
+            return bool(_times(unit.text))
+        if self.dates:
+            return bool(calendar_dates(unit.text))
+        return bool(self.numbers) and bool(unit.numbers - framed)
+
+    def length(self) -> int:
+        return sum(1 for w in self.words if w.lower() not in _LINKS)
+
+    def typed(self) -> bool:
+        return bool(self.numbers or self.times or self.dates)
+
+    def any(self) -> bool:
+        return bool(self.own or self.numbers or self.letters or self.times or self.dates)
+
+    def placed(self, unit: Unit) -> bool:
+        """Every value is in ``unit``."""
+        if self.times and not self.times & _times(unit.text):
+            return False
+        if self.dates:
+            there = calendar_dates(unit.text)
+            if not all(any(same_date(d, e) for e in there) for d in self.dates):
+                return False
+        elif not self.times and not all(_holds(unit, t) for t in self.numbers):
+            return False
+        if not all(_holds(unit, t) for t in self.own):
+            return False
+        return all(_unit_holds_identifier(unit, w, letter) for w, letter in self.letters)
+
+    def rival(self, unit: Unit, terms: Sequence[Term]) -> str:
+        """Another value of the reply's type in ``unit``: a time, a date, a number, a name."""
+        if self.times and _times(unit.text) - self.times:
+            return "another time"
+        if self.dates and calendar_dates(unit.text):
+            return "another date"
+        stated = {t.number for t in terms if t.number is not None}
+        if self.numbers and unit.numbers - stated:
+            return ", ".join(f"{n:g}" for n in sorted(unit.numbers - stated))
+        named = any(t.entity or t.surface[:1].isupper() for t in self.own) or self.letters
+        extra = unit.entities - {t.stem for t in terms}
+        if named and extra:
+            shown = [t.text for t in tokenize(unit.text, "lexical") if stem(t.lower) in extra]
+            return ", ".join(dict.fromkeys(shown)) or "another name"
+        return ""

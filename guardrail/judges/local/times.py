@@ -1,0 +1,158 @@
+"""Clock times and calendar dates in running text, normalised for comparison.
+
+A time is read as minutes after midnight. "9am", "9 a.m.", "09:00", "9.00", "nine o'clock",
+"half past eight", "quarter to ten", "half twelve" (British: 12:30), "noon", "midday",
+"midnight", and a bare hour followed by "in the morning" / "in the afternoon" / "in the
+evening" / "at night" are times. A time written without a.m. or p.m. may be either: it
+gives both readings, so "half three" matches "3.30pm". A bare number is never a time
+("14 days" is not).
+
+A date is (day, month, year or None): "12 June 2027", "June 12, 2027", "the 25th of
+December", "3 March".
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["calendar_dates", "clock_minutes"]
+
+_NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+_HOUR = r"(\d{1,2}|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
+_MERIDIEM = r"(a\.?\s?m\.?|p\.?\s?m\.?)"
+_PART = r"(?:in\s+the\s+(morning|afternoon|evening)|at\s+night|tonight)"
+
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"(?<![£$€\d.,])\b(\d{{1,2}})[:.](\d{{2}})\s*{_MERIDIEM}?(?![\d%])", re.I), "hm"),
+    (re.compile(rf"\b{_HOUR}\s*{_MERIDIEM}(?![a-z])", re.I), "h_mer"),
+    (re.compile(rf"\b{_HOUR}\s+o['’]?\s?clock\b", re.I), "h"),
+    (re.compile(rf"\bhalf\s+past\s+{_HOUR}\b", re.I), "half_past"),
+    (re.compile(rf"\bquarter\s+past\s+{_HOUR}\b", re.I), "quarter_past"),
+    (re.compile(rf"\bquarter\s+to\s+{_HOUR}\b", re.I), "quarter_to"),
+    (re.compile(rf"\bhalf\s+{_HOUR}\b(?!\s+(?:hours?|days?|an?\b))", re.I), "half_past"),
+    (re.compile(r"\b(noon|midday)\b", re.I), "noon"),
+    (re.compile(r"\bmidnight\b", re.I), "midnight"),
+]
+#: "from 10 till 4": a bare range of hours, when no unit follows it.
+_RANGE = re.compile(
+    rf"\b(?:from|between)\s+{_HOUR}\s*(?:till|until|to|and|-|–)\s*{_HOUR}\b(?![.:]\d)"
+    r"(?!\s*(?:%|[a-z]+s\b|a\.?m|p\.?m|o'clock|year|month|week|day|hour|minute|mg|kg|ml|km))",
+    re.I,
+)
+_PART_OF_DAY = re.compile(rf"\b{_HOUR}(?:\s*(?:and|to|-|–|until|till)\s*{_HOUR})?\s+{_PART}", re.I)
+
+
+def _hour(text: str) -> int | None:
+    low = text.lower()
+    value = _NUMBER_WORDS.get(low)
+    if value is None and low.isdigit():
+        value = int(low)
+    return value if value is not None and 0 <= value <= 24 else None
+
+
+def _readings(hour: int, minute: int, meridiem: str | None) -> set[int]:
+    if meridiem is not None:
+        pm = meridiem.lower().startswith("p")
+        hour = hour % 12 + (12 if pm else 0)
+        return {hour * 60 + minute}
+    if hour == 0 or hour > 12:
+        return {(hour % 24) * 60 + minute}
+    return {(hour % 12) * 60 + minute, (hour % 12 + 12) * 60 + minute}
+
+
+def clock_minutes(text: str) -> set[int]:
+    """Every reading, in minutes after midnight, of the clock times ``text`` gives."""
+    out: set[int] = set()
+    for pattern, kind in _PATTERNS:
+        for m in pattern.finditer(text):
+            out |= _read(m, kind)
+    for m in _RANGE.finditer(text):
+        for group in (1, 2):
+            hour = _hour(m.group(group))
+            if hour is not None and 1 <= hour <= 12:
+                out |= _readings(hour, 0, None)
+    for m in _PART_OF_DAY.finditer(text):
+        part = (m.group(3) or "").lower()
+        meridiem = "am" if part == "morning" else "pm"
+        for group in (1, 2):
+            hour = _hour(m.group(group)) if m.group(group) else None
+            if hour is not None and 1 <= hour <= 12:
+                out |= _readings(hour, 0, meridiem)
+    return out
+
+
+def _read(m: re.Match[str], kind: str) -> set[int]:
+    if kind == "noon":
+        return {12 * 60}
+    if kind == "midnight":
+        return {0}
+    hour = _hour(m.group(1))
+    if hour is None:
+        return set()
+    if kind == "hm":
+        minute = int(m.group(2))
+        if minute >= 60:
+            return set()
+        return _readings(hour, minute, m.group(3))
+    if kind == "h_mer":
+        return _readings(hour, 0, m.group(2)) if 1 <= hour <= 12 else set()
+    if kind == "h":
+        return _readings(hour, 0, None)
+    minute = {"half_past": 30, "quarter_past": 15, "quarter_to": -15}[kind]
+    if minute < 0:
+        return {r - 60 + 45 for r in _readings(hour, 0, None)}
+    return _readings(hour, minute, None)
+
+
+_MONTHS = {
+    name: n
+    for n, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(\d{4}))?"
+_DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.I)
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}", re.I)
+
+Date = tuple[int, int, int | None]
+
+
+def calendar_dates(text: str) -> set[Date]:
+    """The (day, month, year or None) dates ``text`` gives."""
+    out: set[Date] = set()
+    for m in _DAY_MONTH.finditer(text):
+        day, month = int(m.group(1)), _MONTHS[m.group(2).lower()]
+        if 1 <= day <= 31:
+            out.add((day, month, int(m.group(3)) if m.group(3) else None))
+    for m in _MONTH_DAY.finditer(text):
+        month, day = _MONTHS[m.group(1).lower()], int(m.group(2))
+        if 1 <= day <= 31:
+            out.add((day, month, int(m.group(3)) if m.group(3) else None))
+    return out
+
+
+def same_date(a: Date, b: Date) -> bool:
+    """The same day and month, and the same year when both give one."""
+    return a[:2] == b[:2] and (a[2] is None or b[2] is None or a[2] == b[2])

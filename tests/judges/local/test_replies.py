@@ -1,0 +1,96 @@
+"""A resolved statement's reply values must be in the passage sentence that holds the
+question's frame: another value of the same type there contradicts it, a value the passage
+gives for another role (or not at all) is not supported, and the right value is left to the
+verifier."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.judges.local import LocalJudge
+from guardrail.judges.local.replies import remember, reply_values
+from guardrail.judges.local.verify import Support
+from guardrail.scoring.resolve import resolve
+
+
+def judged(question: str, answer: str, context: str) -> Support:
+    found = resolve(question, answer)
+    assert found.statements, "the answer should be read with its question"
+    text = found.statements[0].text
+    (finding,) = LocalJudge(verifier="rules").verifier.check([text], context, sources=[text])
+    return finding.outcome
+
+
+CLINIC = (
+    "At the harbour clinic, evening appointments are run by nurse Maria Lopez. "
+    "Dr Aaron Feld sees patients only after a referral."
+)
+
+
+def test_a_name_the_passage_gives_for_another_role_is_contradicted() -> None:
+    question = "Who runs the evening appointments at the harbour clinic?"
+    assert judged(question, "Dr Feld.", CLINIC) is Support.CONTRADICTED
+    assert judged(question, "Maria Lopez.", CLINIC) is not Support.CONTRADICTED
+
+
+def test_a_value_the_passage_never_gives_is_not_supported() -> None:
+    question = "Who runs the evening appointments at the harbour clinic?"
+    assert judged(question, "Dr Okoye.", CLINIC) is not Support.SUPPORTED
+
+
+def test_an_identifier_letter_counts_as_the_value() -> None:
+    context = "Patients should use Gate C on Mill Lane. Gate D is for deliveries."
+    question = "Which gate should patients use?"
+    assert judged(question, "Gate D.", context) is not Support.SUPPORTED
+    assert judged(question, "Gate C.", context) is not Support.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"),
+    [("At 11pm.", False), ("At eleven at night.", False), ("At 7am.", True)],
+)
+def test_a_listing_sentence_gives_each_part_its_own_time(answer: str, wrong: bool) -> None:
+    context = "The morning ferry sails at 7am, the noon ferry at 12pm and the night ferry at 11pm."
+    outcome = judged("What time does the night ferry sail?", answer, context)
+    assert (outcome is Support.CONTRADICTED) == wrong
+
+
+def test_a_date_is_read_whole() -> None:
+    context = "The lease runs from 1 March 2025 until 28 February 2026."
+    question = "When does the lease end?"
+    assert judged(question, "On 1 March 2026.", context) is not Support.SUPPORTED
+
+
+def test_a_part_with_no_subject_shares_the_sentence_subject() -> None:
+    context = "The museum closes on 5 January and reopens on 2 February."
+    question = "When does the museum reopen?"
+    assert judged(question, "On 5 January.", context) is Support.CONTRADICTED
+
+
+def test_a_variant_that_denies_a_contradicted_value_is_supported() -> None:
+    question = "Who runs the evening appointments at the harbour clinic?"
+    text = resolve(question, "Dr Feld.").statements[0].text
+    verifier = LocalJudge(verifier="rules").verifier
+    denied = f"It is not true that {text[0].lower()}{text[1:]}"
+    (finding,) = verifier.check([denied], CLINIC, sources=[text])
+    assert finding.outcome is Support.SUPPORTED
+
+
+def test_only_reply_words_the_question_does_not_use_are_values() -> None:
+    question = "Is cheddar safe to eat when pregnant?"
+    found = resolve(question, "Yes, cheddar is fine.")
+    assert all(reply_values(s.text) == () for s in found.statements)
+    found = resolve("Where do I collect the permit?", "At the post office you picked.")
+    values = reply_values(found.statements[0].text)
+    assert {"post", "office"} <= set(values)
+    assert "picked" not in values  # a relative clause after the value is not the value
+
+
+def test_the_marks_belong_to_the_turn_being_read() -> None:
+    question = "Who runs the evening appointments at the harbour clinic?"
+    text = resolve(question, "Dr Feld.").statements[0].text
+    assert reply_values(text)
+    resolve("What should I know?", "The clinic is open late on Thursdays.")
+    assert reply_values(text) == ()  # the next turn, resolving nothing, clears them
+    remember({text: ["Dr", "Feld"]})
+    assert reply_values(text) == ("Dr", "Feld")
