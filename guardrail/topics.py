@@ -125,11 +125,34 @@ def _embedder(encoder: EncoderModel) -> Embed:
 def keyword_pattern(keyword: str) -> re.Pattern[str]:
     """Whole-word, case-insensitive match; inner whitespace matches any run of whitespace.
 
+    A ``*`` at the start or end of a word stands for the rest of that word: ``*profen``
+    matches any word ending in "profen" after at least two letters ("ibuprofen"),
+    ``médicament*`` any word that starts with "médicament" ("médicaments").
+
     Look-arounds instead of ``\\b`` so phrases that start or end in punctuation
     (``LGBTQ+``) still need a word boundary on the outside.
     """
-    words = [re.escape(w) for w in keyword.split()]
+    words = [_word_pattern(w) for w in keyword.split()]
     return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+
+#: What a keyword's leading ``*`` stands for: the start of a word, two letters or more
+#: (``*pril`` matches "ramipril" but not "April").
+_WORD_START = r"\w{2,}"
+#: What a keyword's trailing ``*`` stands for: any ending (``Tablette*``: "Tabletten").
+_WORD_END = r"\w*"
+
+
+def _word_pattern(word: str) -> str:
+    """One word of a keyword: literal, but a ``*`` at its start or end stands for the rest of
+    the word (drug-name stems such as ``*profen``, inflected forms such as ``médicament*``).
+    A ``*`` inside a word, or a word that is only ``*``, is an ordinary character."""
+    core = word.strip("*")
+    if not core or not any(ch.isalnum() for ch in core):
+        return re.escape(word)
+    head = _WORD_START if word.startswith("*") else ""
+    tail = _WORD_END if word.endswith("*") else ""
+    return head + re.escape(core) + tail
 
 
 @dataclass(frozen=True)
