@@ -263,6 +263,33 @@ def test_keyword_only_mode_without_enough_training_data():
     assert clf.classify("anything")[0].source == "default"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IBUPROFEN TWICE A DAY",
+        "Ibuprofeno",
+        "AMOXICILLINA",
+        "eine ÄRZTIN am Wochenende",
+        "die ärztin",
+        "effets\nsecondaires du vaccin",
+    ],
+)
+def test_keywords_are_found_whatever_the_case_of_the_text(text: str):
+    """The classifier's quick substring test before each keyword's pattern never loses a
+    match: upper case, accents and wildcards in either the keyword or the text."""
+    rules = [
+        TopicRule(name="general", threshold=0.5),
+        TopicRule(
+            name="health",
+            threshold=0.3,
+            keywords=["*profen*", "*cillin*", "Ärztin", "effet* secondaire*"],
+        ),
+    ]
+    clf = TopicClassifier(rules, default_topic="general")
+    assert _names(clf.classify(text)) == ["health"]
+    assert clf.classify("the April invoice")[0].source == "default"
+
+
 def test_constructor_rejects_bad_arguments():
     """The default topic must exist; floor and max_topics must be in range."""
     rules = [TopicRule(name="general", threshold=0.5)]
