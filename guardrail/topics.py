@@ -12,8 +12,10 @@ Two complementary signals:
   models give each topic its own probability, so a question about asylum seekers' right to
   work can score high for both topics instead of splitting one softmax between them.
   Training takes milliseconds, so nothing is pickled: the model is rebuilt from the policy.
-* **Keyword rules**: whole-word, case-insensitive phrases. A hit detects the topic with
-  ``source="keyword"`` and confidence 1.0 — a rule either fires or it does not. A topic that
+* **Keyword rules**: whole-word, case-insensitive phrases; a ``*`` at the start or end of a
+  word stands for the rest of that word (drug-name stems such as ``*profen``, inflected forms
+  such as ``médicament*``). A hit detects the topic with ``source="keyword"`` and confidence
+  1.0 — a rule either fires or it does not. A topic that
   reads the retrieved passages counts their keywords too, unless its rule sets
   ``context_keywords: false``.
 
