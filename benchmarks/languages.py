@@ -3,7 +3,7 @@ guard decides on contradicted and faithful answers.
 
     python -m benchmarks.languages [--split test|dev|all|holdout|unseen|unseen2]
         [--policy policies/default.yaml]
-        [--detectors] [--json-out PATH]
+        [--detectors] [--topics-only] [--json-out PATH]
 
 The suites are ``benchmarks/data/languages/<code>.jsonl`` (one question, one passage, a
 faithful restatement and a single-fact contradiction per line, with the gold topic and a
@@ -28,6 +28,7 @@ Per language it prints:
 * **scored ≥ 0.8 / ≤ 0.3**: the judge's own view (MetaRAG with the policy's judge):
   contradictions scored at least 0.8, restatements at most 0.3.
 
+``--topics-only`` reports the topic columns alone (no judge runs: a second or two).
 ``--detectors`` also measures the candidate detectors that are installed (py3langid,
 lingua-language-detector) on the same texts. Writes ``benchmarks/results/languages.json``.
 """
@@ -162,7 +163,9 @@ def gold_topic(policy: Policy, label: str) -> TopicRule:
     return policy.topic(label) if policy.has_topic(label) else policy.default_rule
 
 
-def run(policy_path: Path, split: str, detectors: bool) -> dict[str, Any]:
+def run(
+    policy_path: Path, split: str, detectors: bool, topics_only: bool = False
+) -> dict[str, Any]:
     turns, short = load(split)
     policy = load_policy(policy_path)
     engine = PolicyEngine(policy)
@@ -187,7 +190,7 @@ def run(policy_path: Path, split: str, detectors: bool) -> dict[str, Any]:
             row["sensitive_general"] += rule.name == default
         if rule.name != gold.name:
             misses.append({"id": case["id"], "what": "topic", "gold": gold.name, "got": rule.name})
-        for kind in ANSWERS:
+        for kind in () if topics_only else ANSWERS:
             forget_detections()  # each turn timed cold: no text read before
             started = time.perf_counter()
             languages = detect_turn(case["question"], case[kind], [case["context"]])
@@ -275,10 +278,13 @@ def main() -> None:
     ap.add_argument("--split", choices=("test", "dev", "all", *HELD_OUT), default="test")
     ap.add_argument("--policy", type=Path, default=repo_root() / "policies" / "default.yaml")
     ap.add_argument("--detectors", action="store_true", help="compare installed detectors")
+    ap.add_argument(
+        "--topics-only", action="store_true", help="the topic columns only (no judge runs)"
+    )
     ap.add_argument("--json-out", default=None)
     args = ap.parse_args()
     console = Console(width=120)
-    found = run(args.policy, args.split, args.detectors)
+    found = run(args.policy, args.split, args.detectors, args.topics_only)
     print_tables(found, console)
     path = write_results("languages", found, args.json_out)
     console.print(f"wrote {path}")

@@ -123,6 +123,13 @@ def main(argv: list[str] | None = None) -> int:
                 }
             )
     figures = tally.summary()
+    # Rows that name their language (topic_eval_languages.jsonl): top label right per language.
+    by_language: dict[str, list[int]] = {}
+    for row, labels in zip(rows, predictions, strict=True):
+        if "language" in row:
+            tallied = by_language.setdefault(row["language"], [0, 0])
+            tallied[0] += labels[0].label == row["topic"]
+            tallied[1] += 1
 
     p, r, f, s = precision_recall_fscore_support(
         tally.gold, tally.pred, labels=names, zero_division=0
@@ -159,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         },
         "per_topic": per_topic,
+        "per_language": {k: {"right": r, "n": t} for k, (r, t) in sorted(by_language.items())},
         "training_seconds_median": statistics.median(train_times),
         "training_seconds_min": min(train_times),
         "training_seconds_all": train_times,
@@ -188,7 +196,10 @@ def main(argv: list[str] | None = None) -> int:
         "under_protection_rate",
         "over_protection_rate",
     ):
-        print(f"{key:<24} {result[key]:.3f}")
+        value = result[key]
+        print(f"{key:<24} {'-' if value is None else f'{value:.3f}'}")
+    for language, (right, total) in sorted(by_language.items()):
+        print(f"{'  right, ' + language:<24} {right}/{total}")
     cv = result["cv_on_examples"]
     print(f"{'5-fold CV on examples':<24} acc {cv['accuracy']:.3f}  macro-F1 {cv['macro_f1']:.3f}")
     print(

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from guardrail.exceptions import ConfigError
-from guardrail.policy import TopicRule, load_policy, parse_policy
+from guardrail.policy import PolicyEngine, TopicRule, load_policy, parse_policy
 from guardrail.policy.schema import ENCODER_CONFIDENCE_FLOOR
 from guardrail.topics import TopicClassifier, keyword_pattern, load_encoder
 from tests.needs import unavailable
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_POLICY = ROOT / "policies" / "default.yaml"
 EVAL_SET = ROOT / "tests" / "data" / "topic_eval.jsonl"
+#: Topic queries in the seven languages, written for development before the policy's
+#: multilingual vocabulary (each row names its ``language``).
+LANGUAGE_EVAL_SET = ROOT / "tests" / "data" / "topic_eval_languages.jsonl"
 
 TOY = """\
 name: toy
@@ -97,10 +100,29 @@ def test_keyword_hit_detects_topic_with_full_confidence(toy: TopicClassifier):
         ("right to work", "the right to workplace safety", False),
         ("LGBTQ+", "support for LGBTQ+ people", True),
         ("breast-feeding", "while Breast-Feeding my son", True),
+        # a leading * stands for a word's start (two letters or more): drug-name stems
+        ("*profen", "Can I take ibuprofen?", True),
+        ("*profen", "Dexketoprofen twice a day", True),
+        ("*profen", "profen alone is no drug", False),
+        ("*pril", "I take ramipril", True),
+        ("*pril", "the April invoice", False),
+        ("*pril", "ramiprils", False),
+        # a trailing * stands for any ending: inflected forms
+        ("*cillin*", "amoxicilline 500 mg", True),
+        ("*cillin*", "Amoxicillina per il bambino", True),
+        ("Tablette*", "zwei Tabletten am Tag", True),
+        ("Tablette*", "eine Tablette", True),
+        ("Tablette*", "Tablet computer", False),
+        ("sick pay*", "statutory sick payments", True),
+        ("5 *", "rated 5 * by guests", True),
+        # a * inside a word is an ordinary character
+        ("a*b", "see a*b now", True),
+        ("a*b", "see axxb now", False),
     ],
 )
 def test_keywords_match_whole_words_case_insensitively(keyword: str, text: str, hit: bool):
-    """Keywords need word boundaries, ignore case, and let spaces match any whitespace."""
+    """Keywords need word boundaries, ignore case, and let spaces match any whitespace; a ``*``
+    at the start or end of a keyword's word stands for the rest of that word."""
     assert bool(keyword_pattern(keyword).search(text)) is hit
 
 
@@ -241,6 +263,33 @@ def test_keyword_only_mode_without_enough_training_data():
     assert clf.classify("anything")[0].source == "default"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IBUPROFEN TWICE A DAY",
+        "Ibuprofeno",
+        "AMOXICILLINA",
+        "eine ÄRZTIN am Wochenende",
+        "die ärztin",
+        "effets\nsecondaires du vaccin",
+    ],
+)
+def test_keywords_are_found_whatever_the_case_of_the_text(text: str):
+    """The classifier's quick substring test before each keyword's pattern never loses a
+    match: upper case, accents and wildcards in either the keyword or the text."""
+    rules = [
+        TopicRule(name="general", threshold=0.5),
+        TopicRule(
+            name="health",
+            threshold=0.3,
+            keywords=["*profen*", "*cillin*", "Ärztin", "effet* secondaire*"],
+        ),
+    ]
+    clf = TopicClassifier(rules, default_topic="general")
+    assert _names(clf.classify(text)) == ["health"]
+    assert clf.classify("the April invoice")[0].source == "default"
+
+
 def test_constructor_rejects_bad_arguments():
     """The default topic must exist; floor and max_topics must be in range."""
     rules = [TopicRule(name="general", threshold=0.5)]
@@ -259,8 +308,8 @@ def _normalise(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
-def _eval_rows() -> list[dict]:
-    return [json.loads(line) for line in EVAL_SET.read_text().splitlines() if line.strip()]
+def _eval_rows(path: Path = EVAL_SET) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def test_eval_set_is_large_and_covers_every_default_topic():
@@ -278,19 +327,21 @@ def test_eval_set_is_large_and_covers_every_default_topic():
     assert all(set(r.get("also", [])) <= names for r in rows)
 
 
-def test_eval_queries_are_not_training_examples():
+@pytest.mark.parametrize("path", [EVAL_SET, LANGUAGE_EVAL_SET], ids=lambda p: p.name)
+def test_eval_queries_are_not_training_examples(path: Path):
     """No eval query appears among the policy's examples (compared case- and punctuation-free)."""
     policy = load_policy(DEFAULT_POLICY)
     examples = {_normalise(e) for t in policy.topics for e in t.examples}
-    overlap = [r["query"] for r in _eval_rows() if _normalise(r["query"]) in examples]
+    overlap = [r["query"] for r in _eval_rows(path) if _normalise(r["query"]) in examples]
     assert overlap == []
 
 
-def test_eval_queries_are_not_near_duplicates_of_examples():
+@pytest.mark.parametrize("path", [EVAL_SET, LANGUAGE_EVAL_SET], ids=lambda p: p.name)
+def test_eval_queries_are_not_near_duplicates_of_examples(path: Path):
     """No eval query shares 80% or more of its words with a training example (Jaccard)."""
     policy = load_policy(DEFAULT_POLICY)
     examples = [set(_normalise(e).split()) for t in policy.topics for e in t.examples]
-    for row in _eval_rows():
+    for row in _eval_rows(path):
         words = set(_normalise(row["query"]).split())
         worst = max(len(words & ex) / len(words | ex) for ex in examples)
         assert worst < 0.8, row["query"]
@@ -301,6 +352,34 @@ def test_default_classifier_accuracy_regression_guard(default: TopicClassifier):
     rows = _eval_rows()
     correct = sum(default.classify(r["query"])[0].label == r["topic"] for r in rows)
     assert correct / len(rows) >= 0.75
+
+
+def test_language_eval_set_covers_every_language_and_topic():
+    """The same kinds of question in each of the seven languages, every default topic."""
+    rows = _eval_rows(LANGUAGE_EVAL_SET)
+    names = {t.name for t in load_policy(DEFAULT_POLICY).topics}
+    assert len({r["id"] for r in rows}) == len(rows)
+    per_language = Counter(r["language"] for r in rows)
+    assert set(per_language) == {"en", "de", "fr", "es", "it", "pt", "nl"}
+    assert len(set(per_language.values())) == 1
+    assert {r["topic"] for r in rows} == names
+
+
+def test_every_language_gets_its_sensitive_topics(default: TopicClassifier):
+    """A loose floor per language on the language eval set: the applied rule is the gold
+    topic's for at least 75% of the queries, and at most two of a language's 14 sensitive
+    questions fall to the general topic (medicines, emergencies, pay, dismissal, sick
+    leave...; before the multilingual vocabulary, up to eleven did)."""
+    engine = PolicyEngine(load_policy(DEFAULT_POLICY))
+    by_language: dict[str, list[tuple[str, str]]] = {}
+    for row in _eval_rows(LANGUAGE_EVAL_SET):
+        applied = engine.rule_for(default.classify(row["query"])).name
+        by_language.setdefault(row["language"], []).append((row["topic"], applied))
+    for language, pairs in by_language.items():
+        right = sum(gold == got for gold, got in pairs)
+        to_general = sum(gold != "general" and got == "general" for gold, got in pairs)
+        assert right / len(pairs) >= 0.75, (language, pairs)
+        assert to_general <= 2, (language, pairs)
 
 
 def test_probabilities_are_exactly_scikit_learns():
@@ -333,7 +412,7 @@ ENCODER_DIR: Path | None = None
 PARAPHRASES = [
     ("pregnancy", "Which jabs do mothers-to-be get offered?"),
     ("healthcare", "What should I do about a high temperature that won't go down?"),
-    ("healthcare", "Is it dangerous to mix two kinds of painkillers?"),
+    ("healthcare", "Is it dangerous to mix two kinds of pain relievers?"),
     ("asylum", "Can a refugee bring their children over to join them?"),
     ("general", "How do I get onto the company network from a hotel?"),
 ]
