@@ -173,7 +173,10 @@ class TopicRule(Settings):
     )
     keywords: list[NonBlank] = Field(
         default_factory=list,
-        description="whole-word, case-insensitive phrases; a hit detects the topic",
+        description=(
+            "whole-word, case-insensitive phrases; a hit detects the topic; a * at the start or "
+            "end of a word stands for the rest of that word (*profen, médicament*)"
+        ),
     )
     context_keywords: bool = Field(
         default=True,
