@@ -45,7 +45,14 @@ from contextvars import ContextVar
 
 from guardrail.judges.local import verify
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.times import Date, calendar_dates, clock_minutes, same_date
+from guardrail.judges.local.times import (
+    ORDINAL_DAYS,
+    Date,
+    calendar_dates,
+    clock_minutes,
+    same_date,
+)
+from guardrail.judges.local.values import DIMENSIONS, Value, extract
 from guardrail.judges.local.verify import Assessment, ContextIndex, Finding, Support, Term, Unit
 from guardrail.text.stemming import stem
 from guardrail.text.tokens import tokenize
@@ -361,8 +368,8 @@ def _groups(values: Sequence[str]) -> list[list[str]]:
 #: Words that only spell out a time or a date ("from ten till two", "the 3rd of May").
 _CLOCK_WORDS = frozenset(
     "from till until to between and noon midday midnight half past quarter o'clock oclock "
-    "am pm a.m p.m morning afternoon evening night the of".split()
-)
+    "am pm a.m p.m morning afternoon evening night the of st nd rd th".split()
+) | frozenset(w for o in ORDINAL_DAYS for w in o.replace("-", " ").split())
 
 
 def _wanted(source: str, words: Sequence[str], terms: Sequence[Term]) -> _Wanted:
@@ -372,7 +379,15 @@ def _wanted(source: str, words: Sequence[str], terms: Sequence[Term]) -> _Wanted
     times, dates = _times(said), calendar_dates(said)
     if times or dates:
         own = [t for t in own if t.number is not None or t.surface.lower() not in _CLOCK_WORDS]
-    return _Wanted(words, own, _identifiers(source, words), times, dates)
+    wanted = _Wanted(words, own, _identifiers(source, words), times, dates)
+    if not (times or dates):
+        wanted.measure(_measures(said))
+    return wanted
+
+
+def _measures(text: str) -> list[Value]:
+    """The quantities ``text`` gives in a unit that converts (days, hours, metres, grams…)."""
+    return [v for v in extract(text) if v.kind == "quantity" and v.key in DIMENSIONS]
 
 
 class _Wanted:
@@ -390,6 +405,28 @@ class _Wanted:
         self.letters, self.times, self.dates = letters, times, dates
         self.own = [t for t in own if t.number is None] if times or dates else list(own)
         self.numbers = [t for t in own if t.number is not None]
+        self.quantities: list[Value] = []
+
+    def measure(self, quantities: Sequence[Value]) -> None:
+        """Read the reply's numbers as measured quantities ("two weeks" = "14 days"): its
+        numbers and unit words are then compared as quantities, not word for word."""
+        if not quantities:
+            return
+        inside = {w.lower() for q in quantities for w in re.findall(r"[\w.]+", q.surface)}
+        self.quantities = list(quantities)
+        self.own = [t for t in self.own if t.surface.lower() not in inside]
+        self.numbers = [t for t in self.numbers if t.surface.lower() not in inside]
+
+    def _measured(self, unit: Unit) -> tuple[bool, bool]:
+        """(every quantity of the reply is in ``unit``, ``unit`` gives another of its kind)."""
+        there = _measures(unit.text)
+        placed = all(any(q.comparable(v) and q.same(v) for v in there) for q in self.quantities)
+        other = any(
+            q.comparable(v) and not any(q.same(w) for w in there if q.comparable(w))
+            for q in self.quantities
+            for v in there
+        )
+        return placed, other
 
     def has_kind(self, unit: Unit, framed: set[float]) -> bool:
         """``unit`` gives a value of the reply's type that the question does not."""
@@ -403,10 +440,11 @@ class _Wanted:
         return sum(1 for w in self.words if w.lower() not in _LINKS)
 
     def typed(self) -> bool:
-        return bool(self.numbers or self.times or self.dates)
+        return bool(self.numbers or self.quantities or self.times or self.dates)
 
     def any(self) -> bool:
-        return bool(self.own or self.numbers or self.letters or self.times or self.dates)
+        values = self.own or self.numbers or self.quantities
+        return bool(values or self.letters or self.times or self.dates)
 
     def placed(self, unit: Unit) -> bool:
         """Every value is in ``unit``."""
@@ -418,6 +456,8 @@ class _Wanted:
                 return False
         elif not self.times and not all(_holds(unit, t) for t in self.numbers):
             return False
+        if self.quantities and not self._measured(unit)[0]:
+            return False
         if not all(_holds(unit, t) for t in self.own):
             return False
         return all(_unit_holds_identifier(unit, w, letter) for w, letter in self.letters)
@@ -428,6 +468,8 @@ class _Wanted:
             return "another time"
         if self.dates and calendar_dates(unit.text):
             return "another date"
+        if self.quantities and self._measured(unit)[1]:
+            return "another amount"
         stated = {t.number for t in terms if t.number is not None}
         if self.numbers and unit.numbers - stated:
             return ", ".join(f"{n:g}" for n in sorted(unit.numbers - stated))

@@ -131,10 +131,27 @@ _MONTHS = {
     for name in names
 }
 _MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_TEENS = (
+    "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
+    "nineteenth"
+).split()
+#: Ordinal words for the days of a month ("the fifteenth of July", "twenty-first").
+ORDINAL_DAYS: dict[str, int] = {
+    **{w: n for n, w in enumerate(_UNITS, start=1)},
+    **{w: n for n, w in enumerate(_TEENS, start=10)},
+    "twentieth": 20,
+    "thirtieth": 30,
+    **{f"twenty{sep}{w}": 20 + n for n, w in enumerate(_UNITS, start=1) for sep in ("-", " ")},
+    **{f"thirty{sep}first": 31 for sep in ("-", " ")},
+}
+_ORDINAL = "|".join(sorted((re.escape(w) for w in ORDINAL_DAYS), key=len, reverse=True))
+_DIGIT_DAY = r"(\d{1,2}(?:st|nd|rd|th)?)"
+_DAY = rf"(\d{{1,2}}(?:st|nd|rd|th)?|{_ORDINAL})"
 _YEAR = r"(?:,?\s+(\d{4}))?"
-_DAY_MONTH = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.I)
-_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}", re.I)
+_DAY_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.I)
+# digits only after the month: "may first" is far more often the modal than the 1st of May
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DIGIT_DAY}\b{_YEAR}", re.I)
 
 Date = tuple[int, int, int | None]
 
@@ -143,14 +160,22 @@ def calendar_dates(text: str) -> set[Date]:
     """The (day, month, year or None) dates ``text`` gives."""
     out: set[Date] = set()
     for m in _DAY_MONTH.finditer(text):
-        day, month = int(m.group(1)), _MONTHS[m.group(2).lower()]
+        day, month = _day(m.group(1)), _MONTHS[m.group(2).lower()]
         if 1 <= day <= 31:
             out.add((day, month, int(m.group(3)) if m.group(3) else None))
     for m in _MONTH_DAY.finditer(text):
-        month, day = _MONTHS[m.group(1).lower()], int(m.group(2))
+        month, day = _MONTHS[m.group(1).lower()], _day(m.group(2))
         if 1 <= day <= 31:
             out.add((day, month, int(m.group(3)) if m.group(3) else None))
     return out
+
+
+def _day(text: str) -> int:
+    """The day a day-of-month token gives: "15", "15th" or "fifteenth"."""
+    word = text.lower()
+    if word in ORDINAL_DAYS:
+        return ORDINAL_DAYS[word]
+    return int(word.rstrip("stndrh"))
 
 
 def same_date(a: Date, b: Date) -> bool:

@@ -105,6 +105,8 @@ _UNIT_TABLES: dict[str, dict[str, float]] = {
     "litres": {"l": 1, "litre": 1, "litres": 1, "liter": 1, "liters": 1, "ml": 0.001,
                "millilitre": 0.001, "millilitres": 0.001},
 }  # fmt: skip
+#: The dimensions whose units convert into each other ("two weeks" = "14 days").
+DIMENSIONS = frozenset(_UNIT_TABLES)
 for _dim, _table in _UNIT_TABLES.items():
     for _name, _factor in _table.items():
         _UNITS.setdefault(_name, (_dim, float(_factor)))

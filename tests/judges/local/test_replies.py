@@ -94,3 +94,35 @@ def test_the_marks_belong_to_the_turn_being_read() -> None:
     assert reply_values(text) == ()  # the next turn, resolving nothing, clears them
     remember({text: ["Dr", "Feld"]})
     assert reply_values(text) == ("Dr", "Feld")
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"),
+    [
+        ("By 15th July.", False),
+        ("By the fifteenth of July.", False),
+        ("July 15th.", False),
+        ("By 14th July.", True),
+        ("The fourteenth of July.", True),
+    ],
+)
+def test_a_date_in_ordinal_form_is_the_same_date(answer: str, wrong: bool) -> None:
+    context = "Renewal forms must reach us by 15 July. Later forms go to the next cycle."
+    found = judged("When do I need to send in my renewal form?", answer, context)
+    assert (found is Support.CONTRADICTED) is wrong
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"),
+    [("Two weeks.", False), ("A fortnight.", False), ("Four weeks.", True), ("Three days.", True)],
+)
+def test_a_duration_in_other_units_is_the_same_amount(answer: str, wrong: bool) -> None:
+    context = "Decisions are usually made within 14 days of the interview."
+    found = judged("How long does the visa decision take?", answer, context)
+    assert (found is Support.CONTRADICTED) is wrong
+
+
+def test_a_bare_number_is_not_read_as_a_measured_quantity() -> None:
+    context = "On Saturdays the pharmacy opens at 9.00 and closes at 13.00."
+    question = "What time does the pharmacy open on Saturdays?"
+    assert judged(question, "At nine.", context) is not Support.CONTRADICTED

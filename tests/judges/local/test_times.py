@@ -51,3 +51,24 @@ def test_dates_keep_their_day_month_and_year() -> None:
     assert same_date((3, 5, None), (3, 5, 2026))
     assert not same_date((3, 5, 2025), (3, 5, 2026))
     assert calendar_dates("14 days") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("by 15th July", (15, 7, None)),
+        ("the fifteenth of July", (15, 7, None)),
+        ("July the 21st", (21, 7, None)),
+        ("the twenty-first of March 2025", (21, 3, 2025)),
+        ("on the 2nd of march", (2, 3, None)),
+    ],
+)
+def test_a_day_with_an_ordinal_suffix_or_word_is_a_date(
+    text: str, date: tuple[int, int, int | None]
+) -> None:
+    assert calendar_dates(text) == {date}
+
+
+@pytest.mark.parametrize("text", ["You may first call the helpline.", "you may second it"])
+def test_the_modal_may_before_an_ordinal_word_is_not_a_date(text: str) -> None:
+    assert calendar_dates(text) == set()
