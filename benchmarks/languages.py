@@ -1,7 +1,7 @@
 """Turns in seven languages under a policy: language identification, topics, and what the
 guard decides on contradicted and faithful answers.
 
-    python -m benchmarks.languages [--split test|dev|all|holdout|unseen|unseen2]
+    python -m benchmarks.languages [--split test|dev|all|holdout|unseen|unseen2|unseen3]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 
@@ -12,9 +12,11 @@ written later and never tuned on), ``unseen/<code>.jsonl`` (``--split unseen``: 
 language written natively by a separate author who did not read the judge's code, after the
 holdout had been looked at by kind; its finer topic labels are mapped onto the policy's, see
 ``UNSEEN_TOPICS``), ``unseen2/<code>.jsonl`` (``--split unseen2``: 14 turns per language by
-another separate author, written after ``unseen`` had been used for development) and
-``short.jsonl`` (replies of three to six words, for language identification only). They were
-written before the language work was tuned; report the test half.
+another separate author, written after ``unseen`` had been used for development),
+``unseen3/<code>.jsonl`` (``--split unseen3``: 14 turns per language by a third separate author,
+written after ``unseen2`` had been used for development) and ``short.jsonl`` (replies of three
+to six words, for language identification only). They were written before the language work was
+tuned; report the test half.
 
 Per language it prints:
 
@@ -56,7 +58,7 @@ from guardrail.scoring import MetaRAG
 from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
-HELD_OUT = ("holdout", "unseen", "unseen2")
+HELD_OUT = ("holdout", "unseen", "unseen2", "unseen3")
 #: The unseen suites' topic labels that the default policy names otherwise; a label the policy
 #: has neither under its own name nor here is the policy's default topic.
 UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}

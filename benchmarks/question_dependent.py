@@ -14,7 +14,7 @@ Two judges: the offline judge the policy ships with (``paper`` protocol), and th
 the offline verifier — so the second run shows the path an LLM judge takes (the question in the
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
-    python -m benchmarks.question_dependent [--half test|dev|both|holdout|unseen|unseen2]
+    python -m benchmarks.question_dependent [--half test|dev|both|holdout|unseen|unseen2|unseen3]
         [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
@@ -29,8 +29,9 @@ appear elsewhere in the passage), before the rules it measures were changed: rep
 the test half and never tune on it. ``question_dependent_unseen.jsonl`` (``--half unseen``, 60
 pairs) was written later still, by a separate author who did not read the resolution rules or
 the judge. ``question_dependent_unseen2.jsonl`` (``--half unseen2``, 60 pairs) is a second
-such set by another separate author, written after the first had been used for development:
-the closest figure to unseen traffic.
+such set by another separate author, written after the first had been used for development;
+``question_dependent_unseen3.jsonl`` (``--half unseen3``, 60 pairs) a third, written after the
+second had been used for development: the closest figure to unseen traffic.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ _LABELS = {Support.SUPPORTED: Label.YES, Support.CONTRADICTED: Label.NO}
 
 
 def load_half(half: str) -> list[dict[str, Any]]:
-    """The cases of one half (``dev``, ``test``, ``holdout``, ``unseen`` or ``unseen2``)."""
+    """The cases of one half (``dev``, ``test``, ``holdout`` or an ``unseen`` set)."""
     path = repo_root() / DATA / f"question_dependent_{half}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
@@ -176,7 +177,9 @@ def table(title: str, per: dict[str, dict[str, int]]) -> Table:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--half", choices=("test", "dev", "both", "holdout", "unseen", "unseen2"), default="test"
+        "--half",
+        choices=("test", "dev", "both", "holdout", "unseen", "unseen2", "unseen3"),
+        default="test",
     )
     parser.add_argument("--out", default=None, help="results JSON path")
     parser.add_argument(
