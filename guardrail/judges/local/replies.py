@@ -272,10 +272,12 @@ def _source_finding(
             f"No context sentence holds the question's frame for the reply's value ({said}).",
         )
     units = [u for c, u in covers if c >= best - 1e-9]
+    whole = units
     if first.typed():  # one number, time or date per part of a listing sentence
         units = [n for u in units for n in _narrowed(u, frame, first, lex)]
     placed = [u for u in units if first.placed(u)]
-    if placed or _said_after(source, first, units, index, lex):
+    # in a listing sentence's part, the verb the parts share is no place of the value's own
+    if placed or (units == whole and _said_after(source, first, units, index, lex)):
         missing = [w for w in rest if not any(w.placed(u) for u in index.units)]
         if not missing:
             return _stated(placed, terms, wanted, full_frame) if placed else None

@@ -83,7 +83,11 @@ PREDICATE_ADJECTIVES = frozenset(
 )
 #: Common verbs the offline lexicon may lack; recognised as a question's main verb.
 EXTRA_VERBS = frozenset(
-    "register issue renew appeal refund apply travel enrol enroll vote claim qualify".split()
+    """register issue renew appeal refund apply travel enrol enroll vote claim qualify advise
+    bake bathe behave breastfeed breathe contact depart dial dispose email exchange expire
+    inject insure lift load lock notify owe pack park pump queue recover refill relax reopen
+    request reserve rinse sail shave shower smoke submit swallow update upload vaccinate weigh
+    board ring""".split()
 )
 LOWER_FIRST = frozenset(
     [
@@ -118,7 +122,13 @@ LOWER_FIRST = frozenset(
         "more",
         "less",
         "never",
+        "not",
         "always",
+        "next",
+        "last",
+        "same",
+        "following",
+        "previous",
         "daily",
         "weekly",
         "monthly",
@@ -220,9 +230,21 @@ def _regular_past(base: str) -> str:
 
 def split_words(text: str) -> list[str]:
     """Whitespace words with the question's or reply's outer punctuation removed."""
-    out = []
-    for raw in text.replace("’", "'").split():
+    out: list[str] = []
+    raws = text.replace("’", "'").split()
+    for i, raw in enumerate(raws):
         word = raw.strip('"“”()[],;:!?')
+        if word and not word.strip("-–—"):
+            # a dash: "to" in a range ("10 - 1", "8 am - 10 pm"), else nothing ("There is - 20")
+            following = raws[i + 1][:1] if i + 1 < len(raws) else ""
+            ranged = (
+                bool(out)
+                and following.isdigit()
+                and (out[-1][-1:].isdigit() or out[-1].lower() in ("am", "pm", "a.m", "p.m"))
+            )
+            if ranged:
+                out.append("to")
+            continue
         if word.endswith(".") and word.lower().rstrip(".") not in ABBREVIATIONS:
             word = word.rstrip(".")
         if word:
@@ -231,8 +253,15 @@ def split_words(text: str) -> list[str]:
 
 
 def addressed(words: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """The asker's "I", "my", "we" as the statement's "you", "your"."""
-    return tuple(PERSON.get(w.lower(), w) for w in words)
+    """The asker's "I", "my", "we" as the statement's "you", "your" ("I am" as "you are")."""
+    out: list[str] = []
+    for i, word in enumerate(words):
+        low = word.lower()
+        if i and words[i - 1].lower() == "i" and low in ("am", "was"):
+            out.append("are" if low == "am" else "were")
+        else:
+            out.append(PERSON.get(low, word))
+    return tuple(out)
 
 
 def is_verb(word: str, morph: Morphology) -> bool:
@@ -260,12 +289,73 @@ def question_sentence(question: str) -> list[str]:
     pieces = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
     asked = [p for p in pieces if p.rstrip().endswith("?")]
     chosen = asked[-1] if asked else (pieces[-1] if pieces else "")
-    words = _asked_clause(chosen)
+    tagged = _tag_question(chosen)
+    words = tagged if tagged is not None else _asked_clause(chosen)
     while words and words[0].lower() in ("so", "and", "but", "also", "please", "then"):
         words = words[1:]
     if words and words[0].lower().replace("’", "'") in _WH_CONTRACTIONS:
         words = [words[0].split("'")[0], "is", *words[1:]]
     return words
+
+
+_TAG = re.compile(
+    r"^(?P<body>.+?),\s*(?:(?P<aux>[a-z]+(?:n't)?)(?:\s+not)?\s+"
+    r"(?:i|you|we|they|he|she|it|there|that)|right|correct|yeah|no)\s*\?\s*$",
+    re.IGNORECASE,
+)
+_CONTRACTED = {"'s": "is", "'re": "are"}
+
+
+def _tag_question(text: str) -> list[str] | None:
+    """A statement with a question tag ("Children don't pay, do they?", "There's no fee,
+    is there?") as the yes/no question it asks about its positive statement ("Do children
+    pay?", "Is there a fee?"): a yes affirms that statement, a no denies it."""
+    found = _TAG.match(text.strip().replace("’", "'"))
+    if found is None:
+        return None
+    tag_aux = (found["aux"] or "").lower()
+    if tag_aux and tag_aux not in AUX and tag_aux not in NEGATED:
+        return None
+    words: list[str] = []
+    for word in split_words(found["body"]):
+        low = word.lower()
+        ending = next((e for e in _CONTRACTED if low.endswith(e) and len(low) > len(e)), None)
+        if ending and low[: -len(ending)] in PRONOUNS:
+            words += [word[: -len(ending)], _CONTRACTED[ending]]
+        else:
+            words.append(word)
+    for j, word in enumerate(words[1:], start=1):
+        low = word.lower()
+        if low in AUX or low in NEGATED:
+            rest = words[:j] + words[j + 1 :]
+            if j + 1 < len(words) and words[j + 1].lower() == "not":
+                rest = words[:j] + words[j + 2 :]
+            rest = ["a" if w.lower() == "no" else w for w in rest]  # "no fee" -> "a fee"
+            return [NEGATED.get(low, low), *rest]
+    aux = NEGATED.get(tag_aux, tag_aux)
+    if aux and aux not in DO:
+        return None
+    morph = morphology()
+    end = subject_end("do", words, morph)
+    if end is None or end >= len(words):
+        return None
+    found_base = morph.guess_base(words[end].lower())
+    base = found_base[0] if found_base is not None else words[end]
+    if not aux:  # "The clinic opens at 8, right?"
+        aux = "does" if base.lower() != words[end].lower() else "do"
+    return [aux, *words[:end], base, *words[end + 1 :]]
+
+
+def agrees_with_negative_tag(question: str) -> bool:
+    """Whether ``question`` states a negative and asks "right?" or "correct?" ("I shouldn't
+    take it with milk, right?"): there a "right" or "correct" agrees with the negative."""
+    pieces = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
+    asked = [p for p in pieces if p.rstrip().endswith("?")]
+    found = _TAG.match((asked[-1] if asked else "").strip().replace("’", "'"))
+    if found is None or found["aux"]:
+        return False
+    body = [w.lower() for w in split_words(found["body"])]
+    return any(w in NEGATED or w in ("not", "never", "no") for w in body)
 
 
 #: "What's the deadline?" is "What is the deadline?".
@@ -280,6 +370,8 @@ def _asked_clause(sentence: str) -> list[str]:
     opens a question (an auxiliary or a wh-word). A premise before it ("My mum is 70, does
     she ...?") is left out; a condition ("If I pay in dollars, is there a fee?") is kept,
     at the end."""
+    # an apposition ("the big scan, the one that checks the baby") qualifies its noun
+    sentence = re.sub(r",\s+the\s+ones?\s+(?=\w)", " ", sentence, flags=re.IGNORECASE)
     parts = [p for p in sentence.split(",")]
     for i in range(1, len(parts)):
         after = split_words(",".join(parts[i:]))
@@ -294,6 +386,18 @@ def _asked_clause(sentence: str) -> list[str]:
     return split_words(sentence)
 
 
+#: Relative pronouns that open a clause inside a subject ("the office *that* issues permits").
+_RELATIVES = frozenset({"that", "which", "who"})
+
+
+def _finite_verb(word: str, morph: Morphology) -> bool:
+    """A finite verb, including a third-person form the lexicon reads as a noun ("issues")."""
+    low = word.lower()
+    if is_finite(word, morph):
+        return True
+    return low.endswith("s") and (is_verb(low[:-1], morph) or is_verb(low[:-2], morph))
+
+
 def subject_end(
     aux: str, rest: list[str], morph: Morphology, *, strict: bool = False
 ) -> int | None:
@@ -302,13 +406,26 @@ def subject_end(
     if not rest:
         return None
     if aux in BE:
-        if rest[0].lower() in PRONOUNS:
+        demonstrative = rest[0].lower() in ("this", "that") and len(rest) > 2
+        if rest[0].lower() in PRONOUNS and not (
+            demonstrative
+            and rest[1].lower() not in PREDICATE_ADJECTIVES | PREPOSITIONS
+            and not is_participle(rest[1], morph)
+        ):
             return 1
         preposition = None
+        relative = False
         for i in range(1, len(rest)):
             low, prev = rest[i].lower(), rest[i - 1].lower()
             if prev in DETERMINERS or prev in PREPOSITIONS or prev == "of":
                 continue  # inside a noun phrase ("the results of the scan")
+            if low in _RELATIVES and i + 1 < len(rest) and _finite_verb(rest[i + 1], morph):
+                if strict:
+                    return None  # "the office that does permits": the subject runs on
+                relative = True
+                continue
+            if relative and prev in _RELATIVES:
+                continue
             if low in PREDICATE_ADJECTIVES or is_participle(rest[i], morph):
                 return i
             if low in DETERMINERS and low not in ("no", "all", "both", "each", "every"):

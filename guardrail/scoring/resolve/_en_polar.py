@@ -55,6 +55,15 @@ NEGATIVE = (
     "definitely not",
     "of course not",
     "never",
+    # hedged: "Usually not, unless ..." answers no for the usual case
+    "usually not",
+    "not usually",
+    "normally not",
+    "not normally",
+    "generally not",
+    "not generally",
+    "mostly not",
+    "probably not",
 )
 LEAD = re.compile(
     r"^\s*(?P<word>"
@@ -175,7 +184,13 @@ def _echo(words: list[str]) -> Reply | None:
 
 
 def _split_qualifier(words: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    if words and words[0].lower() in PREPOSITIONS | {"every", "only", "right", "up"}:
+    if len(words) > 1 and words[0].lower() == "to" and is_verb(words[1], morphology()):
+        return tuple(words), ()  # "you have *to apply first*": a predicate of its own
+    if words and (
+        words[0].lower() in PREPOSITIONS | {"every", "only", "right", "up", "but"}
+        or words[0][:1].isdigit()
+        or words[0][:1] in "£€$"
+    ):  # "it is, 20 euros", "they do, but a cheaper one"
         return (), tuple(words)
     return tuple(words), ()
 
@@ -227,7 +242,10 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         statement = asked.render(morph, reply.lead or reply.sign, tail=qualifier)
         return [(statement, rule), (sentence(reply.unplaced), "as_written")]
     if same:
-        swapped = _swap_value(asked, qualifier) if reply.sign == "+" else None
+        swapped = _swap_value(asked, qualifier)
+        if swapped is not None and reply.sign == "-":
+            # "Does it open at 8?" "No, at 9.": the question's hour denied, the reply's given
+            return [(asked.render(morph, "-"), rule), (swapped.render(morph, "+"), rule)]
         if swapped is not None:
             # "Does it open before 7 am?" "Yes, at 6 am.": the reply's hour stands for the
             # question's (which it answers); a "no" keeps its qualifier as a tail

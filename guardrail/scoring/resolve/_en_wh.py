@@ -22,6 +22,7 @@ from guardrail.scoring.resolve._en_grammar import (
     is_verb,
     morphology,
     sentence,
+    split_words,
     subject_end,
 )
 
@@ -36,6 +37,9 @@ _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday"
 _MONTHS = frozenset(
     "january february march april may june july august september october november december".split()
 )
+#: A wh-question's noun that asks for a time, placed as an adverbial ("What time do the bins
+#: need to be out?" + "By seven." -> "The bins need to be out by seven.").
+_TIME_NOUNS = frozenset("time day date month year week hour".split())
 _CLOCK = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?$|^\d{1,2}:\d{2}$", re.I)
 _CLOCK_WORD = re.compile(r"^(?:\d{1,2}(?::\d{2})?|noon|midnight)$", re.I)
 #: Longest bare value ("On the second floor of the main building") read as filling a
@@ -118,6 +122,27 @@ def _value(q: WhQuestion, reply: list[str]) -> tuple[str, ...]:
     return tuple(words)
 
 
+#: A period a count is given for ("in a day", "per week", "every 24 hours", "a month").
+_PERIOD = re.compile(
+    r"\b(?:(?:in|per|a|an|each|every|within)\s+(?:(?:a|an|one|\d+)\s+)?"
+    r"(?:days?|weeks?|months?|years?|hours?|nights?|24)|daily|weekly|monthly|yearly)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_period(rest: list[str], value: tuple[str, ...]) -> list[str]:
+    """The question's words without its own period when the reply gives one ("How many can
+    I take in a day?" + "Eight in 24 hours." -> no "in a day" after the reply's)."""
+    if _PERIOD.search(" ".join(value)) is None:
+        return rest
+    text = " ".join(rest)
+    found = list(_PERIOD.finditer(text))
+    if not found or found[-1].end() != len(text):
+        return rest
+    kept = split_words(text[: found[-1].start()])
+    return kept if kept else rest
+
+
 def _frequency(q: WhQuestion) -> bool:
     """ "How many times (a day) ...?": the reply is an adverb of frequency, not an object."""
     return q.wh == "how many" and bool(q.noun) and q.noun[0].lower() in ("times", "time")
@@ -149,7 +174,7 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     if q.wh == "how long" or q.wh in _MEASURES:
         return _how_long(q, reply, morph)
     value = _value(q, reply)
-    rest = list(q.rest)
+    rest = _without_period(list(q.rest), value)
     if not rest:
         return []
     head = rest[0].lower()
@@ -170,6 +195,10 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
             found = clause(rest[0], after)  # "What is X based on?" -> "X is based on ..."
             if found is not None:
                 return [(found[0].render(morph, "+", fill=value), "wh_value")]
+        named = [w.lower() for w in after].index("called") if "called" in after else -1
+        if named > 0:  # "What's the form called (for X)?" -> "The form (for X) is called Y."
+            subject = addressed([*after[:named], *after[named + 1 :]])
+            return [(sentence([*subject, head, "called", *value]), "wh_identity")]
         return [(sentence([*value, head, *addressed(after)]), "wh_identity")]
     if starts_predicate and not q.preposition and q.wh not in ("when", "where", "how often"):
         return [(sentence([*value, head, *addressed(after)]), "wh_subject")]
@@ -187,13 +216,16 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
         and not q.preposition
         and not _frequency(q)
     )
+    timed = bool(q.noun) and q.noun[0].lower() in _TIME_NOUNS  # "what time ...": adverbial
     stranded = bool(made.predicate) and made.predicate[-1].lower() in PREPOSITIONS
-    return [
-        (
-            made.render(morph, "+", fill=value, after_verb=object_gap and not stranded),
-            "wh_value",
-        )
-    ]
+    at = _main_verb(made.predicate) if made.verb else 0
+    if object_gap and not stranded and at and not timed:
+        # "What do I need to bring?" + "Your passport." -> "You need to bring your passport."
+        predicate = (*made.predicate[: at + 1], *value, *made.predicate[at + 1 :])
+        return [(replace(made, predicate=predicate).render(morph, "+"), "wh_value")]
+    # "What time do the bins need to be out?" + "By seven.": the time goes last
+    after_verb = object_gap and not stranded and not (timed and at)
+    return [(made.render(morph, "+", fill=value, after_verb=after_verb), "wh_value")]
 
 
 def _starts_be_predicate(word: str, morph: Morphology) -> bool:
@@ -207,7 +239,13 @@ def _starts_be_predicate(word: str, morph: Morphology) -> bool:
 
 
 #: What a duration question's verb may be led by before the verb that takes the duration.
-_SEMI_MODALS = (("have", "to"), ("has", "to"), ("need", "to"), ("be", "able", "to"))
+_SEMI_MODALS = (
+    ("have", "to"),
+    ("has", "to"),
+    ("need", "to"),
+    ("want", "to"),
+    ("be", "able", "to"),
+)
 #: Words that open a duration which needs no "for" ("about a week", "up to two days").
 _MEASURED = PREPOSITIONS | frozenset(
     "about around up nearly almost roughly approximately only at less more over under".split()

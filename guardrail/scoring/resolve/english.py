@@ -32,9 +32,11 @@ from guardrail.scoring.resolve._en_grammar import (
     PREPOSITIONS,
     Clause,
     Made,
+    agrees_with_negative_tag,
     clause,
     has_finite,
     question_sentence,
+    sentence,
     split_words,
 )
 from guardrail.scoring.resolve._en_polar import LEAD, read_reply, resolve_polar
@@ -51,9 +53,20 @@ MAX_WORDS = 14
 def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     """Self-contained statements for one reply sentence that leans on ``question``; [] when
     the sentence stands on its own or no rule applies."""
+    dash = _DASH.search(reply_text)
+    if dash is not None:
+        # "Yep, for free - just keep it on a lead.": the reply, then a sentence as written
+        head, tail = split_words(reply_text[: dash.start()]), split_words(reply_text[dash.end() :])
+        if head and len(tail) >= 2 and tail[0][:1].isalpha() and tail[0].lower() not in _CLOCK:
+            leading = resolve_sentence(question, reply_text[: dash.start()])
+            return [*leading, (sentence(tail), "as_written")] if leading else []
     words = split_words(reply_text)
     if not words or len(words) > MAX_WORDS:
         return []
+    agreeing = _AGREEING.match(reply_text)
+    if agreeing is not None and agrees_with_negative_tag(question):
+        # "I shouldn't take it with milk, right?" + "Right." agrees: no, you shouldn't
+        return resolve_sentence(question, "No" + reply_text[agreeing.end("word") :])
     asked = question_sentence(question)
     if not asked:
         return []
@@ -83,9 +96,26 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     q = wh_question(asked)
     if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words) or _restates(q, words):
         return []
-    if LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
+    bound = _BOUND.match(reply_text) is not None  # "No more than eight." is a value
+    if not bound and LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
+
+
+#: A reply that agrees with what the asker said ("Right.", "Correct, ...").
+_AGREEING = re.compile(
+    r"^\s*(?P<word>right|correct|exactly|that's right|that is right|that's correct)\b",
+    re.IGNORECASE,
+)
+#: A dash between a reply and a sentence of its own (a range "8 - 10" has no words after it).
+_DASH = re.compile(r"\s+[-–—]\s+")
+_CLOCK = frozenset({"am", "pm", "a.m.", "p.m.", "noon", "midnight"})
+#: A bound that opens with "no" or "not" ("No more than eight.", "Not before 9."): a value.
+_BOUND = re.compile(
+    r"^\s*(?:no|not)\s+(?:more|less|fewer|later|earlier|sooner|longer|further|before|after"
+    r"|until|till)\b",
+    re.IGNORECASE,
+)
 
 
 #: Words that open a condition a reply puts on its yes or no ("Yes, if you're destitute."):

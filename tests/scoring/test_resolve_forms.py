@@ -1,0 +1,121 @@
+"""Question forms a short reply leans on: tag questions, "what is X called", appositions
+and relative clauses, "need to" complements, bounds led by "no", hedged noes, a sentence
+after a dash, a period the reply gives itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.scoring.resolve import resolve
+
+
+def statements(question: str, answer: str) -> list[str]:
+    return [s.text for s in resolve(question, answer).statements]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        # a tag asks about the positive statement: yes affirms it, no denies it
+        (
+            "Patients don't pay for prescriptions, do they?",
+            "No.",
+            ["Patients do not pay for prescriptions."],
+        ),
+        (
+            "There's no fee for the first visit, is there?",
+            "No.",
+            ["There is not a fee for the first visit."],
+        ),
+        ("The clinic opens at 8, doesn't it?", "Yes.", ["The clinic opens at 8."]),
+        ("I can bring my partner, can't I?", "Yes, you can.", ["You can bring your partner."]),
+        # "right" agrees with what was said, a negative included
+        (
+            "I shouldn't take this with milk, right?",
+            "Correct.",
+            ["You should not take this with milk."],
+        ),
+        ("I can take this with milk, right?", "Right.", ["You can take this with milk."]),
+        # a correction of the question's value
+        (
+            "The clinic opens at 8, right?",
+            "No, at 9.",
+            ["The clinic does not open at 8.", "The clinic opens at 9."],
+        ),
+    ],
+)
+def test_tag_questions(question: str, answer: str, expected: list[str]) -> None:
+    assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("what's the helpline called?", "NHS 111.", "The helpline is called NHS 111."),
+        (
+            "what's the leaflet called for the pension?",
+            "Form P-45.",
+            "The leaflet for the pension is called Form P-45.",
+        ),
+        (
+            "when's the scan, the one at the start?",
+            "At 12 weeks.",
+            "The scan at the start is at 12 weeks.",
+        ),
+        (
+            "where is the office that issues permits?",
+            "Room 4.",
+            "The office that issues permits is in Room 4.",
+        ),
+        ("Is that clinic open on Saturday?", "No.", "That clinic is not open on Saturday."),
+        (
+            "what time do the recycling boxes need to be out?",
+            "By half past six.",
+            "The recycling boxes need to be out by half past six.",
+        ),
+        ("what do I need to bring?", "My passport.", "You need to bring your passport."),
+        (
+            "when will my refund arrive?",
+            "Next working day.",
+            "Your refund will arrive next working day.",
+        ),
+        (
+            "how many paracetamol can I take in a day?",
+            "Eight at most in 24 hours.",
+            "You can take eight at most in 24 hours.",
+        ),
+        (
+            "how many paracetamol can I take in a day?",
+            "No more than eight.",
+            "You can take no more than eight in a day.",
+        ),
+        ("when can visitors come?", "From 8 am - 10 pm.", "Visitors can come from 8 am to 10 pm."),
+        (
+            "Am I allowed to work while I am waiting?",
+            "Yes.",
+            "You are allowed to work while you are waiting.",
+        ),
+    ],
+)
+def test_the_reply_lands_in_its_place(question: str, answer: str, expected: str) -> None:
+    assert statements(question, answer) == [expected]
+
+
+def test_an_echo_with_its_own_to_clause_is_a_statement_of_its_own() -> None:
+    assert statements("Do I need a visa for a short visit?", "Yes, you have to apply first.") == [
+        "You need a visa for a short visit.",
+        "You have to apply first.",
+    ]
+
+
+def test_a_hedged_no_is_a_no() -> None:
+    assert statements("Can I park here overnight?", "Usually not.") == [
+        "You cannot park here overnight."
+    ]
+
+
+def test_a_sentence_after_a_dash_is_read_as_written() -> None:
+    assert statements("Can I bring my bike on the bus?", "Yep, for free - just fold it.") == [
+        "You can bring your bike on the bus for free.",
+        "Just fold it.",
+    ]
