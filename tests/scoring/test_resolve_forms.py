@@ -53,6 +53,16 @@ def test_tag_questions(question: str, answer: str, expected: list[str]) -> None:
     [
         ("what's the helpline called?", "NHS 111.", "The helpline is called NHS 111."),
         (
+            "what's the form called for bringing my wife over?",
+            "Form FR-2.",
+            "The form for bringing your wife over is called Form FR-2.",
+        ),
+        (
+            "when's the big scan, the one that checks the baby over?",
+            "At 20 weeks.",
+            "The big scan that checks the baby over is at 20 weeks.",
+        ),
+        (
             "what's the leaflet called for the pension?",
             "Form P-45.",
             "The leaflet for the pension is called Form P-45.",

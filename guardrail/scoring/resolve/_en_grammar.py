@@ -390,7 +390,7 @@ def _asked_clause(sentence: str) -> list[str]:
 _RELATIVES = frozenset({"that", "which", "who"})
 
 
-def _finite_verb(word: str, morph: Morphology) -> bool:
+def finite_verb(word: str, morph: Morphology) -> bool:
     """A finite verb, including a third-person form the lexicon reads as a noun ("issues")."""
     low = word.lower()
     if is_finite(word, morph):
@@ -419,7 +419,7 @@ def subject_end(
             low, prev = rest[i].lower(), rest[i - 1].lower()
             if prev in DETERMINERS or prev in PREPOSITIONS or prev == "of":
                 continue  # inside a noun phrase ("the results of the scan")
-            if low in _RELATIVES and i + 1 < len(rest) and _finite_verb(rest[i + 1], morph):
+            if low in _RELATIVES and i + 1 < len(rest) and finite_verb(rest[i + 1], morph):
                 if strict:
                     return None  # "the office that does permits": the subject runs on
                 relative = True

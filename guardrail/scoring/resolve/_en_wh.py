@@ -17,6 +17,7 @@ from guardrail.scoring.resolve._en_grammar import (
     Made,
     addressed,
     clause,
+    finite_verb,
     is_finite,
     is_participle,
     is_verb,
@@ -189,16 +190,19 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
         (head in BE and _starts_be_predicate(after[0], morph))
         or (head not in BE and is_verb(after[0], morph))
     )
-    stranded_q = bool(after) and after[-1].lower() in PREPOSITIONS  # "... based on?"
+    # "... based on?"; in a relative clause the last word is its own ("checks the baby over")
+    stranded_q = (
+        bool(after) and after[-1].lower() in PREPOSITIONS and not _has_relative(after, morph)
+    )
     if q.wh in ("who", "what") and not q.noun and head in BE and not starts_predicate:
-        if stranded_q and subject_end(head, after, morph, strict=True) is not None:
-            found = clause(rest[0], after)  # "What is X based on?" -> "X is based on ..."
-            if found is not None:
-                return [(found[0].render(morph, "+", fill=value), "wh_value")]
         named = [w.lower() for w in after].index("called") if "called" in after else -1
         if named > 0:  # "What's the form called (for X)?" -> "The form (for X) is called Y."
             subject = addressed([*after[:named], *after[named + 1 :]])
             return [(sentence([*subject, head, "called", *value]), "wh_identity")]
+        if stranded_q and subject_end(head, after, morph, strict=True) is not None:
+            found = clause(rest[0], after)  # "What is X based on?" -> "X is based on ..."
+            if found is not None:
+                return [(found[0].render(morph, "+", fill=value), "wh_value")]
         return [(sentence([*value, head, *addressed(after)]), "wh_identity")]
     if starts_predicate and not q.preposition and q.wh not in ("when", "where", "how often"):
         return [(sentence([*value, head, *addressed(after)]), "wh_subject")]
@@ -226,6 +230,14 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     # "What time do the bins need to be out?" + "By seven.": the time goes last
     after_verb = object_gap and not stranded and not (timed and at)
     return [(made.render(morph, "+", fill=value, after_verb=after_verb), "wh_value")]
+
+
+def _has_relative(words: list[str], morph: Morphology) -> bool:
+    """Whether ``words`` hold a relative clause ("the scan *that checks* the baby over")."""
+    return any(
+        w.lower() in ("that", "which", "who") and finite_verb(words[i + 1], morph)
+        for i, w in enumerate(words[:-1])
+    )
 
 
 def _starts_be_predicate(word: str, morph: Morphology) -> bool:
