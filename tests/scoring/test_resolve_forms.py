@@ -129,3 +129,21 @@ def test_a_sentence_after_a_dash_is_read_as_written() -> None:
         "You can bring your bike on the bus for free.",
         "Just fold it.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Who do I speak to about a safeguarding worry?",
+            "Take it to Mrs Patel.",
+            ["You speak to Mrs Patel about a safeguarding worry."],
+        ),
+        ("Where do I hand in the form?", "Take it to Desk 4.", ["You hand in the form in Desk 4."]),
+        ("Who should I call?", "Call the night nurse.", []),
+    ],
+)
+def test_an_instruction_points_to_its_value(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    assert statements(question, answer) == expected

@@ -131,7 +131,7 @@ def read_reply(text: str) -> Reply | None:
         # "Only after three months.": a yes, on a condition
         kept = words[1:] if words[0].lower() == "only" and len(words) > 1 else words
         return Reply("+", qualifier=(kept[0].lower(), *kept[1:]))
-    if lead is not None and len(words) > 1 and _imperative(words[0], words[1]):
+    if lead is not None and len(words) > 1 and imperative(words[0], words[1]):
         return Reply(lead, unplaced=tuple(words))  # "No, take it with food."
     return None if lead is None else Reply(lead, qualifier=tuple(words))
 
@@ -141,7 +141,7 @@ def read_reply(text: str) -> Reply | None:
 _OBJECT_STARTS = DETERMINERS | {"it", "them", "him", "her", "me", "us", "one"}
 
 
-def _imperative(word: str, following: str) -> bool:
+def imperative(word: str, following: str) -> bool:
     """A verb's bare form opening an instruction ("take it", "wait 48 hours")."""
     low = word.lower()
     if following.lower() not in _OBJECT_STARTS and not following[:1].isdigit():

@@ -227,6 +227,16 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
         # "What do I need to bring?" + "Your passport." -> "You need to bring your passport."
         predicate = (*made.predicate[: at + 1], *value, *made.predicate[at + 1 :])
         return [(replace(made, predicate=predicate).render(morph, "+"), "wh_value")]
+    pred = made.predicate
+    if (
+        object_gap
+        and made.verb
+        and len(pred) > 1
+        and pred[1].lower() in PREPOSITIONS
+        and (len(pred) == 2 or pred[2].lower() in PREPOSITIONS)
+    ):  # "Who do I speak to about X?" -> "You speak to Mrs Patel about X."
+        predicate = (pred[0], pred[1], *value, *pred[2:])
+        return [(replace(made, predicate=predicate).render(morph, "+"), "wh_value")]
     # "What time do the bins need to be out?" + "By seven.": the time goes last
     after_verb = object_gap and not stranded and not (timed and at)
     return [(made.render(morph, "+", fill=value, after_verb=after_verb), "wh_value")]

@@ -39,7 +39,7 @@ from guardrail.scoring.resolve._en_grammar import (
     sentence,
     split_words,
 )
-from guardrail.scoring.resolve._en_polar import LEAD, read_reply, resolve_polar
+from guardrail.scoring.resolve._en_polar import LEAD, imperative, read_reply, resolve_polar
 from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, WhQuestion, resolve_wh, wh_question
 
 LANGUAGE = "en"
@@ -96,6 +96,10 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     q = wh_question(asked)
     if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words) or _restates(q, words):
         return []
+    if len(words) > 1 and imperative(words[0], words[1]):
+        # "Take it to Mrs Patel.": the value is what the instruction's last preposition takes
+        value = _instructed_value(words)
+        return [] if value is None else [(t, r) for t, r in resolve_wh(q, value) if t]
     bound = _BOUND.match(reply_text) is not None  # "No more than eight." is a value
     if not bound and LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
@@ -177,6 +181,19 @@ def _alternative(asked: list[str], reply: list[str]) -> list[str] | None:
     else:
         return None
     return kept if len(kept) > 1 else None
+
+
+def _instructed_value(words: list[str]) -> list[str] | None:
+    """The name, place or time an instruction points to ("Take it to *Mrs Patel*", "Go to
+    *Desk 4*"), after its last preposition; None when that is no name or number."""
+    low = [w.lower() for w in words]
+    at = max((i for i, w in enumerate(low) if w in PREPOSITIONS), default=-1)
+    value = words[at + 1 :] if at > 0 else []
+    if not value or len(value) > 5:
+        return None
+    if not any(w[:1].isupper() or w[:1].isdigit() for w in value):
+        return None
+    return value
 
 
 def _restates(q: WhQuestion, words: list[str]) -> bool:
