@@ -147,3 +147,11 @@ def test_an_instruction_points_to_its_value(
     question: str, answer: str, expected: list[str]
 ) -> None:
     assert statements(question, answer) == expected
+
+
+def test_a_sentence_with_a_shorter_subject_and_no_yes_or_no() -> None:
+    question = "Does the legal advice clinic charge?"
+    assert statements(question, "The clinic does not charge.") == [
+        "The legal advice clinic does not charge."
+    ]
+    assert statements("Does the clinic open on Sundays?", "The pharmacy does.") == []

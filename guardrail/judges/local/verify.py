@@ -139,9 +139,12 @@ def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
         if not tok.text[:1].isalpha():
             continue
         low = tok.lower  # lower-cased with a plain apostrophe: what is_negation compares
+        nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+        if low in _FREE_OF and nxt == "of":
+            out.append(i)  # "free of charge": no charge
+            continue
         if low not in negations and not low.endswith("n't"):
             continue
-        nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         if tok.lower == "not" and nxt in _NOT_NEGATION_AFTER:
             continue
         if tok.lower == "no" and nxt in ("doubt",):
@@ -154,6 +157,8 @@ def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
     return out
 
 
+#: "free of X" denies X ("free of charge" is no charge), as a negation does.
+_FREE_OF = frozenset({"free"})
 #: What follows a negation that opens a text and only answers the question ("No, ...").
 _ANSWER_BREAK = frozenset({",", "!", ";", "–", "—"})
 #: Tokens after a negation searched for a bound word, and after it for the number it bounds.
@@ -186,6 +191,12 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
     scopes: list[frozenset[str]] = []
     for i in _negation_positions(tokens, lex):
         scope: set[str] = set()
+        if tokens[i].lower in _FREE_OF:  # "free of charge" denies the charge, nothing else
+            found = next((t for t in tokens[i + 2 : i + 4] if t.is_word), None)
+            if found is not None and lex.is_content(found.lower):
+                scope.add(stem(found.lower))
+            scopes.append(frozenset(scope))
+            continue
         for later in tokens[i + 1 :]:
             if later.text in _SCOPE_BREAK or later.lower in _SCOPE_STOP:
                 break

@@ -255,6 +255,8 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
             echo = replace(clause_, aux=reply.echo_aux or clause_.aux, predicate=extra)
             out.append((echo.render(morph, reply.echo_sign or "+"), "echo_predicate"))
         return out
+    if reply.lead is None:
+        return []  # "The office does not open.": another subject and no yes or no
     # "No, the employee must." — the question's statement denied, the other one affirmed
     other = replace(asked, subject=subject)
     return [
@@ -281,8 +283,13 @@ def _swap_value(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
 
 
 def _alike(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """The same noun phrase, whatever its determiners ("the employer", "employer")."""
-    return _bare(a) == _bare(b)
+    """The same noun phrase, whatever its determiners ("the employer", "employer"), or a
+    shorter mention of it ("the clinic" for "the legal advice clinic")."""
+    x, y = _bare(a), _bare(b)
+    if x == y:
+        return True
+    short, full = (x, y) if len(x) < len(y) else (y, x)
+    return bool(short) and short[-1] == full[-1] and set(short) <= set(full)
 
 
 def _bare(words: tuple[str, ...]) -> list[str]:

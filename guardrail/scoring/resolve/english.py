@@ -36,7 +36,6 @@ from guardrail.scoring.resolve._en_grammar import (
     clause,
     has_finite,
     question_sentence,
-    sentence,
     split_words,
 )
 from guardrail.scoring.resolve._en_polar import LEAD, imperative, read_reply, resolve_polar
@@ -59,7 +58,10 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         head, tail = split_words(reply_text[: dash.start()]), split_words(reply_text[dash.end() :])
         if head and len(tail) >= 2 and tail[0][:1].isalpha() and tail[0].lower() not in _CLOCK:
             leading = resolve_sentence(question, reply_text[: dash.start()])
-            return [*leading, (sentence(tail), "as_written")] if leading else []
+            written = reply_text[dash.end() :].strip()
+            written = written[:1].upper() + written[1:]
+            written = written if written.endswith((".", "!", "?")) else f"{written}."
+            return [*leading, (written, "as_written")] if leading else []
     words = split_words(reply_text)
     if not words or len(words) > MAX_WORDS:
         return []

@@ -45,3 +45,20 @@ def test_ring_and_call_are_the_same_verb() -> None:
     assert (
         _score("If you have chest pain, ring the emergency line straight away.", context) < FLAGGED
     )
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        ("The clinic does not charge.", False),
+        ("The clinic is free of charge.", False),
+        ("The clinic charges a fee.", True),
+    ],
+)
+def test_free_of_charge_denies_a_charge(answer: str, flagged: bool) -> None:
+    context = "The legal advice clinic is free of charge. Appointments last 20 minutes."
+    assert (_score(answer, context) >= FLAGGED) is flagged
+
+
+def test_free_of_charge_does_not_deny_what_comes_before_it() -> None:
+    assert _score("Guests can use the gym.", "Guests can use the gym free of charge.") < FLAGGED
