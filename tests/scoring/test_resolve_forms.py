@@ -155,3 +155,10 @@ def test_a_sentence_with_a_shorter_subject_and_no_yes_or_no() -> None:
         "The legal advice clinic does not charge."
     ]
     assert statements("Does the clinic open on Sundays?", "The pharmacy does.") == []
+
+
+def test_a_no_denies_the_obligation_asked_about_not_a_prohibition() -> None:
+    assert statements("Does the employer have to pay?", "No, the employee must.") == [
+        "The employer does not have to pay.",
+        "The employee must pay.",
+    ]

@@ -260,7 +260,11 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
     # "No, the employee must." — the question's statement denied, the other one affirmed
     other = replace(asked, subject=subject)
     return [
-        (asked.render(morph, reply.lead or "+"), rule),
+        # "No" denies the question as asked: "does not have to pay", not "must not pay"
+        (
+            (asked if (reply.lead or "+") == "+" else clause_).render(morph, reply.lead or "+"),
+            rule,
+        ),
         (other.render(morph, reply.echo_sign or "+", tail=qualifier), "echo_subject"),
     ]
 
