@@ -374,11 +374,27 @@ _CLOCK_WORDS = frozenset(
 ) | frozenset(w for o in ORDINAL_DAYS for w in o.replace("-", " ").split())
 
 
+def _span(source: str, words: Sequence[str]) -> str:
+    """The statement's own text from the first of ``words`` to the last, the words between
+    included ("by seven in *the* morning"); the words joined when they are not found."""
+    joined = " ".join(words)
+    if not words:
+        return joined
+    first = re.search(rf"\b{re.escape(words[0])}\b", source, re.IGNORECASE)
+    if first is None:
+        return joined
+    ends = [
+        m.end() for m in re.finditer(rf"\b{re.escape(words[-1])}\b", source[first.start() :], re.I)
+    ]
+    return source[first.start() : first.start() + ends[-1]] if ends else joined
+
+
 def _wanted(source: str, words: Sequence[str], terms: Sequence[Term]) -> _Wanted:
     said = " ".join(words)
     reply = {t.lower for t in tokenize(said, "lexical")}
     own = [t for t in terms if t.surface.lower().replace("’", "'") in reply]
-    times, dates = _times(said), calendar_dates(said)
+    whole = _span(source, words)  # "seven in the morning" is a time; "seven in morning" not
+    times, dates = _times(whole), calendar_dates(whole)
     if times or dates:
         own = [t for t in own if t.number is not None or t.surface.lower() not in _CLOCK_WORDS]
     wanted = _Wanted(words, own, _identifiers(source, words), times, dates)

@@ -126,3 +126,10 @@ def test_a_bare_number_is_not_read_as_a_measured_quantity() -> None:
     context = "On Saturdays the pharmacy opens at 9.00 and closes at 13.00."
     question = "What time does the pharmacy open on Saturdays?"
     assert judged(question, "At nine.", context) is not Support.CONTRADICTED
+
+
+def test_a_time_of_day_in_words_is_the_passage_time() -> None:
+    context = "Bins must be at the kerbside by 7am on collection day, and taken back in by 8pm."
+    question = "What time do the bins need to be out?"
+    assert judged(question, "By seven in the morning.", context) is not Support.CONTRADICTED
+    assert judged(question, "By eight in the evening.", context) is not Support.SUPPORTED
