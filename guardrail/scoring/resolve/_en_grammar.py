@@ -284,11 +284,16 @@ def is_finite(word: str, morph: Morphology) -> bool:
     return found is not None and found[1] in ("s", "ed") and not word[:1].isupper()
 
 
-def question_sentence(question: str) -> list[str]:
-    """The words of the question's last interrogative sentence (the one a reply answers)."""
+def _asked_piece(question: str) -> str:
+    """The question's last interrogative sentence (the one a reply answers), as written."""
     pieces = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
     asked = [p for p in pieces if p.rstrip().endswith("?")]
-    chosen = asked[-1] if asked else (pieces[-1] if pieces else "")
+    return asked[-1] if asked else (pieces[-1] if pieces else "")
+
+
+def question_sentence(question: str) -> list[str]:
+    """The words of the question's last interrogative sentence (the one a reply answers)."""
+    chosen = _asked_piece(question)
     tagged = _tag_question(chosen)
     words = tagged if tagged is not None else _asked_clause(chosen)
     while words and words[0].lower() in ("so", "and", "but", "also", "please", "then"):
@@ -349,9 +354,7 @@ def _tag_question(text: str) -> list[str] | None:
 def agrees_with_negative_tag(question: str) -> bool:
     """Whether ``question`` states a negative and asks "right?" or "correct?" ("I shouldn't
     take it with milk, right?"): there a "right" or "correct" agrees with the negative."""
-    pieces = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
-    asked = [p for p in pieces if p.rstrip().endswith("?")]
-    found = _TAG.match((asked[-1] if asked else "").strip().replace("’", "'"))
+    found = _TAG.match(_asked_piece(question).strip().replace("’", "'"))
     if found is None or found["aux"]:
         return False
     body = [w.lower() for w in split_words(found["body"])]
@@ -398,6 +401,18 @@ def finite_verb(word: str, morph: Morphology) -> bool:
     return low.endswith("s") and (is_verb(low[:-1], morph) or is_verb(low[:-2], morph))
 
 
+def opens_relative(words: list[str], i: int, morph: Morphology) -> bool:
+    """Whether ``words[i]`` opens a relative clause ("the office *that issues* permits")."""
+    return (
+        words[i].lower() in _RELATIVES and i + 1 < len(words) and finite_verb(words[i + 1], morph)
+    )
+
+
+def has_relative(words: list[str], morph: Morphology) -> bool:
+    """Whether ``words`` hold a relative clause ("the scan *that checks* the baby over")."""
+    return any(opens_relative(words, i, morph) for i in range(len(words)))
+
+
 def subject_end(
     aux: str, rest: list[str], morph: Morphology, *, strict: bool = False
 ) -> int | None:
@@ -419,7 +434,7 @@ def subject_end(
             low, prev = rest[i].lower(), rest[i - 1].lower()
             if prev in DETERMINERS or prev in PREPOSITIONS or prev == "of":
                 continue  # inside a noun phrase ("the results of the scan")
-            if low in _RELATIVES and i + 1 < len(rest) and finite_verb(rest[i + 1], morph):
+            if opens_relative(rest, i, morph):
                 if strict:
                     return None  # "the office that does permits": the subject runs on
                 relative = True

@@ -17,7 +17,7 @@ from guardrail.scoring.resolve._en_grammar import (
     Made,
     addressed,
     clause,
-    finite_verb,
+    has_relative,
     is_finite,
     is_participle,
     is_verb,
@@ -192,7 +192,7 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     )
     # "... based on?"; in a relative clause the last word is its own ("checks the baby over")
     stranded_q = (
-        bool(after) and after[-1].lower() in PREPOSITIONS and not _has_relative(after, morph)
+        bool(after) and after[-1].lower() in PREPOSITIONS and not has_relative(after, morph)
     )
     if q.wh in ("who", "what") and not q.noun and head in BE and not starts_predicate:
         named = [w.lower() for w in after].index("called") if "called" in after else -1
@@ -240,14 +240,6 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     # "What time do the bins need to be out?" + "By seven.": the time goes last
     after_verb = object_gap and not stranded and not (timed and at)
     return [(made.render(morph, "+", fill=value, after_verb=after_verb), "wh_value")]
-
-
-def _has_relative(words: list[str], morph: Morphology) -> bool:
-    """Whether ``words`` hold a relative clause ("the scan *that checks* the baby over")."""
-    return any(
-        w.lower() in ("that", "which", "who") and finite_verb(words[i + 1], morph)
-        for i, w in enumerate(words[:-1])
-    )
 
 
 def _starts_be_predicate(word: str, morph: Morphology) -> bool:
