@@ -52,8 +52,9 @@ from guardrail.judges.local.times import (
     clock_minutes,
     same_date,
 )
-from guardrail.judges.local.values import DIMENSIONS, Value, extract
+from guardrail.judges.local.values import DIMENSIONS, Value, bound_words, extract
 from guardrail.judges.local.verify import Assessment, ContextIndex, Finding, Support, Term, Unit
+from guardrail.lang.context import current_language
 from guardrail.text.stemming import stem
 from guardrail.text.tokens import tokenize
 
@@ -61,6 +62,8 @@ __all__ = ["remember", "reply_values", "reply_verdict"]
 
 #: The reply values of the statements of the turn being scored (see :func:`remember`).
 _TURN: ContextVar[dict[str, tuple[str, ...]] | None] = ContextVar("reply_values", default=None)
+#: The statements of the turn whose question asks for a time of day (see :func:`remember`).
+_CLOCK: ContextVar[frozenset[str]] = ContextVar("reply_clock", default=frozenset())
 _KEY = re.compile(r"[^\w%]+")
 #: Longest reply value read this way (in words other than prepositions and articles): a
 #: name, a place, a date, a time, a number.
@@ -77,11 +80,14 @@ def _key(text: str) -> str:
     return _KEY.sub(" ", _FRAMING.sub("", text.strip()).lower()).strip()
 
 
-def remember(values: Mapping[str, Sequence[str]]) -> None:
+def remember(values: Mapping[str, Sequence[str]], clock: Iterable[str] = ()) -> None:
     """Start a turn: ``values`` maps each resolved statement to the reply words that fill
-    the question's gap in it (an empty mapping: nothing was resolved). The marks belong to
+    the question's gap in it (an empty mapping: nothing was resolved); ``clock`` names the
+    statements whose question asks for a time of day ("What time…?", "When does it
+    open?"), where a bare hour ("From 9.", "2 till 4.") is a clock time. The marks belong to
     the current context (the task scoring the turn) and replace the previous turn's."""
     _TURN.set({_key(k): tuple(w for w in v if w.strip()) for k, v in values.items() if v})
+    _CLOCK.set(frozenset(_key(k) for k in clock))
 
 
 def reply_values(statement: str) -> tuple[str, ...]:
@@ -176,44 +182,90 @@ _OPENERS = frozenset(
 )
 
 
+#: Words that give a clause its own finite verb ("routine bookings *can* be made").
+_FINITE = frozenset(
+    "is are was were can could may might must shall should will would does has have".split()
+)
+
+
+def _finite(piece: str) -> bool:
+    """Whether ``piece`` has a finite verb of its own after its first word."""
+    return any(w in _FINITE for w in piece.lower().split()[1:])
+
+
+def _continues(piece: str) -> bool:
+    """Whether ``piece`` goes on with the first part's clause ("and reopens on 20 August",
+    "and at 10am on Sundays"), rather than opening one with a subject of its own ("the
+    night shift from 10pm", "routine bookings can be made from 10am")."""
+    words = piece.lower().split()
+    if not words or not piece[:1].islower() or words[0] in _OPENERS:
+        return False
+    return not _finite(piece)
+
+
+def _shared(
+    first_piece: str,
+    opener: str,
+    frame: Sequence[tuple[Term, float]],
+    lex: Lexicon,
+    held: set[int],
+) -> set[int]:
+    """The frame words a part with no subject of its own shares with the first part: the
+    words before the first part's parallel phrase ("The pharmacy opens | at 9am on
+    Saturdays" for "at 10am on Sundays": not "Saturdays"), or all the first part holds when
+    the part opens otherwise ("and reopens on 20 August")."""
+    found = re.search(rf"\s{re.escape(opener)}\b", first_piece, re.IGNORECASE)
+    if found is None:
+        return held
+    units = verify.index_context(first_piece[: found.start()], lex).units[:1]
+    if not units:
+        return held
+    return {id(t) for t, _ in frame if _holds(units[0], t)}
+
+
 def _narrowed(
     unit: Unit,
     frame: Sequence[tuple[Term, float]],
     wanted: _Wanted,
     lex: Lexicon,
-) -> list[Unit]:
+) -> tuple[list[Unit], bool]:
     """The part of ``unit`` that holds the frame, when the sentence lists values of the
     reply's type one per part and one such part holds more of the frame than every other;
-    ``[unit]`` otherwise.
+    ``[unit]`` otherwise. The flag: two or more such parts hold the frame alike (the
+    sentence gives several values and the question does not say which is asked for).
 
     A part shares what the sentence says once: a part with no subject of its own ("and
-    reopens on 20 August") also holds the first part's frame words, and a part with its own
-    subject ("the late bus at 11.40pm") the first part's words no other part repeats (its
-    verb: "The first bus leaves at 6.15am")."""
+    reopens on 20 August", "and at 10am on Sundays") also holds the first part's frame words
+    before its parallel phrase (:func:`_shared`), a part with its own subject and no verb
+    ("the late bus at 11.40pm") the first part's words no other part repeats (its verb:
+    "The first bus leaves at 6.15am"), and a part with a verb of its own ("routine bookings
+    can be made from 10am") nothing."""
     pieces = _pieces(unit.text)
     if len(pieces) < 2:
-        return [unit]
+        return [unit], False
     parts = [u for p in pieces for u in verify.index_context(p, lex).units[:1]]
     if len(parts) != len(pieces):
-        return [unit]
+        return [unit], False
     held = [{id(t) for t, _ in frame if _holds(u, t)} for u in parts]
     once = held[0] - set().union(*held[1:])
     for i, piece in enumerate(pieces[1:], start=1):
         first = piece.split(maxsplit=1)[0]
-        continues = first[:1].islower() and first.lower() not in _OPENERS
-        held[i] |= held[0] if continues else once
+        if _continues(piece):
+            held[i] |= _shared(pieces[0], first, frame, lex, held[0])
+        elif not _finite(piece):  # a part with a verb of its own shares nothing
+            held[i] |= once
     total = sum(w for _, w in frame) or 1.0
     framed = {t.number for t, _ in frame if t.number is not None}
     valued = [i for i, u in enumerate(parts) if wanted.has_kind(u, framed)]
     if len(valued) < 2:
-        return [unit]
+        return [unit], False
     covers = sorted(
         ((sum(w for t, w in frame if id(t) in held[i]) / total, i) for i in valued),
         reverse=True,
     )
     if covers[0][0] <= covers[1][0] + 1e-9:
-        return [unit]
-    return [parts[covers[0][1]]]
+        return [unit], True
+    return [parts[covers[0][1]]], False
 
 
 def reply_verdict(
@@ -251,7 +303,8 @@ def _source_finding(
     terms = verify.assess(source, index, lex).terms
     groups = _groups(values)
     said = ", ".join(" ".join(g) for g in groups)
-    wanted = [_wanted(source, group, terms) for group in groups]
+    clock = _key(source) in _CLOCK.get() and any(_times(u.text) for u in index.units)
+    wanted = [_wanted(source, group, terms, clock=clock) for group in groups]
     first, rest = wanted[0], wanted[1:]
     if not first.any() or first.length() > MAX_VALUE_WORDS:
         return None  # a clause of its own, not a value
@@ -273,14 +326,19 @@ def _source_finding(
         )
     units = [u for c, u in covers if c >= best - 1e-9]
     whole = units
+    tied = False
     if first.typed():  # one number, time or date per part of a listing sentence
-        units = [n for u in units for n in _narrowed(u, frame, first, lex)]
+        narrowed = [_narrowed(u, frame, first, lex) for u in units]
+        units = [n for found, _ in narrowed for n in found]
+        tied = any(t for _, t in narrowed)
     placed = [u for u in units if first.placed(u)]
     # in a listing sentence's part, the verb the parts share is no place of the value's own
     if placed or (units == whole and _said_after(source, first, units, index, lex)):
         missing = [w for w in rest if not any(w.placed(u) for u in index.units)]
         if not missing:
-            return _stated(placed, terms, wanted, full_frame) if placed else None
+            if tied or not placed:
+                return None  # which of the sentence's values is asked for: the verifier
+            return _stated(placed, terms, wanted, full_frame)
         return Finding(
             Support.UNKNOWN,
             f"The context does not give {' '.join(missing[0].words)} for this question.",
@@ -389,15 +447,57 @@ def _span(source: str, words: Sequence[str]) -> str:
     return source[first.start() : first.start() + ends[-1]] if ends else joined
 
 
-def _wanted(source: str, words: Sequence[str], terms: Sequence[Term]) -> _Wanted:
+#: Words that hedge a value or stress its precision ("nine *sharp*", "*roughly* 12 weeks",
+#: "by Friday *at the latest*"): not words of the value to find in the passage.
+_HEDGES = frozenset(
+    "sharp dot around about approximately approx roughly somewhere exactly precisely just "
+    "only latest earliest ish".split()
+)
+_HOUR_LINKS = frozenset("from till until til to and between - – or".split())
+
+
+def _bare_hours(words: Sequence[str]) -> list[set[int]]:
+    """The clock readings of each bare hour of a reply made only of hours and the words
+    that join them ("From 9.", "2 till 4", "10 to 1"): both readings of an hour up to 12
+    (2 is 2am or 2pm); empty when any other word is there."""
+    hours: list[set[int]] = []
+    for word in words:
+        low = word.lower().strip(".,")
+        if low in _HOUR_LINKS or low in _HEDGES or not low:
+            continue
+        if not low.isdigit() or not 1 <= int(low) <= 24:
+            return []
+        hour = int(low)
+        if hour > 12:
+            hours.append({(hour % 24) * 60})
+        else:
+            hours.append({(hour % 12) * 60, (hour % 12 + 12) * 60})
+    return hours
+
+
+def _wanted(
+    source: str, words: Sequence[str], terms: Sequence[Term], *, clock: bool = False
+) -> _Wanted:
+    """The reply's value ``words`` as read in ``source``; ``clock``: the question asks for a
+    time of day and the passage gives one, so a bare hour is a clock time."""
     said = " ".join(words)
     reply = {t.lower for t in tokenize(said, "lexical")}
-    own = [t for t in terms if t.surface.lower().replace("’", "'") in reply]
+    said_terms = [t for t in terms if t.surface.lower().replace("’", "'") in reply]
+    own = [t for t in said_terms if t.surface.lower() not in _HEDGES]
     whole = _span(source, words)  # "seven in the morning" is a time; "seven in morning" not
     times, dates = _times(whole), calendar_dates(whole)
+    hours = _bare_hours(words) if clock and not (times or dates) else []
+    if hours:
+        times = set().union(*hours)
     if times or dates:
         own = [t for t in own if t.number is not None or t.surface.lower() not in _CLOCK_WORDS]
-    wanted = _Wanted(words, own, _identifiers(source, words), times, dates)
+    bounded = [v for v in extract(said) if v.bound and v.amount is not None]
+    if bounded:  # "at most eight": the bound's words bound the number, they are not values
+        skip = bound_words(current_language())
+        own = [t for t in own if t.number is not None or t.surface.lower() not in skip]
+    wanted = _Wanted(words, said_terms, own, _identifiers(source, words), times, dates)
+    wanted.hours = [] if len(hours) < 2 else hours
+    wanted.bounds = [(v.amount, v.bound) for v in bounded if v.amount is not None]
     if not (times or dates):
         wanted.measure(_measures(said))
     return wanted
@@ -414,16 +514,24 @@ class _Wanted:
     def __init__(
         self,
         words: Sequence[str],
+        said: Sequence[Term],
         own: Sequence[Term],
         letters: Sequence[tuple[str, str]],
         times: set[int],
         dates: set[Date],
     ) -> None:
-        self.words, self.terms = list(words), list(own)
+        #: ``said``: every term of the reply (none of them is the question's frame); ``own``:
+        #: those to find in the passage (no hedge, bound or clock word).
+        self.words, self.terms = list(words), list(said)
         self.letters, self.times, self.dates = letters, times, dates
         self.own = [t for t in own if t.number is None] if times or dates else list(own)
         self.numbers = [t for t in own if t.number is not None]
         self.quantities: list[Value] = []
+        #: The readings of each bare hour, when the reply gives more than one ("2 till 4"):
+        #: each must be the passage's.
+        self.hours: list[set[int]] = []
+        #: (amount, +1 at most / -1 at least) of each bounded number of the reply.
+        self.bounds: list[tuple[float, int]] = []
 
     def measure(self, quantities: Sequence[Value]) -> None:
         """Read the reply's numbers as measured quantities ("two weeks" = "14 days"): its
@@ -468,6 +576,10 @@ class _Wanted:
         """Every value is in ``unit``."""
         if self.times and not self.times & _times(unit.text):
             return False
+        if self.hours and not all(h & _times(unit.text) for h in self.hours):
+            return False
+        if self.bounds and self._bound_against(unit):
+            return False
         if self.dates:
             there = calendar_dates(unit.text)
             if not all(any(same_date(d, e) for e in there) for d in self.dates):
@@ -479,6 +591,14 @@ class _Wanted:
         if not all(_holds(unit, t) for t in self.own):
             return False
         return all(_unit_holds_identifier(unit, w, letter) for w, letter in self.letters)
+
+    def _bound_against(self, unit: Unit) -> bool:
+        """``unit`` bounds one of the reply's bounded amounts the other way ("at least 8"
+        against "no more than 8")."""
+        there = [v for v in extract(unit.text) if v.bound and v.amount is not None]
+        return any(
+            v.amount == amount and v.bound == -bound for amount, bound in self.bounds for v in there
+        )
 
     def rival(self, unit: Unit, terms: Sequence[Term]) -> str:
         """Another value of the reply's type in ``unit``: a time, a date, a number, a name."""

@@ -362,6 +362,14 @@ def _is_year(tok: _Tok, value: float) -> bool:
     return len(tok.text) == 4 and tok.text.isdigit() and 1000 <= value <= 2100
 
 
+def bound_words(code: str) -> frozenset[str]:
+    """The words of language ``code``'s bound phrases ("at", "most", "up", "to", "least"…)
+    and its negations ("not more than"): words that bound a value rather than name it."""
+    t = tables(code)
+    phrases = [*t.bounds_before, *t.bounds_after]
+    return frozenset(w for p in phrases for w in p.split()) | t.negations
+
+
 def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Value]:
     """Every value ``text`` asserts, left to right. ``common(word)`` says whether a lowercase
     word is an ordinary word (so a capitalized first word is not a name)."""

@@ -17,7 +17,9 @@ the sources."): such an answer claims nothing and is reported as ``abstained``.
 Languages are modules: each provides ``LANGUAGE``, ``resolve_sentence(question, sentence)``
 (statements with the name of the rule that made each), ``abstains(sentences)`` and, if it
 reads follow-up sentences, ``resolve_follow(question, sentence)`` (the same for a later
-sentence; without it only the first sentence is read). English is
+sentence; without it only the first sentence is read) and, if it can tell, ``asks_time(question)``
+(whether the question asks for a time of day, so that a bare hour in the reply — "From 9." —
+is read as a clock time). English is
 :mod:`guardrail.scoring.resolve.english` (its grammar, yes/no and wh rules in the private
 ``_en_*`` modules beside it); another language is one more module and one entry in
 :data:`LANGUAGES`.
@@ -150,7 +152,8 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
     marks: dict[str, list[str]] = {}
     for (start, end), made in parts:
         marks.update(_reply_values(question, answer[start:end], made))
-    remember(marks)
+    asks_time = getattr(rules, "asks_time", None)  # optional for a language module
+    remember(marks, clock=marks if asks_time is not None and asks_time(question) else ())
     statements = tuple(s for _, made in parts for s in made)
     return Resolution(answer, statements, parts[0][0], language=language, parts=tuple(parts))
 

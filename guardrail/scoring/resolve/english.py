@@ -212,6 +212,20 @@ def _restates(q: WhQuestion, words: list[str]) -> bool:
 _LEAD_SENTENCE = re.compile(LEAD.pattern.replace(r"(?P<sep>[,.;:!—–-]+)?", r"(?P<sep>[.!]+)"), re.I)
 
 
+#: A question that asks for a time of day ("What time…?", "When does it open?", "How late…?").
+_ASKS_TIME = re.compile(
+    r"\b(?:what|which)\s+(?:time|times|hours)\b|\bwhen\b|\bhow\s+(?:late|early|soon)\b"
+    r"|\b(?:opening|visiting|office)\s+(?:hours|times)\b|\bcut[- ]?off\b",
+    re.IGNORECASE,
+)
+
+
+def asks_time(question: str) -> bool:
+    """Whether ``question``'s asked sentence asks for a time of day (a date or a time): a
+    bare hour in its reply ("From 9.", "2 till 4.") may be a clock time."""
+    return _ASKS_TIME.search(" ".join(question_sentence(question))) is not None
+
+
 def lead_end(reply_text: str) -> int | None:
     """Where a yes or no that closes with "." or "!" ends, when more follows ("No. They
     should ask a doctor."): the sentence splitter keeps such a short piece with the next

@@ -1,7 +1,8 @@
 """A resolved statement's reply values must be in the passage sentence that holds the
 question's frame: another value of the same type there contradicts it, a value the passage
 gives for another role (or not at all) is not supported, and the right value is left to the
-verifier."""
+verifier. A hedge ("sharp", "roughly") is not a word to find, a bound ("at most eight") bounds
+the number, a bare hour answering a question about the time is a clock time."""
 
 from __future__ import annotations
 
@@ -133,3 +134,75 @@ def test_a_time_of_day_in_words_is_the_passage_time() -> None:
     question = "What time do the bins need to be out?"
     assert judged(question, "By seven in the morning.", context) is not Support.CONTRADICTED
     assert judged(question, "By eight in the evening.", context) is not Support.SUPPORTED
+
+
+POOL = "The pool opens at 6.30am on weekdays and at 8am at weekends."
+
+
+PHARMACY = "The pharmacy opens at 9am on Saturdays and at 10am on Sundays."
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "context", "wrong"),
+    [
+        # a hedge on a time is not a word to find
+        ("What time does the pool open on weekdays?", "Half six sharp.", POOL, False),
+        ("What time does the pool open on weekdays?", "6.30 on the dot.", POOL, False),
+        ("What time does the pool open on weekdays?", "Eight sharp.", POOL, True),
+        # a bare hour answering a question about the time is a clock time
+        ("What time does the pharmacy open on Saturdays?", "From 9.", PHARMACY, False),
+        ("What time does the pharmacy open on Saturdays?", "From 10.", PHARMACY, True),
+    ],
+)
+def test_a_time_reply_is_read_as_a_clock_time(
+    question: str, answer: str, context: str, wrong: bool
+) -> None:
+    outcome = judged(question, answer, context)
+    assert (outcome is Support.CONTRADICTED) == wrong
+
+
+DOSE = (
+    "Adults: take one or two 500 mg tablets every four to six hours. "
+    "Do not take more than eight tablets in 24 hours."
+)
+
+
+@pytest.mark.parametrize("answer", ["Eight at most in 24 hours.", "Up to eight in 24 hours."])
+def test_an_upper_bound_matches_the_passage_limit(answer: str) -> None:
+    outcome = judged("How many paracetamol can I take in a day?", answer, DOSE)
+    assert outcome is not Support.CONTRADICTED
+
+
+def test_a_lower_bound_does_not_match_an_upper_limit() -> None:
+    outcome = judged(
+        "How many paracetamol can I take in a day?", "At least eight in 24 hours.", DOSE
+    )
+    assert outcome is not Support.SUPPORTED
+
+
+BABY_CLINIC = (
+    "The baby clinic runs on Tuesdays from 14:00 to 16:00. "
+    "Immunisations are given on Thursdays from 09:30 to 11:30."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"), [("Tuesdays, 2 till 4.", False), ("Tuesdays, 9 till 11.", True)]
+)
+def test_a_range_of_bare_hours_is_a_range_of_clock_times(answer: str, wrong: bool) -> None:
+    outcome = judged("When is the baby clinic?", answer, BABY_CLINIC)
+    assert (outcome is not Support.SUPPORTED) == wrong
+    if not wrong:
+        assert outcome is not Support.CONTRADICTED
+
+
+def test_a_bare_number_answering_a_count_stays_a_number() -> None:
+    context = "Students may work up to 20 hours a week in term time, between 8am and 10pm."
+    outcome = judged("How many hours a week can students work in term time?", "20.", context)
+    assert outcome is not Support.CONTRADICTED
+
+
+def test_every_time_of_the_reply_must_be_the_passages() -> None:
+    context = "The surgery is open from 8am to 6.30pm, Monday to Friday."
+    outcome = judged("What are the surgery's opening hours?", "8am to 6pm.", context)
+    assert outcome is not Support.SUPPORTED
