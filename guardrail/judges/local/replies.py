@@ -453,21 +453,27 @@ _HEDGES = frozenset(
     "sharp dot around about approximately approx roughly somewhere exactly precisely just "
     "only latest earliest ish".split()
 )
+_HOUR_WORDS = {
+    w: n
+    for n, w in enumerate(
+        "one two three four five six seven eight nine ten eleven twelve".split(), 1
+    )
+}
 _HOUR_LINKS = frozenset("from till until til to and between - – or".split())
 
 
 def _bare_hours(words: Sequence[str]) -> list[set[int]]:
     """The clock readings of each bare hour of a reply made only of hours and the words
-    that join them ("From 9.", "2 till 4", "10 to 1"): both readings of an hour up to 12
+    that join them ("From 9.", "2 till 4", "eight sharp"): both readings of an hour up to 12
     (2 is 2am or 2pm); empty when any other word is there."""
     hours: list[set[int]] = []
     for word in words:
         low = word.lower().strip(".,")
         if low in _HOUR_LINKS or low in _HEDGES or not low:
             continue
-        if not low.isdigit() or not 1 <= int(low) <= 24:
+        hour = int(low) if low.isdigit() else _HOUR_WORDS.get(low, 0)
+        if not 1 <= hour <= 24:
             return []
-        hour = int(low)
         if hour > 12:
             hours.append({(hour % 24) * 60})
         else:
@@ -498,6 +504,12 @@ def _wanted(
     wanted = _Wanted(words, said_terms, own, _identifiers(source, words), times, dates)
     wanted.hours = [] if len(hours) < 2 else hours
     wanted.bounds = [(v.amount, v.bound) for v in bounded if v.amount is not None]
+    said_words = {w.lower() for w in words}
+    wanted.kinds = {
+        v.kind
+        for v in extract(source)
+        if v.amount is not None and said_words & {w.lower() for w in v.surface.split()}
+    }
     if not (times or dates):
         wanted.measure(_measures(said))
     return wanted
@@ -532,6 +544,8 @@ class _Wanted:
         self.hours: list[set[int]] = []
         #: (amount, +1 at most / -1 at least) of each bounded number of the reply.
         self.bounds: list[tuple[float, int]] = []
+        #: The kinds of value the reply's numbers are in the statement (a quantity, money…).
+        self.kinds: set[str] = set()
 
     def measure(self, quantities: Sequence[Value]) -> None:
         """Read the reply's numbers as measured quantities ("two weeks" = "14 days"): its
@@ -600,6 +614,18 @@ class _Wanted:
             v.amount == amount and v.bound == -bound for amount, bound in self.bounds for v in there
         )
 
+    def _other_kinds(self, unit: Unit) -> set[float]:
+        """The numbers of ``unit`` that are values of another kind than the reply's ("€2"
+        is no rival of a count of withdrawals, "3pm" none of a number of days)."""
+        kinds = self.kinds
+        if not kinds:
+            return set()
+        out: set[float] = set()
+        for value in extract(unit.text):
+            if value.kind not in kinds:
+                out |= {float(n) for n in re.findall(r"\d+(?:\.\d+)?", value.surface)}
+        return out
+
     def rival(self, unit: Unit, terms: Sequence[Term]) -> str:
         """Another value of the reply's type in ``unit``: a time, a date, a number, a name."""
         if self.times and _times(unit.text) - self.times:
@@ -609,8 +635,9 @@ class _Wanted:
         if self.quantities and self._measured(unit)[1]:
             return "another amount"
         stated = {t.number for t in terms if t.number is not None}
-        if self.numbers and unit.numbers - stated:
-            return ", ".join(f"{n:g}" for n in sorted(unit.numbers - stated))
+        others = unit.numbers - stated - self._other_kinds(unit)
+        if self.numbers and others:
+            return ", ".join(f"{n:g}" for n in sorted(others))
         named = any(t.entity or t.surface[:1].isupper() for t in self.own) or self.letters
         extra = unit.entities - {t.stem for t in terms}
         if named and extra:

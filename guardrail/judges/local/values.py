@@ -512,7 +512,9 @@ _RANGE_WORDS = frozenset(
 
 def _range_unit(toks: list[_Tok], j: int, t: _Tables) -> str | None:
     """The unit of a range's far end when ``toks[j:]`` continue a bare number as a range
-    ("to 15 minutes"): the near end is in the same unit."""
+    ("to 15 minutes", "- to 16-year-olds"): the near end is in the same unit."""
+    if j + 2 < len(toks) and toks[j].low in ("-", "–") and toks[j + 1].low in _RANGE_WORDS:
+        j += 1  # "5- to 16-year-olds": the near end's hyphen hangs
     if j + 1 < len(toks) and toks[j].low in _RANGE_WORDS and toks[j + 1].digit:
         unit, _ = _unit(toks, j + 2, t)
         return unit
@@ -527,12 +529,22 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
     """``values`` with the bound each amount's neighbouring words put on it."""
     first = {tok.start: k for k, tok in enumerate(toks)}
     last = {tok.end: k for k, tok in enumerate(toks)}
-    out = []
+    out: list[Value] = []
+    aged = -1  # the token index after the last amount read as an age ("aged 5 to 16")
     for v in values:
         a, b = first.get(v.start), last.get(v.end)
         if v.kind not in _BOUNDED or a is None or b is None:
             out.append(v)
             continue
+        if (
+            v.kind == "quantity"
+            and not v.key
+            and aged >= 0
+            and 0 < a - aged <= 2
+            and all(tok.low in _RANGE_WORDS for tok in toks[aged:a])
+        ):  # the far end of an age range is an age too
+            v = replace(v, key="months", amount=(v.amount or 0.0) * 12)
+            aged = b + 1
         bound = 0
         for size in range(_BOUND_WORDS, 0, -1):
             if a - size < 0:
@@ -551,6 +563,7 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
                     break
         if v.kind == "quantity" and not v.key and a > 0 and toks[a - 1].low in _AGE_WORDS:
             v = replace(v, key="months", amount=(v.amount or 0.0) * 12)  # "aged 16": years
+            aged = b + 1
         out.append(replace(v, bound=bound) if bound else v)
     return out
 

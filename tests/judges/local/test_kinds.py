@@ -93,3 +93,17 @@ def test_the_near_end_of_a_range_takes_the_far_ends_unit() -> None:
     context = "Toast the almonds in the oven for 10 to 12 minutes."
     answer = "Toast the almonds in the oven for 30 to 12 minutes."
     assert _score(answer, context, "How long do I toast almonds?") >= FLAGGED
+
+
+@pytest.mark.parametrize(
+    "text", ["children aged 5 to 16", "for 5- to 16-year-olds", "pupils aged 5-16"]
+)
+def test_both_ends_of_an_age_range_are_ages(text: str) -> None:
+    ages = sorted(v.amount for v in extract(text) if v.key == "months" and v.amount)
+    assert ages == [60.0, 192.0]
+
+
+def test_an_age_range_written_two_ways_is_not_a_conflict() -> None:
+    context = "All children aged 5 to 16 have the right to a free school place."
+    assert _score("School places are free for 5- to 16-year-olds.", context) < FLAGGED
+    assert _score("School places are free for 5- to 18-year-olds.", context) >= FLAGGED

@@ -206,3 +206,13 @@ def test_every_time_of_the_reply_must_be_the_passages() -> None:
     context = "The surgery is open from 8am to 6.30pm, Monday to Friday."
     outcome = judged("What are the surgery's opening hours?", "8am to 6pm.", context)
     assert outcome is not Support.SUPPORTED
+
+
+def test_a_number_of_another_kind_is_no_rival_of_a_count() -> None:
+    context = (
+        "The Basic account includes four free cash withdrawals per month; "
+        "each further withdrawal costs €2."
+    )
+    question = "How many free withdrawals do I get a month with the basic account?"
+    assert judged(question, "Four.", context) is not Support.CONTRADICTED
+    assert judged(question, "Two.", context) is not Support.SUPPORTED
