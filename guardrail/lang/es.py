@@ -233,12 +233,26 @@ LANGUAGE = Language(
         }
     ),
     number_joiners=frozenset({"y"}),
-    bounds=frozenset("más menos exceder excede superar supera sobrepasar".split()),
+    bounds=frozenset(
+        "más menos exceder excede superar supera sobrepasar exceda"
+        " excedas excedan supere superes superen sobrepasa sobrepase sobrepasen".split()
+    ),
     bounds_before={
         "superar": -1,
         "superar los": -1,
         "superar las": -1,
         "exceder": -1,
+        "excede": -1,
+        "exceda": -1,
+        "excedas": -1,
+        "excedan": -1,
+        "supera": -1,
+        "supere": -1,
+        "superes": -1,
+        "superen": -1,
+        "sobrepasa": -1,
+        "sobrepase": -1,
+        "sobrepasen": -1,
         "exceder los": -1,
         "sobrepasar": -1,
         "sobrepasar los": -1,

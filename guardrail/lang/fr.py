@@ -236,9 +236,14 @@ LANGUAGE = Language(
         }
     ),
     number_joiners=frozenset({"et"}),
-    bounds=frozenset("plus moins dépasser dépasse dépassant".split()),
+    bounds=frozenset("plus moins dépasser dépasse dépassant dépassez dépassent dépasserez".split()),
     bounds_before={
         "dépasser": -1,
+        "dépasse": -1,
+        "dépassez": -1,
+        "dépassent": -1,
+        "dépassant": -1,
+        "dépasserez": -1,
         "dépasser les": -1,
         "au maximum": 1,
         "au plus": 1,

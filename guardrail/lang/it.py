@@ -171,9 +171,13 @@ LANGUAGE = Language(
         }
     ),
     number_joiners=frozenset({"e"}),
-    bounds=frozenset("più meno superare supera oltre".split()),
+    bounds=frozenset("più meno superare supera oltre superi superate superino".split()),
     bounds_before={
         "superare": -1,
+        "supera": -1,
+        "superi": -1,
+        "superate": -1,
+        "superino": -1,
         "superare i": -1,
         "superare le": -1,
         "oltrepassare": -1,

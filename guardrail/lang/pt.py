@@ -179,9 +179,18 @@ LANGUAGE = Language(
         }
     ),
     number_joiners=frozenset({"e"}),
-    bounds=frozenset("mais menos exceder ultrapassar".split()),
+    bounds=frozenset(
+        "mais menos exceder ultrapassar ultrapassa"
+        " ultrapasse ultrapassem excede exceda excedam".split()
+    ),
     bounds_before={
         "ultrapassar": -1,
+        "ultrapassa": -1,
+        "ultrapasse": -1,
+        "ultrapassem": -1,
+        "excede": -1,
+        "exceda": -1,
+        "excedam": -1,
         "ultrapassar os": -1,
         "ultrapassar as": -1,
         "exceder": -1,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.values import extract as values_of
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
@@ -293,14 +294,31 @@ class Polarity:
 
 def reverses(variant: Assessment, factoid: Assessment) -> bool | None:
     """Whether a variant reverses the factoid it was made from (an odd count of negations and
-    opposite words between them), read through the context unit both match; with no unit
-    matching either, from their own negations. ``None`` when they match different units (the
-    two cannot be compared through the context)."""
+    opposite words between them, or of limits turned around: "don't go over 1,200 mg" /
+    "go over 1,200 mg", where the negation is read as part of the bound), read through the
+    context unit both match; with no unit matching either, from their own negations.
+    ``None`` when they match different units (the two cannot be compared through the
+    context)."""
+    turned = bounds_turned(variant.core, factoid.core)
     if variant.best is None and factoid.best is None:
-        return (variant.negations - factoid.negations) % 2 == 1
+        return ((variant.negations - factoid.negations) % 2 == 1) != turned
     if variant.best is None or factoid.best is None or variant.best.unit is not factoid.best.unit:
         return None
-    return variant.parity != factoid.parity
+    return (variant.parity != factoid.parity) != turned
+
+
+def bounds_turned(variant: str, factoid: str) -> bool:
+    """Whether ``variant`` bounds an odd number of the factoid's amounts the other way ("at
+    most 20" / "more than 20")."""
+    if not variant or not factoid:
+        return False
+    mine = {(v.kind, v.key, v.amount): v.bound for v in values_of(factoid) if v.bound}
+    if not mine:
+        return False
+    flips = sum(
+        1 for v in values_of(variant) if v.bound and mine.get((v.kind, v.key, v.amount)) == -v.bound
+    )
+    return flips % 2 == 1
 
 
 def polarity(assessment: Assessment) -> Polarity:

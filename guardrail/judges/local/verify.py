@@ -170,6 +170,11 @@ def _bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
     not work more than 20 hours" says "at most 20 hours"; "nicht mehr als 20" likewise."""
     if not lex.bound_words:
         return False
+    if i >= 1 and any(t.lower in lex.bound_words for t in tokens[max(0, i - 2) : i]):
+        # the second part of a split negation after its verb ("ne dépassez *pas* 3 g")
+        after = tokens[i + 1 : i + 2 + _BOUND_REACH]
+        if any(t.is_number or lex.number_value(t.lower) is not None for t in after):
+            return True
     end = min(len(tokens), i + 1 + _BOUND_REACH)
     for j in range(i + 1, end):
         if tokens[j].lower in lex.bound_words:
