@@ -82,6 +82,8 @@ class Language:
     number_joiners: frozenset[str] = frozenset()
     #: words that, after a negation and before a number, make a bound ("nicht mehr als 20")
     bounds: frozenset[str] = frozenset()
+    #: numbers are written "15.000" (fifteen thousand) and "2,25" (two and a quarter)
+    decimal_comma: bool = False
     #: phrases right before an amount that bound it: +1 at most ("höchstens"), -1 at least
     #: ("mindestens"); a negation just before reverses it ("nicht mehr als")
     bounds_before: Mapping[str, int] = field(default_factory=dict)
@@ -194,9 +196,10 @@ class Language:
                 }
                 for i, (p, n) in enumerate(self.verdicts)
             ],
-            "number_words": dict(self.numbers),
+            "number_words": {**self.numbers, **self.scales},
             "synonym_groups": [list(g) for g in self.synonyms],
             "bound_words": sorted(self.bounds),
+            "decimal_comma": self.decimal_comma,
             "light_words": sorted(self.light | self.bound_phrase_words),
             "framing_supportive": [lead(w) for w in self.supportive_wraps],
             "framing_negating": [lead(w) for w in self.negating_wraps],

@@ -254,6 +254,7 @@ LANGUAGE = Language(
             "unentgeltlich",
         }
     ),
+    decimal_comma=True,
     bounds=frozenset("mehr weniger über unter überschreiten überschreitet länger".split()),
     capitalized_nouns=True,
     name_openers=frozenset(

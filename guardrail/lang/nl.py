@@ -149,6 +149,7 @@ LANGUAGE = Language(
             "kostenloos",
         }
     ),
+    decimal_comma=True,
     bounds=frozenset("meer minder overschrijden overschrijdt boven".split()),
     bounds_before={
         "maximaal": 1,

@@ -179,6 +179,7 @@ LANGUAGE = Language(
         }
     ),
     number_joiners=frozenset({"e"}),
+    decimal_comma=True,
     bounds=frozenset(
         "mais menos exceder ultrapassar ultrapassa"
         " ultrapasse ultrapassem excede exceda excedam".split()

@@ -154,12 +154,16 @@ def content_keys(text: str) -> set[str]:
     return {t.key for t in tokenize(text, "align") if t.content}
 
 
-def parse_number(token: str) -> float | None:
-    """The numeric value of a digit token ("1,000" -> 1000, "3.5%" -> 3.5), else None."""
+def parse_number(token: str, *, decimal_comma: bool = False) -> float | None:
+    """The numeric value of a digit token ("1,000" -> 1000, "3.5%" -> 3.5), else None.
+    ``decimal_comma``: the text's language writes "15.000" for fifteen thousand and "2,25" for
+    two and a quarter (German, French, Spanish, Italian, Portuguese, Dutch)."""
     raw = token.rstrip("%")
     if not raw or not raw[0].isdigit():
         return None
-    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+    if decimal_comma and re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+", raw):
+        raw = raw.replace(".", "").replace(",", ".")
+    elif re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
         raw = raw.replace(",", "")
     elif "," in raw:
         raw = raw.replace(",", ".", 1) if raw.count(",") == 1 and "." not in raw else raw

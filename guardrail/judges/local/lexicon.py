@@ -77,6 +77,8 @@ class Lexicon:
     #: words that, after a negation and before a number, make a bound rather than a denial:
     #: "not more than 20" is "at most 20", "ne pas dépasser 4 g" is "at most 4 g"
     bound_words: frozenset[str] = frozenset()
+    #: numbers are written "15.000" and "2,25" (:attr:`~guardrail.lang.base.Language.decimal_comma`)
+    decimal_comma: bool = False
     #: The language's root of a word (:meth:`~guardrail.lang.base.Language.root`): words of one
     #: root share a key, so inflected forms match. ``None`` for English (its stemmer does it).
     root: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
@@ -170,6 +172,7 @@ class Lexicon:
             framing_negating=tuple(data.get("framing_negating", [])),
             light_words=frozenset(stem(w) for w in data.get("light_words", [])),
             bound_words=frozenset(data.get("bound_words", [])),
+            decimal_comma=bool(data.get("decimal_comma", False)),
         )
 
     def is_negation(self, word: str) -> bool:

@@ -173,6 +173,8 @@ class _Tables:
     #: the language module's function words: capitalized ("Sie", "La" at a sentence's start),
     #: they still start no name
     function_words: frozenset[str] = frozenset()
+    #: numbers are written "15.000" and "2,25"
+    decimal_comma: bool = False
 
 
 def _english() -> _Tables:
@@ -235,6 +237,7 @@ def tables(code: str) -> _Tables:
         (_EN.negations - lang.stopwords) | lang.negations,
         STOPWORDS | lang.stopwords,
         lang.stopwords | lang.negations,
+        lang.decimal_comma,
     )
 
 
@@ -310,8 +313,10 @@ def _tokens(text: str) -> list[_Tok]:
     return out
 
 
-def _number(tok: _Tok) -> float | None:
+def _number(tok: _Tok, decimal_comma: bool = False) -> float | None:
     raw = tok.text
+    if decimal_comma and re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+", raw):
+        return float(raw.replace(".", "").replace(",", "."))
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
         raw = raw.replace(",", "")
     elif "," in raw or ":" in raw:
@@ -391,7 +396,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             continue
         # money with a sign before the number: "$120", "€2.50", "£5,000", "$3 million"
         if low in _CURRENCY_SIGNS and i + 1 < n and toks[i + 1].digit:
-            cash = _number(toks[i + 1])
+            cash = _number(toks[i + 1], t.decimal_comma)
             if cash is not None:
                 factor, j = _scale(toks, i + 2, t)
                 add("money", _CURRENCY_SIGNS[low], cash * factor, "", i, j)
@@ -462,7 +467,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         amount: float | None = None
         j = i
         if tok.digit:
-            amount = _number(tok)
+            amount = _number(tok, t.decimal_comma)
             j = i + 1
         else:
             words = _word_number(toks, i, t)
@@ -484,6 +489,10 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             continue
         if j < n and toks[j].low in t.currency_words:
             add("money", t.currency_words[toks[j].low], amount, "", i, j + 1)
+            i = j + 1
+            continue
+        if j < n and toks[j].low in _CURRENCY_SIGNS:  # "15.000 €", "2,25 €": a sign after
+            add("money", _CURRENCY_SIGNS[toks[j].low], amount, "", i, j + 1)
             i = j + 1
             continue
         unit, end = _unit(toks, j, t)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
@@ -302,20 +302,48 @@ def _root_keys(low: str, root: Callable[[str], str]) -> frozenset[str]:
     return frozenset({f"root:{root(word)}"}) if len(word) > ROOT_KEYED else frozenset()
 
 
+#: Words that join the parts of a number written in words ("vinte *e* dois", "veintitrés" is
+#: one word, "hundred *and* five").
+_NUMBER_JOINERS = frozenset({"and", "e", "y", "et", "und", "en"})
+#: Scale words that multiply the number before them ("quince *mil*", "2 *million*").
+_SCALES = frozenset({100.0, 1000.0, 1_000_000.0, 1_000_000_000.0})
+
+
+def _composed(before: float, after: float) -> float | None:
+    """The number two adjacent number words make ("vinte" "dois" = 22, "quince" "mil" =
+    15000, "two" "hundred" = 200), or None when they are two numbers ("two three")."""
+    if after in _SCALES and after > before:
+        return before * after
+    if before >= 20 and before % 10 == 0 and after < 10 and before < 100:
+        return before + after
+    if before >= 100 and after < before and after < 100 and before % 100 == 0:
+        return before + after
+    return None
+
+
 def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> list[Term]:
     out: list[Term] = []
     first_word = next((i for i, t in enumerate(tokens) if t.is_word), -1)
+    last_number = -2  # the token index of the last term's number (to compose the next with)
     for i, tok in enumerate(tokens):
         text = tok.text
         head = text[:1]
         if head.isdigit():
-            value = parse_number(text)
+            value = parse_number(text, decimal_comma=lex.decimal_comma)
             out.append(Term(text, text.rstrip("%"), frozenset(), (), value, False))
+            last_number = i
             continue
         if not head.isalpha():
             continue
         low = tok.lower
         reading = word_reading(low, lex)
+        if reading.number is not None and out and out[-1].number is not None:
+            between = tokens[last_number + 1 : i]
+            made = _composed(out[-1].number, reading.number)
+            if made is not None and all(t.lower in _NUMBER_JOINERS for t in between):
+                out[-1] = replace(out[-1], surface=f"{out[-1].surface} {text}", number=made)
+                last_number = i
+                continue
         if not reading.content:
             continue
         if not head.isupper() or reading.unnamed:
@@ -343,6 +371,8 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
                 namelike=namelike,
             )
         )
+        if reading.number is not None:
+            last_number = i
     return out
 
 
