@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.verify import Support
-from guardrail.lang.context import reading
+from tests.verifying import verified
 
 
 @pytest.mark.parametrize(
@@ -43,8 +42,6 @@ from guardrail.lang.context import reading
 def test_an_antonym_that_turns_a_limit_around_is_not_supported(
     language: str, context: str, factoid: str, antonym: str
 ) -> None:
-    verifier = LocalJudge().verifier
-    with reading(language):
-        own, turned = verifier.check([factoid, antonym], context, sources=[factoid, factoid])
-    assert own.outcome is not Support.CONTRADICTED
-    assert turned.outcome is not Support.SUPPORTED
+    own, turned = verified(language, [factoid, antonym], context, [factoid, factoid])
+    assert own is not Support.CONTRADICTED
+    assert turned is not Support.SUPPORTED
