@@ -84,6 +84,9 @@ class Language:
     bounds: frozenset[str] = frozenset()
     #: numbers are written "15.000" (fifteen thousand) and "2,25" (two and a quarter)
     decimal_comma: bool = False
+    #: prepositions that deny the noun after them ("ohne", "sans", "sin"): "sin indemnización"
+    #: is no compensation
+    without: frozenset[str] = frozenset()
     #: phrases right before an amount that bound it: +1 at most ("höchstens"), -1 at least
     #: ("mindestens"); a negation just before reverses it ("nicht mehr als")
     bounds_before: Mapping[str, int] = field(default_factory=dict)
@@ -200,6 +203,7 @@ class Language:
             "synonym_groups": [list(g) for g in self.synonyms],
             "bound_words": sorted(self.bounds),
             "decimal_comma": self.decimal_comma,
+            "without_words": sorted(self.without),
             "light_words": sorted(self.light | self.bound_phrase_words),
             "framing_supportive": [lead(w) for w in self.supportive_wraps],
             "framing_negating": [lead(w) for w in self.negating_wraps],

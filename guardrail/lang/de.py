@@ -255,6 +255,7 @@ LANGUAGE = Language(
         }
     ),
     decimal_comma=True,
+    without=frozenset({"ohne", "außer"}),
     bounds=frozenset("mehr weniger über unter überschreiten überschreitet länger".split()),
     capitalized_nouns=True,
     name_openers=frozenset(

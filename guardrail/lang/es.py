@@ -234,6 +234,7 @@ LANGUAGE = Language(
     ),
     number_joiners=frozenset({"y"}),
     decimal_comma=True,
+    without=frozenset({"sin", "salvo"}),
     bounds=frozenset(
         "más menos exceder excede superar supera sobrepasar exceda"
         " excedas excedan supere superes superen sobrepasa sobrepase sobrepasen".split()

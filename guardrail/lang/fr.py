@@ -237,6 +237,7 @@ LANGUAGE = Language(
     ),
     number_joiners=frozenset({"et"}),
     decimal_comma=True,
+    without=frozenset({"sans", "sauf"}),
     bounds=frozenset("plus moins dépasser dépasse dépassant dépassez dépassent dépasserez".split()),
     bounds_before={
         "dépasser": -1,

@@ -172,6 +172,7 @@ LANGUAGE = Language(
     ),
     number_joiners=frozenset({"e"}),
     decimal_comma=True,
+    without=frozenset({"senza", "salvo"}),
     bounds=frozenset("più meno superare supera oltre superi superate superino".split()),
     bounds_before={
         "superare": -1,

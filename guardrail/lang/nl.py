@@ -150,6 +150,7 @@ LANGUAGE = Language(
         }
     ),
     decimal_comma=True,
+    without=frozenset({"zonder", "tenzij"}),
     bounds=frozenset("meer minder overschrijden overschrijdt boven".split()),
     bounds_before={
         "maximaal": 1,

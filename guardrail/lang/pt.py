@@ -180,6 +180,7 @@ LANGUAGE = Language(
     ),
     number_joiners=frozenset({"e"}),
     decimal_comma=True,
+    without=frozenset({"sem", "salvo"}),
     bounds=frozenset(
         "mais menos exceder ultrapassar ultrapassa"
         " ultrapasse ultrapassem excede exceda excedam".split()

@@ -77,6 +77,9 @@ class Lexicon:
     #: words that, after a negation and before a number, make a bound rather than a denial:
     #: "not more than 20" is "at most 20", "ne pas dépasser 4 g" is "at most 4 g"
     bound_words: frozenset[str] = frozenset()
+    #: prepositions that deny the noun after them ("without", "ohne", "sans"): read as a
+    #: negation of that noun only
+    without_words: frozenset[str] = frozenset({"without", "unless"})
     #: numbers are written "15.000" and "2,25" (:attr:`~guardrail.lang.base.Language.decimal_comma`)
     decimal_comma: bool = False
     #: The language's root of a word (:meth:`~guardrail.lang.base.Language.root`): words of one
@@ -172,6 +175,7 @@ class Lexicon:
             framing_negating=tuple(data.get("framing_negating", [])),
             light_words=frozenset(stem(w) for w in data.get("light_words", [])),
             bound_words=frozenset(data.get("bound_words", [])),
+            without_words=frozenset(data.get("without_words", ["without", "unless"])),
             decimal_comma=bool(data.get("decimal_comma", False)),
         )
 

@@ -140,8 +140,9 @@ def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
             continue
         low = tok.lower  # lower-cased with a plain apostrophe: what is_negation compares
         nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
-        if low in _FREE_OF and nxt == "of":
-            out.append(i)  # "free of charge": no charge
+        if (low in _FREE_OF and nxt == "of") or low in lex.without_words:
+            if _without_scope(tokens, i, lex) or low in _FREE_OF:
+                out.append(i)  # "free of charge": no charge; "without notice": no notice
             continue
         if low not in negations and not low.endswith("n't"):
             continue
@@ -202,6 +203,9 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
                 scope.add(stem(found.lower))
             scopes.append(frozenset(scope))
             continue
+        if tokens[i].lower in lex.without_words:  # "without notice": the notice, nothing else
+            scopes.append(_without_scope(tokens, i, lex))
+            continue
         for later in tokens[i + 1 :]:
             if later.text in _SCOPE_BREAK or later.lower in _SCOPE_STOP:
                 break
@@ -222,6 +226,35 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
                 break
         scopes.append(frozenset(scope))
     return tuple(scopes)
+
+
+#: Content words "without" governs ("without giving 24 hours' *notice*").
+_WITHOUT_REACH = 3
+#: Nouns that make "without" an idiom for "fine" ("sin problema", "without any trouble").
+_WITHOUT_IDIOMS = frozenset(
+    "problem problems issue issues trouble difficulty difficulties worry worries problema "
+    "problemas problemi problème problèmes souci soucis probleme problemen probleem "
+    "schwierigkeiten dificultad dificultades difficulté difficultés difficoltà dificuldade "
+    "dificuldades moeite".split()
+)
+
+
+def _without_scope(tokens: list[Token], i: int, lex: Lexicon) -> frozenset[str]:
+    """The stems "without" (``tokens[i]``) denies: the content words of the noun phrase after
+    it, up to :data:`_WITHOUT_REACH` ("without notice and without compensation": notice)."""
+    scope: list[str] = []
+    for later in tokens[i + 1 :]:
+        if later.text in _SCOPE_BREAK or later.lower in _SCOPE_STOP:
+            break
+        if later.is_word and lex.is_content(later.lower):
+            if not scope and later.lower in _WITHOUT_IDIOMS:
+                return frozenset()  # "without any problem" is "fine", not a denial
+            scope.append(stem(later.lower))
+            if len(scope) >= _WITHOUT_REACH:
+                break
+        elif scope and not later.is_number and later.text not in ("'", "’"):
+            break  # the noun phrase ended ("without notice *to* the tenant")
+    return frozenset(scope)
 
 
 class WordReading(NamedTuple):

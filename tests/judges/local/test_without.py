@@ -1,0 +1,61 @@
+""" "Without X" denies X, and only X ("sin indemnización" is no compensation); "unless" denies
+its condition, so "without a doctor's advice" and "unless a doctor advises" say the same; and
+"without any problem" is an idiom for "fine", not a denial."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.judges.local.verify import Support
+from tests.verifying import verified
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "faithful", "wrong"),
+    [
+        (
+            "en",
+            "During probation the employer can end the contract without notice and without"
+            " compensation.",
+            "There is no compensation during probation.",
+            "There is compensation during probation.",
+        ),
+        (
+            "es",
+            "Durante el periodo de prueba, la empresa puede extinguir el contrato sin preaviso y"
+            " sin indemnización.",
+            "En el periodo de prueba no hay indemnización.",
+            "En el periodo de prueba hay indemnización.",
+        ),
+        (
+            "fr",
+            "Pendant la période d'essai, le contrat peut être rompu sans préavis et sans"
+            " indemnité.",
+            "Pendant la période d'essai, il n'y a pas d'indemnité.",
+            "Pendant la période d'essai, il y a une indemnité.",
+        ),
+    ],
+)
+def test_without_denies_the_noun_after_it(
+    language: str, context: str, faithful: str, wrong: str
+) -> None:
+    kept, caught = verified(language, [faithful, wrong], context)
+    assert kept is not Support.CONTRADICTED
+    assert caught is not Support.SUPPORTED
+
+
+def test_unless_and_without_state_one_condition() -> None:
+    context = (
+        "Adults should take no more than 1,200 mg of ibuprofen in 24 hours unless a doctor"
+        " advises a higher dose."
+    )
+    wrong = "You can take up to 2,400 mg of ibuprofen in 24 hours without a doctor's advice."
+    (found,) = verified("en", [wrong], context)
+    assert found is not Support.SUPPORTED
+
+
+def test_without_any_problem_is_no_denial() -> None:
+    context = "Durante el embarazo se desaconseja la sauna por el riesgo de bajada de tensión."
+    wrong = "Sí, la sauna está permitida sin problema en el embarazo."
+    (found,) = verified("es", [wrong], context)
+    assert found is not Support.SUPPORTED
