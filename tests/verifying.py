@@ -21,3 +21,10 @@ def verified(
     with reading(language):
         found = verifier.check(list(statements), context, sources=sources)
     return [f.outcome for f in found]
+
+
+def assert_told_apart(language: str, context: str, faithful: str, wrong: str) -> None:
+    """The faithful statement is not contradicted and the wrong one is not supported."""
+    kept, caught = verified(language, [faithful, wrong], context)
+    assert kept is not Support.CONTRADICTED, faithful
+    assert caught is not Support.SUPPORTED, wrong
