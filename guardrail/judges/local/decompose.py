@@ -261,8 +261,15 @@ class Decomposer:
             if low in _PREPOSITIONS or self._is_finite(left[j], left[j - 1]):
                 head_end = j
                 break
+        ranges = (
+            head_end >= 2 and left[head_end].lower in _RANGE_WORDS and left[head_end - 1].is_number
+        )
+        if ranges:  # "open from 2 to 4 and 6 to 8": the conjuncts are the range and what follows
+            head_end -= 2
         conjunct = left[head_end + 1 :]
-        if not conjunct or any(t.lower in _NO_SPLIT_BEFORE for t in left[head_end : head_end + 2]):
+        if not conjunct:
+            return None
+        if not ranges and any(t.lower in _NO_SPLIT_BEFORE for t in left[head_end : head_end + 2]):
             return None
         last_left = [t for t in conjunct if t.is_word or t.is_number]
         if not last_left:
@@ -275,6 +282,10 @@ class Decomposer:
         head = text[left[0].start : left[head_end].end]
         firsts = [f"{head} {text[seg[0].start : seg[-1].end]}" for seg in segments]
         return firsts, f"{head} {text[right[0].start :]}"
+
+
+#: Words between the two ends of a range of numbers ("2 to 4", "10 till 1").
+_RANGE_WORDS = frozenset({"to", "till", "until", "-", "–"})
 
 
 def _comma_segments(tokens: list[Token]) -> list[list[Token]]:

@@ -90,10 +90,48 @@ def remember(values: Mapping[str, Sequence[str]], clock: Iterable[str] = ()) -> 
     _CLOCK.set(frozenset(_key(k) for k in clock))
 
 
+def _parent(key: str, table: Iterable[str]) -> str | None:
+    """The one resolved statement (key) a factoid (``key``) was cut from: every word of the
+    factoid is one of its words; None when there is none or more than one."""
+    words = set(key.split())
+    parents = [k for k in table if len(k) > len(key) and words <= set(k.split())]
+    return parents[0] if len(parents) == 1 else None
+
+
 def reply_values(statement: str) -> tuple[str, ...]:
-    """The reply words recorded for ``statement`` in this turn (empty: not resolved)."""
+    """The reply words recorded for ``statement`` in this turn (empty: not resolved). A
+    factoid the decomposer cut from a resolved statement ("... only 2 to 4" of "... only 2
+    to 4 and 6 to 8") has the statement's reply words it keeps."""
     table = _TURN.get()
-    return () if table is None else table.get(_key(statement), ())
+    if not table:
+        return ()
+    key = _key(statement)
+    found = table.get(key)
+    if found is not None:
+        return found
+    parent = _parent(key, table)
+    if parent is None:
+        return ()
+    values = table[parent]
+    said = f" {key} "
+    for size in range(len(values), 0, -1):  # the longest run of them the factoid says
+        for start in range(len(values) - size + 1):
+            run = values[start : start + size]
+            if any(c.isalnum() for w in run for c in w) and f" {_key(' '.join(run))} " in said:
+                return tuple(run)
+    return ()
+
+
+def _asks_clock(statement: str) -> bool:
+    """Whether the question ``statement`` (or the resolved statement it was cut from)
+    answers asks for a time of day."""
+    clock = _CLOCK.get()
+    key = _key(statement)
+    if key in clock:
+        return True
+    table = _TURN.get() or {}
+    parent = None if key in table else _parent(key, table)
+    return parent is not None and parent in clock
 
 
 _FALSE_FRAMING = re.compile(r"^it\s+is\s+(?:false|untrue|incorrect|wrong)\s+that\b")
@@ -303,7 +341,7 @@ def _source_finding(
     terms = verify.assess(source, index, lex).terms
     groups = _groups(values)
     said = ", ".join(" ".join(g) for g in groups)
-    clock = _key(source) in _CLOCK.get() and any(_times(u.text) for u in index.units)
+    clock = _asks_clock(source) and any(_times(u.text) for u in index.units)
     wanted = [_wanted(source, group, terms, clock=clock) for group in groups]
     first, rest = wanted[0], wanted[1:]
     if not first.any() or first.length() > MAX_VALUE_WORDS:
@@ -481,6 +519,24 @@ def _bare_hours(words: Sequence[str]) -> list[set[int]]:
     return hours
 
 
+#: Words before a duration that bound it: "after 12 months" is at least 12 months, "within
+#: 14 days" at most 14 days.
+_DURATION_BOUNDS = {"after": -1, "within": 1}
+
+
+def _durations(said: str, words: Sequence[str]) -> list[tuple[float, int]]:
+    """(amount, bound) of each duration the reply opens with a bounding word ("after 12
+    months", "within 14 days")."""
+    lows = [w.lower() for w in words]
+    out: list[tuple[float, int]] = []
+    for value in _measures(said):
+        first = value.surface.split()[0].lower()
+        at = lows.index(first) if first in lows else -1
+        if at > 0 and lows[at - 1] in _DURATION_BOUNDS and value.amount is not None:
+            out.append((value.amount, _DURATION_BOUNDS[lows[at - 1]]))
+    return out
+
+
 def _wanted(
     source: str, words: Sequence[str], terms: Sequence[Term], *, clock: bool = False
 ) -> _Wanted:
@@ -501,9 +557,12 @@ def _wanted(
     if bounded:  # "at most eight": the bound's words bound the number, they are not values
         skip = bound_words(current_language())
         own = [t for t in own if t.number is not None or t.surface.lower() not in skip]
+    spans = _durations(said, words) if not (times or dates) else []
+    if spans:  # "after 12 months": a waiting time, read as a bound on the duration
+        own = [t for t in own if t.surface.lower() not in _DURATION_BOUNDS]
     wanted = _Wanted(words, said_terms, own, _identifiers(source, words), times, dates)
     wanted.hours = [] if len(hours) < 2 else hours
-    wanted.bounds = [(v.amount, v.bound) for v in bounded if v.amount is not None]
+    wanted.bounds = [(v.amount, v.bound) for v in bounded if v.amount is not None] + spans
     said_words = {w.lower() for w in words}
     wanted.kinds = {
         v.kind

@@ -74,6 +74,10 @@ def test_interjections_and_pleasantries_are_dropped(judge):
             "Paris is the capital; it has 2 million inhabitants.",
             ["Paris is the capital.", "It has 2 million inhabitants."],
         ),
+        (
+            "Visitors can come in from 2 to 4 and 6 to 8.",
+            ["Visitors can come in from 2 to 4.", "Visitors can come in from 6 to 8."],
+        ),
     ],
 )
 def test_coordinated_clauses_become_separate_factoids(judge, text, expected):

@@ -216,3 +216,28 @@ def test_a_number_of_another_kind_is_no_rival_of_a_count() -> None:
     question = "How many free withdrawals do I get a month with the basic account?"
     assert judged(question, "Four.", context) is not Support.CONTRADICTED
     assert judged(question, "Two.", context) is not Support.SUPPORTED
+
+
+def test_a_factoid_cut_from_a_resolved_statement_keeps_its_reply_values() -> None:
+    remember(
+        {"Visitors can come in 2 to 4 and 6 to 8.": ["2", "to", "4", "and", "6", "to", "8"]},
+        clock=["Visitors can come in 2 to 4 and 6 to 8."],
+    )
+    assert reply_values("Visitors can come in 6 to 8.") == ("6", "to", "8")
+    assert reply_values("Patients can park in bay 6.") == ()
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"),
+    [("Yes, but only after 12 months.", False), ("Yes, but only after 6 months.", True)],
+)
+def test_a_waiting_time_after_a_yes_is_a_bound_on_the_duration(answer: str, wrong: bool) -> None:
+    context = (
+        "Asylum seekers may apply for permission to work if they have waited more than 12"
+        " months for a decision."
+    )
+    found = resolve("Can I work while I'm waiting for a decision?", answer)
+    texts = [s.text for s in found.statements]
+    (finding,) = LocalJudge().verifier.check(texts[-1:], context, sources=texts[-1:])
+    assert (finding.outcome is Support.CONTRADICTED) == wrong
+    assert wrong or finding.outcome is Support.SUPPORTED
