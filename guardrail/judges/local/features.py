@@ -277,6 +277,11 @@ class Polarity:
     matched: bool = True
     opposed: bool = False
 
+    def doubtful(self, trust: float = TRUSTED_COVERAGE) -> bool:
+        """The unit reverses the statement but covers too little of it to be believed
+        (:meth:`flipped` is false)."""
+        return self.matched and self.parity and not self.flipped(trust)
+
     def flipped(self, trust: float = TRUSTED_COVERAGE) -> bool:
         """Reversed: the unit's parity when it covers at least ``trust``, or at least
         :data:`TRUSTED_COVERAGE` when a verdict-scale opposite takes part ("safe" against

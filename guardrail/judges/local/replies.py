@@ -58,12 +58,14 @@ from guardrail.lang.context import current_language
 from guardrail.text.stemming import stem
 from guardrail.text.tokens import tokenize
 
-__all__ = ["remember", "reply_values", "reply_verdict"]
+__all__ = ["is_resolved", "remember", "reply_values", "reply_verdict"]
 
 #: The reply values of the statements of the turn being scored (see :func:`remember`).
 _TURN: ContextVar[dict[str, tuple[str, ...]] | None] = ContextVar("reply_values", default=None)
 #: The statements of the turn whose question asks for a time of day (see :func:`remember`).
 _CLOCK: ContextVar[frozenset[str]] = ContextVar("reply_clock", default=frozenset())
+#: Every statement of the turn read with its question (see :func:`remember`).
+_RESOLVED: ContextVar[frozenset[str]] = ContextVar("reply_resolved", default=frozenset())
 _KEY = re.compile(r"[^\w%]+")
 #: Longest reply value read this way (in words other than prepositions and articles): a
 #: name, a place, a date, a time, a number.
@@ -80,14 +82,26 @@ def _key(text: str) -> str:
     return _KEY.sub(" ", _FRAMING.sub("", text.strip()).lower()).strip()
 
 
-def remember(values: Mapping[str, Sequence[str]], clock: Iterable[str] = ()) -> None:
+def remember(
+    values: Mapping[str, Sequence[str]], clock: Iterable[str] = (), resolved: Iterable[str] = ()
+) -> None:
     """Start a turn: ``values`` maps each resolved statement to the reply words that fill
     the question's gap in it (an empty mapping: nothing was resolved); ``clock`` names the
     statements whose question asks for a time of day ("What time…?", "When does it
-    open?"), where a bare hour ("From 9.", "2 till 4.") is a clock time. The marks belong to
-    the current context (the task scoring the turn) and replace the previous turn's."""
+    open?"), where a bare hour ("From 9.", "2 till 4.") is a clock time; ``resolved`` names
+    every statement read with its question (:func:`is_resolved`). The marks belong to the
+    current context (the task scoring the turn) and replace the previous turn's."""
     _TURN.set({_key(k): tuple(w for w in v if w.strip()) for k, v in values.items() if v})
     _CLOCK.set(frozenset(_key(k) for k in clock))
+    _RESOLVED.set(frozenset(_key(k) for k in resolved))
+
+
+def is_resolved(statement: str) -> bool:
+    """Whether ``statement`` (or the statement it was cut from) was read with its question
+    this turn: a short reply whose every word the verifier weighs."""
+    resolved = _RESOLVED.get()
+    key = _key(statement)
+    return key in resolved or _parent(key, resolved) is not None
 
 
 def _parent(key: str, table: Iterable[str]) -> str | None:

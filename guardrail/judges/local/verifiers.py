@@ -46,7 +46,7 @@ from guardrail.judges.local.features import (
 )
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.records import RecordFacts, record_finding
-from guardrail.judges.local.replies import reply_verdict
+from guardrail.judges.local.replies import is_resolved, reply_verdict
 from guardrail.judges.local.slots import slot_verdict
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
@@ -59,6 +59,7 @@ from guardrail.judges.local.verify import (
     Thresholds,
     assess,
     index_context,
+    quote,
 )
 from guardrail.lang.context import current_language
 from guardrail.registry import Capabilities, Registry
@@ -330,7 +331,8 @@ class TrainedVerifier(LexicalVerifier):
                 out.append(derived)
                 continue
             f = self.features(a, prepared)
-            out.append(model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding)
+            found = model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding
+            out.append(_doubted(found, a, statement, model))
         return out
 
     def from_factoid(
@@ -354,7 +356,8 @@ class TrainedVerifier(LexicalVerifier):
             if found is None:
                 f = self.features(a, prepared)
                 if checkable(f):
-                    found = model_finding(self.fitted_model, a, f, None, rt4chart)
+                    model = self.fitted_model
+                    found = _doubted(model_finding(model, a, f, None, rt4chart), a, factoid, model)
             if len(prepared.factoids) < _WINDOWS_KEPT:
                 prepared.factoids[key] = found
         if found is None or not reversed_:
@@ -472,6 +475,20 @@ def model_finding(
     if encoder is not None:
         reason = f"{reason[:-1] if reason.endswith('.') else reason} {_encoder_note(encoder)}."
     return Finding(outcome, reason)
+
+
+def _doubted(found: Finding, a: Assessment, statement: str, model: VerifierModel) -> Finding:
+    """Not supported when ``statement`` is a short reply read with its question that denies
+    what the context unit it matches says, even loosely ("No, it isn't given during
+    pregnancy." against "Pregnant women are offered the vaccine"): in a short reply every word
+    counts, so a denial and its affirmation are never both supported there."""
+    if found.outcome is not Support.SUPPORTED or not is_resolved(statement):
+        return found
+    read = polarity(a)
+    if not (read.negated and read.doubtful(model.decision.trust)):
+        return found  # a stray negation in the unit does not deny an affirmative reply
+    reason = f"The context may say the opposite: {quote(a.best.unit.text) if a.best else ''}"
+    return Finding(Support.UNKNOWN, reason.rstrip(": "))
 
 
 def _trained_reason(outcome: Support, rules: Finding, p: float, flipped: bool) -> str:

@@ -153,8 +153,12 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
     for (start, end), made in parts:
         marks.update(_reply_values(question, answer[start:end], made))
     asks_time = getattr(rules, "asks_time", None)  # optional for a language module
-    remember(marks, clock=marks if asks_time is not None and asks_time(question) else ())
     statements = tuple(s for _, made in parts for s in made)
+    remember(
+        marks,
+        clock=marks if asks_time is not None and asks_time(question) else (),
+        resolved=[s.text for s in statements],
+    )
     return Resolution(answer, statements, parts[0][0], language=language, parts=tuple(parts))
 
 

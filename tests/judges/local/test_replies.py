@@ -241,3 +241,26 @@ def test_a_waiting_time_after_a_yes_is_a_bound_on_the_duration(answer: str, wron
     (finding,) = LocalJudge().verifier.check(texts[-1:], context, sources=texts[-1:])
     assert (finding.outcome is Support.CONTRADICTED) == wrong
     assert wrong or finding.outcome is Support.SUPPORTED
+
+
+def test_a_short_denial_the_passage_loosely_contradicts_is_not_supported() -> None:
+    context = (
+        "Pregnant women are offered the whooping cough vaccine, ideally between 16 and 32"
+        " weeks of pregnancy."
+    )
+    question = "Is the whooping cough jab something I should get while I'm pregnant?"
+    found = resolve(question, "No, it isn't given during pregnancy.")
+    texts = [s.text for s in found.statements]
+    findings = LocalJudge().verifier.check(texts, context, sources=texts)
+    assert all(f.outcome is not Support.SUPPORTED for f in findings)
+
+
+def test_a_stray_negation_does_not_deny_an_affirmative_short_reply() -> None:
+    context = (
+        "Children under 12 should not use the spray. They should see a pharmacist about"
+        " other treatments."
+    )
+    found = resolve("Can my 8-year-old use the spray?", "No. They should see a pharmacist.")
+    texts = [s.text for s in found.statements]
+    findings = LocalJudge().verifier.check(texts, context, sources=texts)
+    assert all(f.outcome is not Support.CONTRADICTED for f in findings)
