@@ -66,11 +66,16 @@ _TURN: ContextVar[dict[str, tuple[str, ...]] | None] = ContextVar("reply_values"
 _CLOCK: ContextVar[frozenset[str]] = ContextVar("reply_clock", default=frozenset())
 #: Every statement of the turn read with its question (see :func:`remember`).
 _RESOLVED: ContextVar[frozenset[str]] = ContextVar("reply_resolved", default=frozenset())
+#: The words of the turn's question around the sentence it asks (see :func:`remember`).
+_PREMISE: ContextVar[str] = ContextVar("reply_premise", default="")
 _KEY = re.compile(r"[^\w%]+")
 #: Longest reply value read this way (in words other than prepositions and articles): a
 #: name, a place, a date, a time, a number.
 MAX_VALUE_WORDS = 5
 _LINKS = frozenset("a an the at in on by of for from to till until with near".split())
+#: How much a word of the question's premise weighs against a word of the asked sentence
+#: in choosing the passage sentence that answers it (a tie-breaker, not the question).
+PREMISE_WEIGHT = 0.3
 #: Share of the frame's weight a passage unit must cover to hold the question's frame.
 MIN_FRAME = 0.34
 _FRAMING = re.compile(
@@ -83,17 +88,23 @@ def _key(text: str) -> str:
 
 
 def remember(
-    values: Mapping[str, Sequence[str]], clock: Iterable[str] = (), resolved: Iterable[str] = ()
+    values: Mapping[str, Sequence[str]],
+    clock: Iterable[str] = (),
+    resolved: Iterable[str] = (),
+    premise: str = "",
 ) -> None:
     """Start a turn: ``values`` maps each resolved statement to the reply words that fill
     the question's gap in it (an empty mapping: nothing was resolved); ``clock`` names the
     statements whose question asks for a time of day ("What time…?", "When does it
     open?"), where a bare hour ("From 9.", "2 till 4.") is a clock time; ``resolved`` names
-    every statement read with its question (:func:`is_resolved`). The marks belong to the
-    current context (the task scoring the turn) and replace the previous turn's."""
+    every statement read with its question (:func:`is_resolved`); ``premise`` is what the
+    question says around the sentence it asks ("we're in a self-catered flat"), which helps
+    choose the passage sentence that answers it. The marks belong to the current context (the
+    task scoring the turn) and replace the previous turn's."""
     _TURN.set({_key(k): tuple(w for w in v if w.strip()) for k, v in values.items() if v})
     _CLOCK.set(frozenset(_key(k) for k in clock))
     _RESOLVED.set(frozenset(_key(k) for k in resolved))
+    _PREMISE.set(premise)
 
 
 def is_resolved(statement: str) -> bool:
@@ -364,6 +375,8 @@ def _source_finding(
     frame = [(t, _weight(t, index) * (0.25 if t.light else 1.0)) for t in terms if id(t) not in own]
     full_frame = all(_anywhere(t, index) for t, _ in frame if not t.light)
     frame = [(t, w) for t, w in frame if _anywhere(t, index)]
+    if frame:
+        frame += _premise_frame(terms, index, lex)
     if not frame:
         return Finding(
             Support.UNKNOWN,
@@ -408,6 +421,24 @@ def _source_finding(
         f"The sentence that answers the question does not give {' '.join(first.words)}: "
         f"{verify.quote(unit.text)}",
     )
+
+
+def _premise_frame(
+    terms: Sequence[Term], index: ContextIndex, lex: Lexicon
+) -> list[tuple[Term, float]]:
+    """The content words of the question's premise ("I ordered *express delivery*, when will
+    it come?") the passage uses and the statement does not: they weigh in choosing the
+    sentence that answers the question, as the asker's own qualifiers."""
+    premise = _PREMISE.get()
+    if not premise or _negations(premise, lex):
+        return []  # "I'm not in detention": a denied premise names the sentence not asked about
+    have = {t.stem for t in terms}
+    extra = [
+        t
+        for t in verify.assess(premise, index, lex).terms
+        if t.stem not in have and t.number is None and not t.light and _anywhere(t, index)
+    ]
+    return [(t, _weight(t, index) * PREMISE_WEIGHT) for t in {t.stem: t for t in extra}.values()]
 
 
 def _said_after(

@@ -19,7 +19,8 @@ Languages are modules: each provides ``LANGUAGE``, ``resolve_sentence(question, 
 reads follow-up sentences, ``resolve_follow(question, sentence)`` (the same for a later
 sentence; without it only the first sentence is read) and, if it can tell, ``asks_time(question)``
 (whether the question asks for a time of day, so that a bare hour in the reply — "From 9." —
-is read as a clock time). English is
+is read as a clock time) and ``premise(question)`` (what the question says around the
+sentence it asks: "we're in a self-catered flat"). English is
 :mod:`guardrail.scoring.resolve.english` (its grammar, yes/no and wh rules in the private
 ``_en_*`` modules beside it); another language is one more module and one entry in
 :data:`LANGUAGES`.
@@ -154,10 +155,12 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         marks.update(_reply_values(question, answer[start:end], made))
     asks_time = getattr(rules, "asks_time", None)  # optional for a language module
     statements = tuple(s for _, made in parts for s in made)
+    premise = getattr(rules, "premise", None)  # optional for a language module
     remember(
         marks,
         clock=marks if asks_time is not None and asks_time(question) else (),
         resolved=[s.text for s in statements],
+        premise=premise(question) if premise is not None else "",
     )
     return Resolution(answer, statements, parts[0][0], language=language, parts=tuple(parts))
 

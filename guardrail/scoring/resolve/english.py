@@ -226,6 +226,14 @@ def asks_time(question: str) -> bool:
     return _ASKS_TIME.search(" ".join(question_sentence(question))) is not None
 
 
+def premise(question: str) -> str:
+    """The words of ``question`` outside the sentence it asks ("how much do we get? *we're in
+    a self-catered flat*", "*I ordered express delivery*, when will it come?")."""
+    asked = {w.lower() for w in question_sentence(question)}
+    words = re.findall(r"[\w'’-]+", question)
+    return " ".join(w for w in words if w.lower() not in asked)
+
+
 def lead_end(reply_text: str) -> int | None:
     """Where a yes or no that closes with "." or "!" ends, when more follows ("No. They
     should ask a doctor."): the sentence splitter keeps such a short piece with the next

@@ -264,3 +264,20 @@ def test_a_stray_negation_does_not_deny_an_affirmative_short_reply() -> None:
     texts = [s.text for s in found.statements]
     findings = LocalJudge().verifier.check(texts, context, sources=texts)
     assert all(f.outcome is not Support.CONTRADICTED for f in findings)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "wrong"),
+    [
+        ("How much do we get each week? We're in a self-catered flat.", "£49.18.", False),
+        ("How much do we get each week? We're in a self-catered flat.", "£8.86.", True),
+    ],
+)
+def test_the_questions_premise_chooses_the_sentence_that_answers_it(
+    question: str, answer: str, wrong: bool
+) -> None:
+    context = (
+        "If you live in catered accommodation you receive £8.86 per person per week. "
+        "In self-catered accommodation the allowance is £49.18 per person per week."
+    )
+    assert (judged(question, answer, context) is Support.CONTRADICTED) == wrong
