@@ -203,6 +203,7 @@ class Language:
             "synonym_groups": [list(g) for g in self.synonyms],
             "bound_words": sorted(self.bounds),
             "decimal_comma": self.decimal_comma,
+            "number_joiners": sorted(self.number_joiners),
             "without_words": sorted(self.without),
             "light_words": sorted(self.light | self.bound_phrase_words),
             "framing_supportive": [lead(w) for w in self.supportive_wraps],

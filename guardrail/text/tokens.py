@@ -154,6 +154,19 @@ def content_keys(text: str) -> set[str]:
     return {t.key for t in tokenize(text, "align") if t.content}
 
 
+#: A number written with a comma before its decimals and dots between thousands.
+_COMMA_DECIMAL = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+")
+
+
+def comma_decimal(raw: str) -> float | None:
+    """The value of ``raw`` written as German, French, Spanish, Italian, Portuguese and Dutch
+    write numbers ("15.000" fifteen thousand, "2,25" two and a quarter); None when it is not
+    written so."""
+    if _COMMA_DECIMAL.fullmatch(raw):
+        return float(raw.replace(".", "").replace(",", "."))
+    return None
+
+
 def parse_number(token: str, *, decimal_comma: bool = False) -> float | None:
     """The numeric value of a digit token ("1,000" -> 1000, "3.5%" -> 3.5), else None.
     ``decimal_comma``: the text's language writes "15.000" for fifteen thousand and "2,25" for
@@ -161,9 +174,9 @@ def parse_number(token: str, *, decimal_comma: bool = False) -> float | None:
     raw = token.rstrip("%")
     if not raw or not raw[0].isdigit():
         return None
-    if decimal_comma and re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+", raw):
-        raw = raw.replace(".", "").replace(",", ".")
-    elif re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+    if decimal_comma and (value := comma_decimal(raw)) is not None:
+        return value
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
         raw = raw.replace(",", "")
     elif "," in raw:
         raw = raw.replace(",", ".", 1) if raw.count(",") == 1 and "." not in raw else raw

@@ -24,6 +24,7 @@ import re
 import zlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from guardrail.judges.local.lexicon import Lexicon
@@ -36,6 +37,7 @@ from guardrail.judges.local.verify import (
     _decide,
     word_reading,
 )
+from guardrail.lang.context import current_language
 from guardrail.text.ngrams import NgramIndex, bigrams, trigrams
 from guardrail.text.tokens import words
 
@@ -304,12 +306,13 @@ def reverses(variant: Assessment, factoid: Assessment) -> bool | None:
     context unit both match; with no unit matching either, from their own negations.
     ``None`` when they match different units (the two cannot be compared through the
     context)."""
-    turned = bounds_turned(variant.core, factoid.core)
     if variant.best is None and factoid.best is None:
-        return ((variant.negations - factoid.negations) % 2 == 1) != turned
-    if variant.best is None or factoid.best is None or variant.best.unit is not factoid.best.unit:
+        flipped = (variant.negations - factoid.negations) % 2 == 1
+    elif variant.best is None or factoid.best is None or variant.best.unit is not factoid.best.unit:
         return None
-    return (variant.parity != factoid.parity) != turned
+    else:
+        flipped = variant.parity != factoid.parity
+    return flipped != bounds_turned(variant.core, factoid.core)
 
 
 def bounds_turned(variant: str, factoid: str) -> bool:
@@ -317,13 +320,19 @@ def bounds_turned(variant: str, factoid: str) -> bool:
     most 20" / "more than 20")."""
     if not variant or not factoid:
         return False
-    mine = {(v.kind, v.key, v.amount): v.bound for v in values_of(factoid) if v.bound}
+    code = current_language()
+    mine = dict(_bounded(factoid, code))
     if not mine:
         return False
-    flips = sum(
-        1 for v in values_of(variant) if v.bound and mine.get((v.kind, v.key, v.amount)) == -v.bound
-    )
+    flips = sum(1 for amount, bound in _bounded(variant, code) if mine.get(amount) == -bound)
     return flips % 2 == 1
+
+
+@lru_cache(maxsize=4096)
+def _bounded(text: str, code: str) -> tuple[tuple[tuple[str, str, float | None], int], ...]:
+    """((kind, key, amount), bound) of each bounded amount of ``text`` read in language
+    ``code`` (remembered: a factoid is read once for all its variants)."""
+    return tuple(((v.kind, v.key, v.amount), v.bound) for v in values_of(text) if v.bound)
 
 
 def polarity(assessment: Assessment) -> Polarity:

@@ -82,6 +82,9 @@ class Lexicon:
     without_words: frozenset[str] = frozenset({"without", "unless"})
     #: numbers are written "15.000" and "2,25" (:attr:`~guardrail.lang.base.Language.decimal_comma`)
     decimal_comma: bool = False
+    #: words that join the parts of a number written in words ("hundred *and* five", "vinte
+    #: *e* dois"; :attr:`~guardrail.lang.base.Language.number_joiners`)
+    number_joiners: frozenset[str] = frozenset({"and"})
     #: The language's root of a word (:meth:`~guardrail.lang.base.Language.root`): words of one
     #: root share a key, so inflected forms match. ``None`` for English (its stemmer does it).
     root: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
@@ -177,6 +180,7 @@ class Lexicon:
             bound_words=frozenset(data.get("bound_words", [])),
             without_words=frozenset(data.get("without_words", ["without", "unless"])),
             decimal_comma=bool(data.get("decimal_comma", False)),
+            number_joiners=frozenset(data.get("number_joiners", ["and"])),
         )
 
     def is_negation(self, word: str) -> bool:

@@ -50,6 +50,8 @@ from guardrail.judges.local.times import (
     Date,
     calendar_dates,
     clock_minutes,
+    hour_readings,
+    hour_value,
     same_date,
 )
 from guardrail.judges.local.values import DIMENSIONS, Value, bound_words, extract
@@ -110,9 +112,13 @@ def remember(
 def is_resolved(statement: str) -> bool:
     """Whether ``statement`` (or the statement it was cut from) was read with its question
     this turn: a short reply whose every word the verifier weighs."""
-    resolved = _RESOLVED.get()
+    return _marked(statement, _RESOLVED.get())
+
+
+def _marked(statement: str, keys: frozenset[str]) -> bool:
+    """Whether ``statement``, or the one statement among ``keys`` it was cut from, is marked."""
     key = _key(statement)
-    return key in resolved or _parent(key, resolved) is not None
+    return key in keys or _parent(key, keys) is not None
 
 
 def _parent(key: str, table: Iterable[str]) -> str | None:
@@ -145,18 +151,6 @@ def reply_values(statement: str) -> tuple[str, ...]:
             if any(c.isalnum() for w in run for c in w) and f" {_key(' '.join(run))} " in said:
                 return tuple(run)
     return ()
-
-
-def _asks_clock(statement: str) -> bool:
-    """Whether the question ``statement`` (or the resolved statement it was cut from)
-    answers asks for a time of day."""
-    clock = _CLOCK.get()
-    key = _key(statement)
-    if key in clock:
-        return True
-    table = _TURN.get() or {}
-    parent = None if key in table else _parent(key, table)
-    return parent is not None and parent in clock
 
 
 _FALSE_FRAMING = re.compile(r"^it\s+is\s+(?:false|untrue|incorrect|wrong)\s+that\b")
@@ -366,7 +360,7 @@ def _source_finding(
     terms = verify.assess(source, index, lex).terms
     groups = _groups(values)
     said = ", ".join(" ".join(g) for g in groups)
-    clock = _asks_clock(source) and any(_times(u.text) for u in index.units)
+    clock = _marked(source, _CLOCK.get()) and any(_times(u.text) for u in index.units)
     wanted = [_wanted(source, group, terms, clock=clock) for group in groups]
     first, rest = wanted[0], wanted[1:]
     if not first.any() or first.length() > MAX_VALUE_WORDS:
@@ -536,12 +530,6 @@ _HEDGES = frozenset(
     "sharp dot around about approximately approx roughly somewhere exactly precisely just "
     "only latest earliest ish".split()
 )
-_HOUR_WORDS = {
-    w: n
-    for n, w in enumerate(
-        "one two three four five six seven eight nine ten eleven twelve".split(), 1
-    )
-}
 _HOUR_LINKS = frozenset("from till until til to and between - – or".split())
 
 
@@ -554,13 +542,10 @@ def _bare_hours(words: Sequence[str]) -> list[set[int]]:
         low = word.lower().strip(".,")
         if low in _HOUR_LINKS or low in _HEDGES or not low:
             continue
-        hour = int(low) if low.isdigit() else _HOUR_WORDS.get(low, 0)
-        if not 1 <= hour <= 24:
+        hour = hour_value(low)
+        if hour is None or not 1 <= hour <= 24:
             return []
-        if hour > 12:
-            hours.append({(hour % 24) * 60})
-        else:
-            hours.append({(hour % 12) * 60, (hour % 12 + 12) * 60})
+        hours.append(hour_readings(hour, 0, None))
     return hours
 
 
@@ -569,12 +554,12 @@ def _bare_hours(words: Sequence[str]) -> list[set[int]]:
 _DURATION_BOUNDS = {"after": -1, "within": 1}
 
 
-def _durations(said: str, words: Sequence[str]) -> list[tuple[float, int]]:
-    """(amount, bound) of each duration the reply opens with a bounding word ("after 12
-    months", "within 14 days")."""
+def _durations(measured: Sequence[Value], words: Sequence[str]) -> list[tuple[float, int]]:
+    """(amount, bound) of each duration (of ``measured``) the reply opens with a bounding
+    word ("after 12 months", "within 14 days")."""
     lows = [w.lower() for w in words]
     out: list[tuple[float, int]] = []
-    for value in _measures(said):
+    for value in measured:
         first = value.surface.split()[0].lower()
         at = lows.index(first) if first in lows else -1
         if at > 0 and lows[at - 1] in _DURATION_BOUNDS and value.amount is not None:
@@ -602,7 +587,8 @@ def _wanted(
     if bounded:  # "at most eight": the bound's words bound the number, they are not values
         skip = bound_words(current_language())
         own = [t for t in own if t.number is not None or t.surface.lower() not in skip]
-    spans = _durations(said, words) if not (times or dates) else []
+    measured = _measures(said) if not (times or dates) else []
+    spans = _durations(measured, words)
     if spans:  # "after 12 months": a waiting time, read as a bound on the duration
         own = [t for t in own if t.surface.lower() not in _DURATION_BOUNDS]
     wanted = _Wanted(words, said_terms, own, _identifiers(source, words), times, dates)
@@ -614,8 +600,7 @@ def _wanted(
         for v in extract(source)
         if v.amount is not None and said_words & {w.lower() for w in v.surface.split()}
     }
-    if not (times or dates):
-        wanted.measure(_measures(said))
+    wanted.measure(measured)
     return wanted
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["calendar_dates", "clock_minutes"]
+__all__ = ["calendar_dates", "clock_minutes", "hour_readings", "hour_value"]
 
 _NUMBER_WORDS = {
     w: n
@@ -47,7 +47,8 @@ _RANGE = re.compile(
 _PART_OF_DAY = re.compile(rf"\b{_HOUR}(?:\s*(?:and|to|-|–|until|till)\s*{_HOUR})?\s+{_PART}", re.I)
 
 
-def _hour(text: str) -> int | None:
+def hour_value(text: str) -> int | None:
+    """The hour a digit or a number word up to twelve gives (0 to 24), else None."""
     low = text.lower()
     value = _NUMBER_WORDS.get(low)
     if value is None and low.isdigit():
@@ -55,7 +56,9 @@ def _hour(text: str) -> int | None:
     return value if value is not None and 0 <= value <= 24 else None
 
 
-def _readings(hour: int, minute: int, meridiem: str | None) -> set[int]:
+def hour_readings(hour: int, minute: int, meridiem: str | None) -> set[int]:
+    """Minutes after midnight of ``hour``:``minute``: both readings of an hour up to 12 when
+    no a.m. or p.m. says which."""
     if meridiem is not None:
         pm = meridiem.lower().startswith("p")
         hour = hour % 12 + (12 if pm else 0)
@@ -73,16 +76,16 @@ def clock_minutes(text: str) -> set[int]:
             out |= _read(m, kind)
     for m in _RANGE.finditer(text):
         for group in (1, 2):
-            hour = _hour(m.group(group))
+            hour = hour_value(m.group(group))
             if hour is not None and 1 <= hour <= 12:
-                out |= _readings(hour, 0, None)
+                out |= hour_readings(hour, 0, None)
     for m in _PART_OF_DAY.finditer(text):
         part = (m.group(3) or "").lower()
         meridiem = "am" if part == "morning" else "pm"
         for group in (1, 2):
-            hour = _hour(m.group(group)) if m.group(group) else None
+            hour = hour_value(m.group(group)) if m.group(group) else None
             if hour is not None and 1 <= hour <= 12:
-                out |= _readings(hour, 0, meridiem)
+                out |= hour_readings(hour, 0, meridiem)
     return out
 
 
@@ -91,22 +94,22 @@ def _read(m: re.Match[str], kind: str) -> set[int]:
         return {12 * 60}
     if kind == "midnight":
         return {0}
-    hour = _hour(m.group(1))
+    hour = hour_value(m.group(1))
     if hour is None:
         return set()
     if kind == "hm":
         minute = int(m.group(2))
         if minute >= 60:
             return set()
-        return _readings(hour, minute, m.group(3))
+        return hour_readings(hour, minute, m.group(3))
     if kind == "h_mer":
-        return _readings(hour, 0, m.group(2)) if 1 <= hour <= 12 else set()
+        return hour_readings(hour, 0, m.group(2)) if 1 <= hour <= 12 else set()
     if kind == "h":
-        return _readings(hour, 0, None)
+        return hour_readings(hour, 0, None)
     minute = {"half_past": 30, "quarter_past": 15, "quarter_to": -15}[kind]
     if minute < 0:
-        return {r - 60 + 45 for r in _readings(hour, 0, None)}
-    return _readings(hour, minute, None)
+        return {r - 60 + 45 for r in hour_readings(hour, 0, None)}
+    return hour_readings(hour, minute, None)
 
 
 _MONTHS = {

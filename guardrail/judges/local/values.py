@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
-from guardrail.text.tokens import STOPWORDS
+from guardrail.text.tokens import STOPWORDS, comma_decimal
 
 #: A value's kind: what it may be compared with.
 KINDS = (
@@ -315,8 +315,8 @@ def _tokens(text: str) -> list[_Tok]:
 
 def _number(tok: _Tok, decimal_comma: bool = False) -> float | None:
     raw = tok.text
-    if decimal_comma and re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+", raw):
-        return float(raw.replace(".", "").replace(",", "."))
+    if decimal_comma and (value := comma_decimal(raw)) is not None:
+        return value
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
         raw = raw.replace(",", "")
     elif "," in raw or ":" in raw:

@@ -335,9 +335,6 @@ def _root_keys(low: str, root: Callable[[str], str]) -> frozenset[str]:
     return frozenset({f"root:{root(word)}"}) if len(word) > ROOT_KEYED else frozenset()
 
 
-#: Words that join the parts of a number written in words ("vinte *e* dois", "veintitrés" is
-#: one word, "hundred *and* five").
-_NUMBER_JOINERS = frozenset({"and", "e", "y", "et", "und", "en"})
 #: Scale words that multiply the number before them ("quince *mil*", "2 *million*").
 _SCALES = frozenset({100.0, 1000.0, 1_000_000.0, 1_000_000_000.0})
 
@@ -373,7 +370,7 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
         if reading.number is not None and out and out[-1].number is not None:
             between = tokens[last_number + 1 : i]
             made = _composed(out[-1].number, reading.number)
-            if made is not None and all(t.lower in _NUMBER_JOINERS for t in between):
+            if made is not None and all(t.lower in lex.number_joiners for t in between):
                 out[-1] = replace(out[-1], surface=f"{out[-1].surface} {text}", number=made)
                 last_number = i
                 continue
