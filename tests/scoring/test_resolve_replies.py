@@ -252,3 +252,75 @@ def test_other_question_forms_are_read(question: str, answer: str, expected: lis
 def test_the_askers_own_word_in_a_reply_is_the_statements_your() -> None:
     (found,) = resolve("What do I need to show?", "My ticket.").statements
     assert "your ticket" in found.text and "my" not in found.text.lower().split()
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Isn't sick pay paid from the first day?",
+            "No, it kicks in on day four.",
+            ["Sick pay is not paid from the first day.", "Sick pay kicks in on day four."],
+        ),
+        (
+            "Is the clinic open at weekends?",
+            "Yes, they open Saturday mornings.",
+            ["The clinic is open at weekends.", "They open Saturday mornings."],
+        ),
+        (
+            "Do I need a referral for physio?",
+            "No, you self-refer online.",
+            ["You do not need a referral for physio.", "You self-refer online."],
+        ),
+    ],
+)
+def test_a_subject_pronoun_after_a_yes_or_no_opens_a_sentence_of_its_own(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """ "No, it kicks in on day four." is a no and then a clause: a subject pronoun opens a
+    sentence whatever verb follows it, so the clause is never glued onto the question's
+    statement."""
+    assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "How long after the last dose should I avoid alcohol?",
+            "Avoid alcohol for two days after the last dose.",
+        ),
+        ("Where do I hand in the form?", "Hand it in at reception."),
+        ("When should I send the renewal?", "Send it at least eight weeks before expiry."),
+        ("What should I do if I miss a pill?", "Take it as soon as you remember."),
+    ],
+)
+def test_an_instruction_that_names_no_value_is_read_as_written(question: str, answer: str) -> None:
+    """An instruction answering a wh-question is a sentence of its own; unless it points to a
+    name or a number ("Take it to Desk 4."), it is never pasted into the question's gap."""
+    found = resolve(question, answer)
+    assert found.statements == ()
+    assert found.text == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Who's actually holding my deposit?",
+            "The Deposit Protection Service, not the agency.",
+            ["The Deposit Protection Service is actually holding your deposit."],
+        ),
+        (
+            "Where do I collect my permit?",
+            "At the town hall, not the post office.",
+            ["You collect your permit at the town hall."],
+        ),
+    ],
+)
+def test_a_value_with_a_contrast_places_the_value_alone(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """ "X, not Y." answers with X: the contrast is not part of the value placed in the
+    question's gap."""
+    assert statements(question, answer) == expected

@@ -64,7 +64,7 @@ def resolve_follow(question: str, reply_text: str) -> list[Made]:
         return []
     pronoun = words[0].lower()
     verb = 2 if words[1].lower() in _ADVERBS else 1
-    if pronoun not in FOLLOW_PRONOUNS or not is_finite(words[verb], morphology()):
+    if pronoun not in FOLLOW_PRONOUNS or not _finite_after(pronoun, words[verb]):
         return []
     if len(words) > verb + 1 and words[verb + 1].lower() in _ABOUT_THE_CLAIM:
         return []  # "It is true." speaks of the reply, not of a thing the question named
@@ -72,6 +72,15 @@ def resolve_follow(question: str, reply_text: str) -> list[Made]:
     if not phrase:
         return []
     return [(sentence([*phrase, *words[1:]]), RULE)]
+
+
+def _finite_after(pronoun: str, word: str) -> bool:
+    """Whether ``word`` is the finite verb after ``pronoun``: a form the lexicon knows, or,
+    after "it", any "-s" form ("it *kicks* in") — a noun cannot follow a subject "it"."""
+    if is_finite(word, morphology()):
+        return True
+    low = word.lower()
+    return pronoun == "it" and low.isalpha() and low.endswith("s") and not low.endswith("ss")
 
 
 #: Object pronouns an instruction may point back with ("Take *it* with food."), and their number.

@@ -75,6 +75,9 @@ LEAD = re.compile(
 _EMPHASIS = frozenset(
     "never ever always not at all really absolutely definitely certainly of course indeed".split()
 )
+#: Subject pronouns: after a yes or no they open a clause of their own ("No, it kicks in on
+#: day four."), even when the verb after them is not one the lexicon knows.
+_SUBJECTS = frozenset("i you he she it we they".split())
 #: Words that open a condition standing for a qualified yes ("Only after three months.").
 _CONDITIONS = frozenset("only after until from before within during between with".split())
 # -- replies --------------------------------------------------------------------------------
@@ -120,8 +123,9 @@ def read_reply(text: str) -> Reply | None:
     echo = _echo(words)
     if echo is not None:
         return replace(echo, lead=lead, unplaced=tuple(words))
-    if has_finite(words):
-        # "Yes, with milk is fine.": the yes is read, the rest is checked as written
+    if has_finite(words) or (len(words) > 1 and words[0].lower() in _SUBJECTS):
+        # "Yes, with milk is fine.", "No, it kicks in on day four.": the yes is read, the
+        # rest is checked as written (a subject pronoun opens a clause whatever verb follows)
         return None if lead is None else Reply(lead, unplaced=tuple(words))
     if lead is not None and all(w.lower() in _EMPHASIS for w in words):
         return Reply(lead)  # "No, never.", "Yes, absolutely."

@@ -28,13 +28,17 @@ import re
 from guardrail.scoring.resolve._en_follow import named, resolve_follow
 from guardrail.scoring.resolve._en_grammar import (
     AUX,
+    DETERMINERS,
     NEGATED,
     PREPOSITIONS,
+    PRONOUNS,
     Clause,
     Made,
     agrees_with_negative_tag,
     clause,
     has_finite,
+    is_verb,
+    morphology,
     question_sentence,
     split_words,
 )
@@ -96,9 +100,13 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
             ]
         )
     q = wh_question(asked)
+    contrast = _CONTRAST.search(reply_text)
+    if q is not None and contrast is not None and split_words(reply_text[: contrast.start()]):
+        # "The Deposit Protection Service, not the agency.": the value is what comes first
+        return resolve_sentence(question, reply_text[: contrast.start()] + ".")
     if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words) or _restates(q, words):
         return []
-    if len(words) > 1 and imperative(words[0], words[1]):
+    if len(words) > 1 and (imperative(words[0], words[1]) or _instruction(asked, words)):
         # "Take it to Mrs Patel.": the value is what the instruction's last preposition takes
         value = _instructed_value(words)
         return [] if value is None else [(t, r) for t, r in resolve_wh(q, value) if t]
@@ -108,6 +116,8 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
 
 
+#: A contrast after a reply's value ("Desk 4, not Desk 5."): the value is the part before it.
+_CONTRAST = re.compile(r"\s*,\s*(?:but\s+)?not\s+\w", re.IGNORECASE)
 #: A reply that agrees with what the asker said ("Right.", "Correct, ...").
 _AGREEING = re.compile(
     r"^\s*(?P<word>right|correct|exactly|that's right|that is right|that's correct)\b",
@@ -183,6 +193,25 @@ def _alternative(asked: list[str], reply: list[str]) -> list[str] | None:
     else:
         return None
     return kept if len(kept) > 1 else None
+
+
+#: Object pronouns right after a reply's first word make that word a verb ("Hand *it* in").
+_OBJECT_PRONOUNS = frozenset({"it", "them"})
+
+
+def _instruction(asked: list[str], words: list[str]) -> bool:
+    """Whether a reply to a wh-question is an instruction the lexicon's verb list may miss:
+    its first word takes an object pronoun ("Hand it in at reception.") or is the question's
+    own verb ("How long should I avoid alcohol?" + "Avoid alcohol for two days.")."""
+    first = words[0].lower()
+    if not first.isalpha() or first in PRONOUNS or first in PREPOSITIONS or first in DETERMINERS:
+        return False
+    if words[1].lower() in _OBJECT_PRONOUNS:
+        return True
+    asked_words = {w.lower() for w in asked[1:]} - AUX - set(NEGATED)
+    if len(words) < 3 or not words[1][:1].islower():
+        return False  # "Form FR-2.": a name that opens with a verb-like word
+    return first in asked_words and is_verb(first, morphology())
 
 
 def _instructed_value(words: list[str]) -> list[str] | None:
