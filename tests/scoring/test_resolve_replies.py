@@ -324,3 +324,27 @@ def test_a_value_with_a_contrast_places_the_value_alone(
     """ "X, not Y." answers with X: the contrast is not part of the value placed in the
     question's gap."""
     assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "I'm expecting twins. Can I still fly at 34 weeks?",
+            "No, not after 32 weeks with twins.",
+            [
+                "You still cannot fly at 34 weeks.",
+                "You still cannot fly after 32 weeks with twins.",
+            ],
+        ),
+        (
+            "Can my employer read my private emails?",
+            "No, not without a court order.",
+            ["Your employer cannot read your private emails without a court order."],
+        ),
+    ],
+)
+def test_a_denied_qualifier_stays_denied(question: str, answer: str, expected: list[str]) -> None:
+    """ "No, not after 32 weeks." denies the reply's own value too: it is never turned into
+    "You can fly after 32 weeks"; "not without X" is the denial on that condition."""
+    assert statements(question, answer) == expected

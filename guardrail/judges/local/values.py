@@ -130,6 +130,10 @@ _BOUNDS_AFTER: dict[str, int] = {
 }  # fmt: skip
 #: Words before a bare number that make it an age in years ("aged 16 and over").
 _AGE_WORDS = frozenset({"aged", "age", "ages"})
+#: Words before a lower bound that make the amount how long a denied state lasts ("must not
+#: drive *for* at least four hours"): the negation then leaves the bound as it is.
+_SPAN_WORDS = frozenset({"for"})
+_AT_LEAST = frozenset({"at least", "minimum", "minimum of"})
 #: Words of a bound phrase, at most.
 _BOUND_WORDS = 3
 #: Kinds of value a bound applies to.
@@ -562,6 +566,9 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
             if found:
                 start = a - size
                 negated = any(toks[k].low in t.negations for k in range(max(0, start - 3), start))
+                spans = start > 0 and toks[start - 1].low in _SPAN_WORDS
+                if spans and _phrase(toks, start, a) in _AT_LEAST:
+                    negated = False  # "must not drive for at least 4 hours": the ban lasts 4+
                 bound = -found if negated else found
                 break
         if not bound:

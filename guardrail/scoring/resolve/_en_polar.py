@@ -96,6 +96,8 @@ class Reply:
     qualifier: tuple[str, ...] = ()
     #: The words after the yes or no, when no rule places them ("with milk is fine").
     unplaced: tuple[str, ...] = ()
+    #: The qualifier came after a "not" ("No, not after 32 weeks."): it is denied too.
+    qualifier_denied: bool = False
 
     @property
     def sign(self) -> Sign:
@@ -123,6 +125,9 @@ def read_reply(text: str) -> Reply | None:
     echo = _echo(words)
     if echo is not None:
         return replace(echo, lead=lead, unplaced=tuple(words))
+    if lead != "+" and len(words) > 2 and words[0].lower() == "not" and words[1] in PREPOSITIONS:
+        # "No, not after 32 weeks.", "No, not without a court order.": a denied condition
+        return Reply("-", qualifier=tuple(words[1:]), qualifier_denied=True)
     if has_finite(words) or (len(words) > 1 and words[0].lower() in _SUBJECTS):
         # "Yes, with milk is fine.", "No, it kicks in on day four.": the yes is read, the
         # rest is checked as written (a subject pronoun opens a clause whatever verb follows)
@@ -249,7 +254,9 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         swapped = _swap_value(asked, qualifier)
         if swapped is not None and reply.sign == "-":
             # "Does it open at 8?" "No, at 9.": the question's hour denied, the reply's given
-            return [(asked.render(morph, "-"), rule), (swapped.render(morph, "+"), rule)]
+            # ("No, not after 32 weeks.": the reply's value denied as well)
+            given: Sign = "-" if reply.qualifier_denied else "+"
+            return [(asked.render(morph, "-"), rule), (swapped.render(morph, given), rule)]
         if swapped is not None:
             # "Does it open before 7 am?" "Yes, at 6 am.": the reply's hour stands for the
             # question's (which it answers); a "no" keeps its qualifier as a tail
