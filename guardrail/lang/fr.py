@@ -67,7 +67,7 @@ _UNITS = {
 LANGUAGE = Language(
     code="fr",
     name="French",
-    negations=frozenset("pas jamais aucun aucune rien ni guère sans".split()),
+    negations=frozenset("pas non jamais aucun aucune rien ni guère sans".split()),
     stopwords=frozenset(
         """le la les l un une des du de d et ou mais donc car en dans au aux à sur sous par
         pour avec sans chez vers entre pendant depuis avant après est sont était étaient

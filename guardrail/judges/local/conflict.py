@@ -29,7 +29,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from guardrail.judges.local import bounds, entities
+from guardrail.judges.local import bounds, contrast, entities
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import Value, extract
@@ -177,9 +177,13 @@ class ConflictCheck:
         best = assessment.best
         if best is None:
             return None
-        kind = bounds.finding(statement, assessment) or entities.moved(
-            statement, assessment, self.stated, self.values_of, self.index.units
-        )  # conflicts of kind (pay / free, immediately / wait) and facts moved to another name
+        sentence = next(u for u in self.index.units if u.sentence == best.unit.sentence)
+        kind = (
+            bounds.finding(statement, assessment)
+            or entities.moved(statement, assessment, self.stated, self.values_of, self.index.units)
+            or contrast.swapped(assessment.tokens, sentence, self.lex, framing=assessment.framing)
+        )  # conflicts of kind (pay / free, immediately / wait), facts moved to another name,
+        # and a contrast set the other way round ("at B, not at A" for "at A, not at B")
         if kind is not None:
             return kind
         agree = self._comparisons.agree(statement, best.unit.text)

@@ -131,7 +131,7 @@ class ContextIndex:
     lower_vocab: frozenset[str]
 
 
-def _negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
+def negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
     """Indices of the tokens that negate ("not", "never", "n't" ...; not "not only", "no doubt")."""
     out: list[int] = []
     negations = lex.negations
@@ -195,7 +195,7 @@ _SCOPE_STOP = frozenset({"but", "and", "or", "while", "whereas", "although", "th
 def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], ...]:
     """The stems each negation governs: the next few content words and the word before."""
     scopes: list[frozenset[str]] = []
-    for i in _negation_positions(tokens, lex):
+    for i in negation_positions(tokens, lex):
         scope: set[str] = set()
         if tokens[i].lower in _FREE_OF:  # "free of charge" denies the charge, nothing else
             found = next((t for t in tokens[i + 2 : i + 4] if t.is_word), None)
@@ -670,7 +670,7 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
     terms = _terms(tokens, lex, index.lower_vocab)
     if not terms or not index.units:
         return _Core(tokens, terms, 0, [], [], None)
-    negations = len(_negation_positions(tokens, lex))
+    negations = len(negation_positions(tokens, lex))
     n = index.sentences
     weights: list[float] = []
     elsewhere: list[bool] = []

@@ -1,0 +1,106 @@
+"""A contrast turned around: "at A, not at B" against "at B, not at A".
+
+A passage that sets two things against each other ("Claims are made at the Jobcentre, not at
+the town hall.") and an answer that sets them the other way ("You claim at the town hall, not
+the Jobcentre.") share every word and one negation each, so word coverage and negation parity
+both agree. What differs is *which side* the negation denies. This check reads each "..., not
+..." contrast of a sentence as two sides — the content words the negation denies (from the
+negation to the next break) and those the rest of the sentence affirms — and finds a swap: the
+statement denies what the passage only affirms, and affirms what the passage only denies.
+
+Only a negation that opens a contrast counts: one after a comma, a semicolon or a dash, maybe
+behind a conjunction ("..., and not at the town hall", "..., et non à la mairie"). The
+negation words are each language's own (:attr:`~guardrail.judges.local.lexicon.Lexicon.negations`).
+"""
+
+from __future__ import annotations
+
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.verify import Finding, Support, Unit, negation_positions, quote
+from guardrail.text.stemming import stem
+from guardrail.text.tokens import Token, tokenize
+
+__all__ = ["swapped"]
+
+#: Tokens after which a negation opens a contrast.
+_OPENERS = frozenset({",", ";", "–", "—", "-"})
+#: Conjunctions that may stand between that mark and the negation ("and not", "et non").
+_CONJUNCTIONS = frozenset("and but or et mais ou y pero o und aber oder e ma en maar of".split())
+#: Tokens that end the denied side.
+_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "(", ")", "–", "—"})
+
+Sides = tuple[frozenset[str], frozenset[str]]
+
+
+def sides(tokens: list[Token], lex: Lexicon) -> list[Sides]:
+    """For each negation of ``tokens`` that opens a contrast: the stems of the content words
+    the rest of the sentence affirms, and those the negation denies."""
+    out: list[Sides] = []
+    for i in negation_positions(tokens, lex):
+        before = i - 1
+        while before >= 0 and tokens[before].lower in _CONJUNCTIONS:
+            before -= 1
+        if before < 0 or tokens[before].text not in _OPENERS:
+            continue
+        end = i + 1
+        while end < len(tokens) and tokens[end].text not in _BREAKS:
+            end += 1
+        denied = _content(tokens[i + 1 : end], lex)
+        affirmed = _content(tokens[:before] + tokens[end:], lex) - denied
+        if denied and affirmed:
+            out.append((affirmed, denied))
+    return out
+
+
+def _content(tokens: list[Token], lex: Lexicon) -> frozenset[str]:
+    return frozenset(
+        stem(t.lower)
+        for t in tokens
+        if t.is_word and lex.is_content(t.lower) and not lex.is_negation(t.lower)
+    )
+
+
+def swapped(
+    statement: list[Token], sentence: Unit, lex: Lexicon, *, framing: int = 0
+) -> Finding | None:
+    """Contradicted when the statement (its tokens) sets a contrast the other way round from
+    the passage ``sentence``, supported when it sets it the same way (both reversed under a
+    denying frame, "It is not true that ..."); ``None`` when neither sets a contrast the other
+    compares."""
+    mine = sides(statement, lex)
+    if not mine:
+        return None
+    theirs = sides(tokenize(sentence.text, "lexical"), lex)
+    for affirmed, denied in mine:
+        for their_affirmed, their_denied in theirs:
+            only_affirmed, only_denied = (
+                their_affirmed - their_denied,
+                their_denied - their_affirmed,
+            )
+            if denied & only_affirmed and affirmed & only_denied:
+                same = False
+            elif (
+                denied & their_denied
+                and affirmed & their_affirmed
+                and not (denied & only_affirmed or affirmed & only_denied)
+            ):
+                same = True  # the same contrast, whatever each language's negations count
+            else:
+                continue
+            if (framing % 2 == 1) != same:
+                return Finding(
+                    Support.SUPPORTED,
+                    f"The context sets the contrast {'the same way' if same else 'the other way'}"
+                    f"{'' if same else ', as the statement denies'}: {quote(sentence.text)}",
+                )
+            return Finding(
+                Support.CONTRADICTED,
+                "The context "
+                + (
+                    "sets the contrast the same way, which the statement denies"
+                    if same
+                    else "denies what the statement gives and gives what it denies"
+                )
+                + f": {quote(sentence.text)}",
+            )
+    return None
