@@ -190,6 +190,8 @@ LANGUAGE = Language(
         "viernes": 4,
         "sábado": 5,
         "domingo": 6,
+        "sábados": 5,
+        "domingos": 6,
     },
     units=_UNITS,
     currencies={

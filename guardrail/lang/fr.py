@@ -188,6 +188,13 @@ LANGUAGE = Language(
         "vendredi": 4,
         "samedi": 5,
         "dimanche": 6,
+        "lundis": 0,
+        "mardis": 1,
+        "mercredis": 2,
+        "jeudis": 3,
+        "vendredis": 4,
+        "samedis": 5,
+        "dimanches": 6,
     },
     units=_UNITS,
     currencies={

@@ -138,6 +138,8 @@ LANGUAGE = Language(
         "venerdì": 4,
         "sabato": 5,
         "domenica": 6,
+        "sabati": 5,
+        "domeniche": 6,
     },
     units=_UNITS,
     currencies={"euro": "eur", "centesimi": "cent", "dollari": "usd", "sterline": "gbp"},

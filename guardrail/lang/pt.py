@@ -136,6 +136,13 @@ LANGUAGE = Language(
         "sexta-feira": 4,
         "sábado": 5,
         "domingo": 6,
+        "segundas-feiras": 0,
+        "terças-feiras": 1,
+        "quartas-feiras": 2,
+        "quintas-feiras": 3,
+        "sextas-feiras": 4,
+        "sábados": 5,
+        "domingos": 6,
     },
     units=_UNITS,
     currencies={

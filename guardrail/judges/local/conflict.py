@@ -29,7 +29,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from guardrail.judges.local import bounds, contrast, entities
+from guardrail.judges.local import bounds, contrast, entities, weekdays
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import Value, extract
@@ -151,14 +151,21 @@ class ConflictCheck:
         stated = self.stated(statement)
         if not stated:
             return None
+        if any(_day(v) is not None for v in stated):
+            # "open from Tuesday to Sunday": a day outside is another value, one inside not
+            outside = self._outside_days(stated, assessment)
+            if outside is not None:
+                return outside
+            if weekdays.ranges(self.values_of(best.unit), best.unit.text):
+                stated = [v for v in stated if _day(v) is None]
+        unit = best.unit
+        found = self.values_of(unit)
         candidates = [v for v in stated if not self._anywhere(v)]
         if not candidates:
             return None
         value_words = {v.surface.lower() for v in candidates}
         if not _frame_matches(best, assessment, value_words):
             return None
-        unit = best.unit
-        found = self.values_of(unit)
         for value in candidates:
             rivals = self._rivals(value, found, statement, unit.text)
             if rivals and not any(value.same(r) for r in rivals):
@@ -167,6 +174,30 @@ class ConflictCheck:
                 bounds_only = any(replace(value, bound=0).same(replace(r, bound=0)) for r in rivals)
                 denied = not bounds_only and _parity(assessment, unit) == 1
                 return Conflict(value, tuple(rivals), unit.text, denied)
+        return None
+
+    def _outside_days(self, stated: list[Value], assessment: Assessment) -> Conflict | None:
+        """A stated weekday outside the day range of a unit that says the rest of the
+        statement (the best unit first, then any other with a range of days)."""
+        best = assessment.best
+        assert best is not None
+        units = [best.unit, *(u for u in self.index.units if u is not best.unit)]
+        for unit in units:
+            found = self.values_of(unit)
+            days = weekdays.ranges(found, unit.text)
+            if not days:
+                continue
+            outside = [v for v in stated if _day(v) is not None and not _day_in(v, days, found)]
+            if not outside:
+                return None  # the range that holds the day is the unit's own
+            match = (
+                best
+                if unit is best.unit
+                else _match(unit, assessment.terms, assessment.weights, assessment.elsewhere)
+            )
+            if _frame_matches(match, assessment, {v.surface.lower() for v in outside}):
+                ends = tuple(f for f in found if f.kind == "weekday")
+                return Conflict(outside[0], ends, unit.text, _parity(assessment, unit) == 1)
         return None
 
     def compared(self, statement: str, assessment: Assessment) -> Finding | None:
@@ -359,6 +390,17 @@ def _is_value(term: Term, value_words: set[str]) -> bool:
     """The term is part of one of the values being checked ("3,500" of "3,500 paintings")."""
     word = term.surface.lower()
     return any(word in _words(surface) or word in surface.split() for surface in value_words)
+
+
+def _day(value: Value) -> int | None:
+    """The weekday ``value`` names (0 = Monday), or None for any other value."""
+    return int(value.amount) if value.kind == "weekday" and value.amount is not None else None
+
+
+def _day_in(value: Value, days: list[weekdays.Span], found: list[Value]) -> bool:
+    """The unit gives the day ``value`` names: inside one of its ranges, or named itself."""
+    day = _day(value)
+    return day is not None and (weekdays.covered(day, days) or any(_day(f) == day for f in found))
 
 
 def _parity(assessment: Assessment, unit: Unit) -> int:
