@@ -11,6 +11,7 @@ import pytest
 from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.replies import remember, reply_values
 from guardrail.judges.local.verify import Support
+from guardrail.scoring import MetaRAG
 from guardrail.scoring.resolve import resolve
 
 
@@ -281,3 +282,33 @@ def test_the_questions_premise_chooses_the_sentence_that_answers_it(
         "In self-catered accommodation the allowance is £49.18 per person per week."
     )
     assert (judged(question, answer, context) is Support.CONTRADICTED) == wrong
+
+
+@pytest.mark.parametrize(
+    ("question", "context", "faithful", "wrong"),
+    [
+        (
+            "When do international transfers have to be made to go the same day?",
+            "International transfers have to be made before 3.30pm on a working day to go the "
+            "same day.",
+            "Before half past three.",
+            "Before half past four.",
+        ),
+        (
+            "What time does the night shift start?",
+            "The night shift starts at 11pm and ends at 7am.",
+            "At 23:00.",
+            "At 22:00.",
+        ),
+    ],
+)
+def test_the_numbers_of_a_clock_time_are_the_time_not_words_to_find(
+    question: str, context: str, faithful: str, wrong: str
+) -> None:
+    """ "Half past three" and "23:00" are times ("3.30pm", "11pm"): their "three" or "23" is
+    no number the passage must spell out."""
+    scorer = MetaRAG(LocalJudge())
+    kept = scorer.score_sync(question, faithful, [context])
+    caught = scorer.score_sync(question, wrong, [context])
+    assert kept.score is not None and kept.score < 0.3, faithful
+    assert caught.score is None or caught.score >= 0.5, wrong
