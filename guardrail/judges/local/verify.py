@@ -306,6 +306,8 @@ def word_reading(low: str, lex: Lexicon) -> WordReading:
             parts = lex.parts(low)
         if lex.root is not None:
             same = same | _root_keys(low, lex.root) | lex.root_same.get(lex.root(low), frozenset())
+        else:
+            same = same | derived_keys(low)
         found = WordReading(
             content=lex.is_content(low),
             stem=s,
@@ -322,6 +324,32 @@ def word_reading(low: str, lex: Lexicon) -> WordReading:
         if len(lex.readings) < WORDS_KEPT:
             lex.readings[low] = found
     return found
+
+
+#: English suffixes that make a noun of an adjective (or the other way round), by class:
+#: "pregnant" / "pregnancy", "resident" / "residence", "eligible" / "eligibility".
+_DERIVED = (
+    ("ancies", "a"), ("ancy", "a"), ("ance", "a"), ("ants", "a"), ("ant", "a"),
+    ("encies", "e"), ("ency", "e"), ("ence", "e"), ("ents", "e"), ("ent", "e"),
+    ("bilities", "b"), ("bility", "b"), ("bly", "b"), ("ble", "b"),
+)  # fmt: skip
+#: Shortest stem left once such a suffix is cut.
+_DERIVED_STEM = 4
+#: Stems whose two forms mean different things ("current" / "currency", "patient" /
+#: "patience", "present" / "presence").
+_DERIVED_APART = frozenset({"curr", "pati", "pres", "cli"})
+
+
+def derived_keys(low: str) -> frozenset[str]:
+    """The key an English word shares with the words derived from the same stem by one of
+    :data:`_DERIVED`'s suffixes; none for other words."""
+    for suffix, kind in _DERIVED:
+        if low.endswith(suffix):
+            base = low[: -len(suffix)]
+            if len(base) >= _DERIVED_STEM and base.isalpha() and base not in _DERIVED_APART:
+                return frozenset({f"der:{base}|{kind}"})
+            return frozenset()
+    return frozenset()
 
 
 #: An elided article or pronoun before an apostrophe ("l'allocation", "dell'anno", "d'asile").
