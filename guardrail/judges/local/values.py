@@ -395,6 +395,11 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     while i < n:
         tok = toks[i]
         low = tok.low
+        if low in _ARTICLES and (one := _article_duration(toks, i, t)) is not None:
+            length, a, key = one  # "within a week", "half an hour": one of the unit
+            add("quantity", key, length, "", a, i + 2)
+            i += 2
+            continue
         if not tok.digit and low not in t.keywords:
             i += 1  # most words: nothing to read here (names are read after the loop)
             continue
@@ -517,6 +522,46 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     return out
 
 
+#: English articles that count one of the duration unit after them ("a week", "an hour").
+_ARTICLES = frozenset({"a", "an"})
+#: Units of time an article makes a duration of.
+_DURATION_DIMS = frozenset({"days", "months", "minutes"})
+#: Words before "a"/"an" that make it a duration ("within a week", "for an hour", "about a
+#: month", "lasts a year"); after any other word ("one tablet a day", "twice a week") it is a
+#: rate.
+_DURATION_LEAD = frozenset(
+    "within for in after about around roughly approximately over under than least most nearly "
+    "almost to just only last lasts lasted take takes took wait waits waited needs need "
+    "until till before by".split()
+)
+
+
+def _article_duration(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int, str] | None:
+    """The duration "a"/"an" at ``toks[i]`` and the unit after it make ("within a week" is 7
+    days, "half an hour" 30 minutes): (amount, first token, dimension); None for a rate ("one
+    tablet a day", "twice a week", "€5 a month") or no unit of time."""
+    unit = _possessed(toks[i + 1].low) if i + 1 < len(toks) else ""
+    if unit not in t.units:
+        return None
+    dim, per = t.units[unit]
+    if dim not in _DURATION_DIMS or unit.endswith("s"):
+        return None
+    before = toks[i - 1] if i else None
+    if before is not None and before.low == "half":
+        return per / 2, i - 1, dim
+    after = toks[i + 2].low if i + 2 < len(toks) else ""
+    if before is None or not before.low[:1].isalnum() or before.low in _DURATION_LEAD:
+        return per, i, dim
+    if after in _DURATION_AFTER or unit != toks[i + 1].low:  # "an hour before", "a week's notice"
+        return per, i, dim
+    return None  # "one tablet a day", "twice a week", "€5 a month": a rate
+
+
+#: Words after "a week" / "an hour" that make it a duration wherever it stands ("an hour
+#: *before* a meal", "a year *later*").
+_DURATION_AFTER = frozenset("before after later earlier ago beforehand afterwards long".split())
+
+
 #: Words between the two ends of a range ("12 to 15 minutes", "10 bis 12 Tage").
 _RANGE_WORDS = frozenset(
     {"to", "-", "–", "or", "and", "bis", "à", "a", "tot", "y", "e", "und", "et", "en"}
@@ -604,6 +649,14 @@ def _per_cent(toks: list[_Tok], j: int) -> bool:
     return j + 1 < len(toks) and toks[j].low == "per" and toks[j + 1].low == "cent"
 
 
+def _possessed(low: str) -> str:
+    """A word without its possessive ending ("month's" -> "month", "weeks'" -> "weeks")."""
+    for mark in ("'s", "’s", "'", "’"):
+        if low.endswith(mark) and len(low) > len(mark):
+            return low[: -len(mark)]
+    return low
+
+
 def _unit_follows(toks: list[_Tok], j: int, t: _Tables) -> bool:
     return _unit(toks, j, t)[0] is not None
 
@@ -618,10 +671,11 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
         if k + step >= len(toks):
             break
         tok = toks[k + step]
-        if not tok.low.isalpha():
+        word = _possessed(tok.low)
+        if not word.isalpha():
             break
-        if tok.low in t.units:
-            return tok.low, k + step + 1
+        if word in t.units:
+            return word, k + step + 1  # "24 hours", "one month's notice"
         if tok.low in t.stopwords:
             break  # "6 tablets a day": the unit is what comes before "a"
     if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in STOPWORDS:

@@ -192,6 +192,14 @@ _SCOPE_BREAK = frozenset({",", ";", ":", ".", "!", "?", "(", ")"})
 _SCOPE_STOP = frozenset({"but", "and", "or", "while", "whereas", "although", "though", "because"})
 
 
+#: Negations that deny the noun after them only ("through *no* fault of your own", "*keine*
+#: Gebühr"): the word before them is not theirs.
+_NO_NOUN = frozenset(
+    "no kein keine keinen keinem keiner keines geen ningún ninguna ninguno nessun nessuna "
+    "nessuno nenhum nenhuma".split()
+)
+
+
 def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], ...]:
     """The stems each negation governs: the next few content words and the word before."""
     scopes: list[frozenset[str]] = []
@@ -206,9 +214,12 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
         if tokens[i].lower in lex.without_words:  # "without notice": the notice, nothing else
             scopes.append(_without_scope(tokens, i, lex))
             continue
+        noun_only = tokens[i].lower in _NO_NOUN
         for later in tokens[i + 1 :]:
             if later.text in _SCOPE_BREAK or later.lower in _SCOPE_STOP:
                 break
+            if noun_only and later.lower in lex.auxiliaries:
+                break  # "no exam results yet *can* enrol": the noun phrase ends at its verb
             if later.is_number or (later.is_word and lex.is_content(later.lower)):
                 scope.add(later.text.rstrip("%") if later.is_number else stem(later.lower))
                 if later.is_word:
@@ -218,7 +229,7 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
                     scope.update(k for k, _ in polar if k.startswith(VERDICT))
                 if len(scope) >= NEGATION_SCOPE:
                     break
-        for before in reversed(tokens[:i]):
+        for before in reversed(tokens[:i] if not noun_only else []):
             if before.text in _SCOPE_BREAK:
                 break
             if before.is_word and lex.is_content(before.lower):

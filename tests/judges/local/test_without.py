@@ -57,3 +57,23 @@ def test_without_any_problem_is_no_denial() -> None:
     wrong = "Sí, la sauna está permitida sin problema en el embarazo."
     (found,) = verified("es", [wrong], context)
     assert found is not Support.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("context", "statement"),
+    [
+        (
+            "You can apply for permission to work if you have waited more than 12 months for a "
+            "decision through no fault of your own.",
+            "You can apply for permission to work once you have waited over a year for a decision.",
+        ),
+        (
+            "Students with no exam results yet can enrol on the foundation course.",
+            "Students can enrol on the foundation course.",
+        ),
+    ],
+)
+def test_a_no_before_a_noun_denies_that_noun_only(context: str, statement: str) -> None:
+    """ "through *no* fault of your own" denies the fault, not the decision before it."""
+    (found,) = verified("en", [statement], context)
+    assert found is not Support.CONTRADICTED
