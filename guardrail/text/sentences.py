@@ -136,6 +136,31 @@ def _after_list_number(text: str, dot: int) -> bool:
     return _LIST_NUMBER.fullmatch(text, line_start, dot) is not None
 
 
+#: A day written with its ordinal dot ("am 30." Juni, "bis zum 30.06." einreichen).
+_DAY_BEFORE_DOT = re.compile(r"(?<![\d.,])\d{1,2}(?:\.\d{1,2})?$")
+#: Month names that follow a day with its ordinal dot (German; Danish and Norwegian share
+#: most of them).
+_DOTTED_MONTHS = frozenset(
+    "januar jänner februar märz april mai juni juli august september oktober november "
+    "dezember marts maj oktober desember december".split()
+)
+
+
+def _after_day(text: str, dot: int) -> bool:
+    """True for the ordinal dot of a day: before a month's name ("30. Juni") or a word in
+    lower case ("bis zum 30.06. einreichen")."""
+    if not _DAY_BEFORE_DOT.search(text, max(0, dot - 6), dot):
+        return False
+    after = _NEXT_WORD.match(text, dot + 1)
+    if after is None:
+        return False
+    word = after.group(1)
+    return word[0].islower() or word.lower() in _DOTTED_MONTHS
+
+
+_NEXT_WORD = re.compile(r"\s+(\w+)")
+
+
 def _has_alnum(text: str, span: Span) -> bool:
     return any(c.isalnum() for c in text[span[0] : span[1]])
 
@@ -146,7 +171,9 @@ def _passages(text: str) -> list[Span]:
     cuts: set[int] = set()
     for m in _PASSAGE_END.finditer(text):
         if m.group(0).startswith(".") and (
-            _after_abbreviation(text, m.start()) or _after_list_number(text, m.start())
+            _after_abbreviation(text, m.start())
+            or _after_list_number(text, m.start())
+            or _after_day(text, m.start())
         ):
             continue
         cuts.add(m.end())

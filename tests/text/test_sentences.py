@@ -83,3 +83,24 @@ def test_one_abbreviation_list_serves_both_rule_sets(rules):
         "Lt. Col. Reed and Rep. Diaz cited Smith et al. in the Ph.D. thesis.",
         "Vol. 2 followed.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Die Einspruchsfrist endet am 30. Juni. Danach wird der Bescheid bestandskräftig.",
+            ["Die Einspruchsfrist endet am 30. Juni.", "Danach wird der Bescheid bestandskräftig."],
+        ),
+        (
+            "Bitte bis zum 30.06. einreichen. Später geht es nicht.",
+            ["Bitte bis zum 30.06. einreichen.", "Später geht es nicht."],
+        ),
+        ("The fee is €30. Payment is due now.", ["The fee is €30.", "Payment is due now."]),
+    ],
+)
+def test_a_day_with_its_ordinal_dot_ends_no_passage_sentence(
+    text: str, expected: list[str]
+) -> None:
+    """ "am 30. Juni" and "bis zum 30.06. einreichen" write the day with a dot: no end."""
+    assert pieces(text, "passages") == expected

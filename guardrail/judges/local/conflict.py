@@ -389,7 +389,10 @@ def _frame_matches(best: _Match, assessment: Assessment, value_words: set[str]) 
 def _is_value(term: Term, value_words: set[str]) -> bool:
     """The term is part of one of the values being checked ("3,500" of "3,500 paintings")."""
     word = term.surface.lower()
-    return any(word in _words(surface) or word in surface.split() for surface in value_words)
+    return any(
+        word in _words(surface) or word in (w.rstrip(".") for w in surface.split())
+        for surface in value_words
+    )  # "30.07" of "30.07." (a day with its ordinal dot)
 
 
 def _day(value: Value) -> int | None:

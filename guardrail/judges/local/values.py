@@ -411,6 +411,14 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
                 add("money", _CURRENCY_SIGNS[low], cash * factor, "", i, j)
                 i = j
                 continue
+        # dates in figures, day first: "14.10.", "30.06.2026", "30/04", "31/03/2026"
+        if tok.digit and (numeric := _numeric_date(toks, i)) is not None:
+            when, year, j = numeric
+            add("date", "day", when, "", i, j)
+            if year is not None:
+                add("year", "year", year, "", i, j)
+            i = j
+            continue
         # times: "18:00", "6:30 pm", "6 pm", "noon"
         if low in _TIME_WORDS:
             add("time", "clock", float(_TIME_WORDS[low]), "", i, i + 1)
@@ -647,6 +655,41 @@ def _ampm(toks: list[_Tok], j: int) -> tuple[str | None, int]:
 
 def _per_cent(toks: list[_Tok], j: int) -> bool:
     return j + 1 < len(toks) and toks[j].low == "per" and toks[j + 1].low == "cent"
+
+
+_DOTTED_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})(?:\.(\d{4}))?")
+
+
+def _numeric_date(toks: list[_Tok], i: int) -> tuple[float, float | None, int] | None:
+    """A date in figures, day first, at ``toks[i]``: (month * 100 + day, the year or None,
+    the index after it). "14.10." needs its closing dot (or a year) to be no decimal and no
+    clock time; "30/04" and "31/03/2026" are dates as written."""
+    n = len(toks)
+    m = _DOTTED_DATE.fullmatch(toks[i].text)
+    if m is not None:
+        if m.group(3) is None and not (i + 1 < n and toks[i + 1].text == "."):
+            return None  # "14.10 Euro", "um 9.30 Uhr"
+        day, month = int(m.group(1)), int(m.group(2))
+        year = float(m.group(3)) if m.group(3) else None
+        end = i + 1 if m.group(3) else i + 2
+    elif (
+        i + 2 < n
+        and toks[i + 1].text == "/"
+        and toks[i + 2].digit
+        and re.fullmatch(r"\d{1,2}", toks[i].text)
+        and re.fullmatch(r"\d{1,2}", toks[i + 2].text)
+    ):
+        day, month = int(toks[i].text), int(toks[i + 2].text)
+        end, year = i + 3, None
+        if end + 1 < n and toks[end].text == "/" and re.fullmatch(r"\d{4}", toks[end + 1].text):
+            year, end = float(toks[end + 1].text), end + 2
+        elif len(toks[i].text) + len(toks[i + 2].text) < 3:
+            return None  # "3/4 full", "1/2 tablet": a fraction
+    else:
+        return None
+    if not (1 <= day <= 31 and 1 <= month <= 12):
+        return None
+    return float(month * 100 + day), year, end
 
 
 def _possessed(low: str) -> str:
