@@ -55,7 +55,15 @@ from guardrail.judges.local.times import (
     same_date,
 )
 from guardrail.judges.local.values import DIMENSIONS, Value, bound_words, extract
-from guardrail.judges.local.verify import Assessment, ContextIndex, Finding, Support, Term, Unit
+from guardrail.judges.local.verify import (
+    Assessment,
+    ContextIndex,
+    Finding,
+    Support,
+    Term,
+    Unit,
+    _match,
+)
 from guardrail.lang.context import current_language
 from guardrail.text.stemming import stem
 from guardrail.text.tokens import tokenize
@@ -397,7 +405,8 @@ def _source_finding(
         if not missing:
             if tied or not placed:
                 return None  # which of the sentence's values is asked for: the verifier
-            return _stated(placed, terms, wanted, full_frame)
+            only = full_frame or _only_time(wanted, placed, terms, index, lex)
+            return _stated(placed, terms, wanted, only)
         return Finding(
             Support.UNKNOWN,
             f"The context does not give {' '.join(missing[0].words)} for this question.",
@@ -488,6 +497,27 @@ def _stated(
                 f"The context gives {said} for this: {verify.quote(unit.text)}",
             )
     return None
+
+
+def _only_time(
+    wanted: Sequence[_Wanted],
+    placed: Sequence[Unit],
+    terms: Sequence[Term],
+    index: ContextIndex,
+    lex: Lexicon,
+) -> bool:
+    """Whether the reply is a clock time and the passage gives that time and no other, in a
+    sentence that opposes none of the statement's words: then the time answers the question
+    though the passage words only part of it ("What's the cut-off?" + "Half past three."
+    against "Transfers made before 3.30pm are sent the same day.")."""
+    if len(wanted) != 1 or not wanted[0].times or wanted[0].dates:
+        return False
+    given = set().union(*(_times(u.text) for u in index.units))
+    if not given or not given <= wanted[0].times:
+        return False  # several times in the passage: which one is asked for is not known
+    weights = [1.0] * len(terms)
+    elsewhere = [True] * len(terms)
+    return all(not _match(u, list(terms), weights, elsewhere).opposed for u in placed)
 
 
 def _groups(values: Sequence[str]) -> list[list[str]]:

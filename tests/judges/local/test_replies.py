@@ -312,3 +312,46 @@ def test_the_numbers_of_a_clock_time_are_the_time_not_words_to_find(
     caught = scorer.score_sync(question, wrong, [context])
     assert kept.score is not None and kept.score < 0.3, faithful
     assert caught.score is None or caught.score >= 0.5, wrong
+
+
+CUT_OFF = (
+    "International transfers made before 3.30pm on a working day are sent the same day. "
+    "Domestic payments are processed 24/7."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "context", "answer", "kept"),
+    [
+        (
+            "What's the cut-off for an international transfer to go today?",
+            CUT_OFF,
+            "Half past three.",
+            True,
+        ),
+        (
+            "What's the cut-off for an international transfer to go today?",
+            CUT_OFF,
+            "Half past four.",
+            False,
+        ),
+        ("When does the pharmacy close?", "The pharmacy opens at 9am every day.", "At 9am.", False),
+        (
+            "What's the cut-off for an international transfer?",
+            "International transfers made before 3.30pm are sent the same day. Domestic "
+            "transfers made before 5pm are sent the same day.",
+            "5pm.",
+            False,
+        ),
+    ],
+)
+def test_the_passages_only_time_answers_a_question_it_partly_words(
+    question: str, context: str, answer: str, kept: bool
+) -> None:
+    """When the passage words only part of the question ("cut-off" is not in it) but gives one
+    time only, and the sentence giving it says the rest of the question and nothing opposite,
+    a reply giving that time is supported; another time, a sentence that says the opposite
+    ("opens" for "close"), or a passage with several times is not."""
+    report = MetaRAG(LocalJudge()).score_sync(question, answer, [context])
+    assert report.score is not None
+    assert (report.score < 0.3) == kept, answer
