@@ -220,6 +220,8 @@ class Decomposer:
         right_has_verb = self._first_verb(right) is not None
         conj = tokens[i].lower
 
+        if conj == "and" and left[-1].lower in _SERIAL_VERBS and self._starts_with_verb(right):
+            return None  # "go and report", "come and collect": one action
         if self._starts_with_verb(right):
             subject = text[left[0].start : left[left_verb].start].strip()
             if not subject:
@@ -284,6 +286,9 @@ class Decomposer:
         return firsts, f"{head} {text[right[0].start :]}"
 
 
+#: Verbs that, joined by "and" to the verb after them, name one action with it ("go and
+#: report", "come and collect", "try and arrive").
+_SERIAL_VERBS = frozenset({"go", "come", "try", "pop", "run", "hurry"})
 #: Words between the two ends of a range of numbers ("2 to 4", "10 till 1").
 _RANGE_WORDS = frozenset({"to", "till", "until", "-", "–"})
 

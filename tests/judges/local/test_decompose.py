@@ -153,3 +153,17 @@ def test_decompose_never_raises_and_always_returns_a_json_array(text):
     reply = _SHARED.answer("decompose", {"text": text})
     items = json.loads(reply)
     assert isinstance(items, list) and all(isinstance(i, str) and i.strip() for i in items)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You have to go and report on Tuesdays between 9 and 11 in the morning.",
+        "You can come and collect the letter after 2pm.",
+        "Please try and arrive ten minutes early.",
+    ],
+)
+def test_go_and_do_is_one_action(judge, text):
+    """ "go and report", "come and collect", "try and arrive" name one action: split, the
+    first half ("You have to go.") would be a claim nobody made."""
+    assert factoids(judge, text) == [text]
