@@ -348,3 +348,26 @@ def test_a_denied_qualifier_stays_denied(question: str, answer: str, expected: l
     """ "No, not after 32 weeks." denies the reply's own value too: it is never turned into
     "You can fly after 32 weeks"; "not without X" is the denial on that condition."""
     assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Shouldn't I take it with food?",
+            "Yes, always with food.",
+            ["You should take it with food."],
+        ),
+        (
+            "Do I need to bring my passport?",
+            "Yes, always your passport.",
+            ["You need to bring your passport."],
+        ),
+    ],
+)
+def test_a_qualifier_that_only_repeats_the_question_adds_nothing(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """ "Yes, always with food." repeats the question's "with food": it is not pasted after it
+    a second time ("... with food always with food")."""
+    assert statements(question, answer) == expected

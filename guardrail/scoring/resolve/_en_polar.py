@@ -75,6 +75,9 @@ LEAD = re.compile(
 _EMPHASIS = frozenset(
     "never ever always not at all really absolutely definitely certainly of course indeed".split()
 )
+#: Adverbs a qualifier may add to words of the question without saying anything new
+#: ("Yes, *always* with food.", "Yes, *just* your passport.").
+_FOCUS = frozenset("always just only usually normally generally definitely certainly also".split())
 #: Subject pronouns: after a yes or no they open a clause of their own ("No, it kicks in on
 #: day four."), even when the verb after them is not one the lexicon knows.
 _SUBJECTS = frozenset("i you he she it we they".split())
@@ -229,7 +232,8 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
             predicate = predicate[2:]
         asked = replace(clause_, aux=reply.echo_aux, predicate=predicate)
     own = {w.lower() for w in (*clause_.predicate, *clause_.subject)}
-    qualifier = reply.qualifier if not {w.lower() for w in reply.qualifier} <= own else ()
+    plain = {w.lower() for w in reply.qualifier} - _FOCUS
+    qualifier = reply.qualifier if not plain <= own else ()  # "Yes, always with food." repeats
     while len(qualifier) > 1 and qualifier[0].lower() in own - PREPOSITIONS:
         qualifier = qualifier[1:]  # "Yes, open until 8 pm." repeats the question's "open"
     rule = "negated_question" if negated else "echo" if reply.echo_sign else "yes_no"
