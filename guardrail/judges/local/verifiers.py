@@ -25,6 +25,7 @@ answer sends the same context.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from guardrail.exceptions import ConfigError
+from guardrail.judges.local import medicines
 from guardrail.judges.local.conflict import Conflict, ConflictCheck
 from guardrail.judges.local.encoder import EncoderModel, context_sentences, window
 from guardrail.judges.local.features import (
@@ -46,7 +48,7 @@ from guardrail.judges.local.features import (
 )
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.records import RecordFacts, record_finding
-from guardrail.judges.local.replies import is_resolved, reply_verdict
+from guardrail.judges.local.replies import is_resolved, reply_values, reply_verdict
 from guardrail.judges.local.slots import slot_verdict
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
@@ -113,6 +115,9 @@ class Prepared:
     conflicts: ConflictCheck | None = None
     #: The yes/no attributes of a JSON record context (``None`` for other contexts).
     records: RecordFacts | None = None
+    #: The first letters of the context's words, to find a medicine it names (see
+    #: :func:`~guardrail.judges.local.medicines.named`).
+    medicines: frozenset[str] = frozenset()
     #: The matching pass per statement core (see :func:`~guardrail.judges.local.verify.assess`).
     cores: dict[str, Any] = field(default_factory=dict)
     #: The trained features per statement core (they do not depend on the framing).
@@ -188,6 +193,7 @@ class LexicalVerifier:
             sentences,
             conflicts=ConflictCheck(index, self.lexicon),
             records=RecordFacts.of(context, self.lexicon),
+            medicines=medicines.named(context),
         )
         self._cache[key] = prepared
         if len(self._cache) > self.cache_size:
@@ -267,7 +273,8 @@ class LexicalVerifier:
             if finding is None:
                 rest.append((statement, source, a))
         decided = iter(self.decide(rest, prepared, rt4chart) if rest else [])
-        return [f if f is not None else next(decided) for f in out]
+        found = [f if f is not None else next(decided) for f in out]
+        return [_medicine_named(f, s, prepared) for f, s in zip(found, origins, strict=True)]
 
     def decide(
         self, items: Sequence[tuple[str, str, Assessment]], prepared: Prepared, rt4chart: bool
@@ -475,6 +482,21 @@ def model_finding(
     if encoder is not None:
         reason = f"{reason[:-1] if reason.endswith('.') else reason} {_encoder_note(encoder)}."
     return Finding(outcome, reason)
+
+
+def _medicine_named(found: Finding, source: str, prepared: Prepared) -> Finding:
+    """Not supported when the statement (read from ``source``, the factoid it was made from)
+    names a medicine the context never names (see :mod:`~guardrail.judges.local.medicines`):
+    one drug swapped for another shares every other word with the passage. A statement read
+    with its question is asked only about its reply's words: "How often do I take the
+    amoxicillin?" names the medicine, the reply "Every eight hours." does not."""
+    if found.outcome is not Support.SUPPORTED:
+        return found
+    words = reply_values(source) if is_resolved(source) else re.findall(r"\w+", source)
+    other = medicines.unnamed_medicine(words, prepared.medicines)
+    if other is None:
+        return found
+    return Finding(Support.UNKNOWN, f"The context does not name {other}.")
 
 
 def _doubted(found: Finding, a: Assessment, statement: str, model: VerifierModel) -> Finding:
