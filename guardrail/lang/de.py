@@ -240,7 +240,7 @@ LANGUAGE = Language(
         }
     ),
     immediate=frozenset({"sofort", "unverzüglich", "umgehend", "ohne wartezeit"}),
-    wait=frozenset({"wartezeit", "warten", "erst nach", "wartefrist"}),
+    wait=frozenset({"wartezeit", "warten", "erst nach", "wartefrist", "warte", "wartet"}),
     free=frozenset(
         {
             "kostet nichts",

@@ -219,7 +219,19 @@ LANGUAGE = Language(
     immediate=frozenset(
         {"inmediatamente", "de inmediato", "enseguida", "sin demora", "sin espera"}
     ),
-    wait=frozenset({"espera", "esperar", "solo después"}),
+    wait=frozenset(
+        {
+            "espera",
+            "esperar",
+            "solo después",
+            "espere",
+            "esperes",
+            "esperen",
+            "aguarde",
+            "aguarda",
+            "aguardar",
+        }
+    ),
     free=frozenset(
         {
             "no cuesta nada",

@@ -227,7 +227,17 @@ LANGUAGE = Language(
     immediate=frozenset(
         {"immédiatement", "aussitôt", "sans délai", "tout de suite", "sans attente"}
     ),
-    wait=frozenset({"attente", "attendre", "délai d'attente", "seulement après"}),
+    wait=frozenset(
+        {
+            "attente",
+            "attendre",
+            "délai d'attente",
+            "seulement après",
+            "attendez",
+            "attends",
+            "patientez",
+        }
+    ),
     free=frozenset(
         {
             "ne coûte rien",

@@ -157,7 +157,20 @@ LANGUAGE = Language(
         }
     ),
     immediate=frozenset({"subito", "immediatamente", "senza attesa", "senza ritardo"}),
-    wait=frozenset({"attesa", "attendere", "aspettare", "solo dopo"}),
+    wait=frozenset(
+        {
+            "attesa",
+            "attendere",
+            "aspettare",
+            "solo dopo",
+            "aspetti",
+            "aspetta",
+            "aspettate",
+            "attenda",
+            "attendete",
+            "attendi",
+        }
+    ),
     free=frozenset(
         {
             "non costa nulla",

@@ -170,7 +170,9 @@ LANGUAGE = Language(
         }
     ),
     immediate=frozenset({"imediatamente", "de imediato", "sem demora", "sem espera"}),
-    wait=frozenset({"espera", "esperar", "só depois"}),
+    wait=frozenset(
+        {"espera", "esperar", "só depois", "espere", "esperem", "aguarde", "aguardem", "aguardar"}
+    ),
     free=frozenset(
         {
             "não custa nada",

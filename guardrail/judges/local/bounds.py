@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from guardrail.judges.local.values import tables
 from guardrail.judges.local.verify import Assessment, Finding, Support, quote
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
@@ -105,6 +106,7 @@ def _found(words: list[str], phrases: frozenset[str]) -> set[str]:
     a word that makes it no price, is left out)."""
     out: set[str] = set()
     firsts = _firsts(phrases)
+    negators = _negators(current_language())
     for i, word in enumerate(words):
         for parts in firsts.get(word, ()):
             n = len(parts)
@@ -112,7 +114,7 @@ def _found(words: list[str], phrases: frozenset[str]) -> set[str]:
                 continue
             phrase = " ".join(parts)
             before = words[max(0, i - 2) : i]
-            if any(w in _NEGATORS for w in before):
+            if any(w in negators for w in before):
                 continue
             if parts[0] == "free" and (before[-1:] and before[-1] in _NOT_A_PRICE):
                 continue
@@ -122,6 +124,18 @@ def _found(words: list[str], phrases: frozenset[str]) -> set[str]:
     return out
 
 
+@cache
+def _negators(code: str) -> frozenset[str]:
+    """The words that deny a cue after them in language ``code``: its own negations and
+    "without" words ("no" denies in Spanish, but is "in the" in Portuguese)."""
+    lang = language(code)
+    if lang is None:
+        return _EN_NEGATORS
+    return frozenset(lang.negations | lang.without) | (_NEGATORS - _EN_NEGATORS)
+
+
+_EN_NEGATORS = frozenset({"not", "no", "never", "without"})
+#: Negations of every language a cue may follow (a language module adds its own).
 _NEGATORS = frozenset(
     {"not", "no", "never", "without", "nicht", "kein", "keine", "ne", "pas", "sans", "sin",
      "non", "senza", "não", "sem", "niet", "geen", "zonder"}
@@ -142,6 +156,28 @@ def _frame(assessment: Assessment, cue_words: set[str]) -> bool:
         if id(term) not in missing:
             got += weight
     return total > 0 and got / total >= FRAME_COVERAGE
+
+
+#: Words that put the action after the wait ("wait an hour *then* call"), per language.
+_THEN = frozenset(
+    "then after afterwards dann danach puis ensuite luego después depois poi dopo dan "
+    "daarna".split()
+)
+#: Dimensions of a length of time.
+_DURATIONS = ("days", "minutes", "months")
+
+
+def _waited(statement: str) -> set[str]:
+    """The words of the lengths of time ``statement`` gives ("an hour", "meia hora"): a unit
+    of time and the word before it. How long the wait lasts is part of the wait, not of the
+    frame."""
+    units = tables(current_language()).units
+    words = _words(statement)
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        if units.get(word, ("", 0.0))[0] in _DURATIONS:
+            out.update(words[max(0, i - 1) : i + 1])
+    return out
 
 
 def finding(statement: str, assessment: Assessment) -> Finding | None:
@@ -168,6 +204,8 @@ def finding(statement: str, assessment: Assessment) -> Finding | None:
         if not theirs or _found(unit, one) or _found(said, other):
             continue
         cue_words = {w for p in mine | theirs for w in p.split()}
+        if one is table.wait:  # "wait *an hour and then* call": the wait's length and its "then"
+            cue_words |= _waited(statement) | _THEN
         if _frame(assessment, cue_words):
             says = " / ".join(sorted(theirs))
             return Finding(
