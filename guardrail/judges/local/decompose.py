@@ -165,6 +165,7 @@ class Decomposer:
 
     def _split(self, sentence: str) -> list[str]:
         parts = [p for p in re.split(r";\s+", sentence) if p.strip()]
+        parts = [piece for part in parts for piece in _dash_clauses(part)]
         out: list[str] = []
         for part in parts:
             out.extend(self._split_clause(part.strip(), depth=0))
@@ -289,6 +290,26 @@ class Decomposer:
 #: Verbs that, joined by "and" to the verb after them, name one action with it ("go and
 #: report", "come and collect", "try and arrive").
 _SERIAL_VERBS = frozenset({"go", "come", "try", "pop", "run", "hurry"})
+#: A dash with a space on each side (a hyphen "-" only between words: "8 - 10" is a range).
+_SPACED_DASH = re.compile(r"\s[—–]\s|(?<=[^\W\d])\s-\s(?=[^\W\d])")
+#: Fewest words on each side of a dash that joins two clauses.
+_DASH_SIDE_WORDS = 3
+
+
+def _dash_clauses(text: str) -> list[str]:
+    """``text`` cut at its one spaced dash when each side holds a clause of its own ("Raw fish
+    is best avoided – sushi with cooked fish is fine."); as it is when there is none, when two
+    dashes set off an aside, or when a side is too short to be a clause ("Monday – Friday")."""
+    dashes = list(_SPACED_DASH.finditer(text))
+    if len(dashes) != 1:
+        return [text]
+    left, right = text[: dashes[0].start()].strip(), text[dashes[0].end() :].strip()
+    words = [len(re.findall(r"[^\W\d_]+", side)) for side in (left, right)]
+    if min(words) < _DASH_SIDE_WORDS or not right[:1].isalpha():
+        return [text]
+    return [left, right[:1].upper() + right[1:]]
+
+
 #: Words between the two ends of a range of numbers ("2 to 4", "10 till 1").
 _RANGE_WORDS = frozenset({"to", "till", "until", "-", "–"})
 

@@ -167,3 +167,34 @@ def test_go_and_do_is_one_action(judge, text):
     """ "go and report", "come and collect", "try and arrive" name one action: split, the
     first half ("You have to go.") would be a claim nobody made."""
     assert factoids(judge, text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Raw fish is best avoided – sushi with cooked fish or vegetables is fine, though.",
+            ["Raw fish is best avoided.", "Sushi with cooked fish or vegetables is fine, though."],
+        ),
+        (
+            "Online transfers cost 2 euros — only the paper form at the counter is free.",
+            ["Online transfers cost 2 euros.", "Only the paper form at the counter is free."],
+        ),
+    ],
+)
+def test_a_dash_between_two_clauses_separates_them(judge, text, expected):
+    """One spaced dash between two clauses joins two claims, each checked on its own."""
+    assert factoids(judge, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ibuprofen — like other anti-inflammatory painkillers — should be avoided in pregnancy.",
+        "Take 8 - 10 drops a day.",
+        "The clinic is open Monday – Friday.",
+    ],
+)
+def test_a_dash_inside_a_clause_does_not_split_it(judge, text):
+    """Two dashes around an aside, a range of numbers, a range of days: one claim."""
+    assert factoids(judge, text) == [text]
