@@ -307,7 +307,16 @@ def _dash_clauses(text: str) -> list[str]:
     words = [len(re.findall(r"[^\W\d_]+", side)) for side in (left, right)]
     if min(words) < _DASH_SIDE_WORDS or not right[:1].isalpha():
         return [text]
+    if min(_running_words(side) for side in (left, right)) < 2:
+        return [text]  # "• Xbox One (while standing) — LT (hold) + RB (tap)": a label
     return [left, right[:1].upper() + right[1:]]
+
+
+def _running_words(text: str) -> int:
+    """Lower-case words of three letters or more outside brackets: running text has them, a
+    label or a key ("Xbox One (while standing)", "LT + RB") does not."""
+    bare = re.sub(r"\([^)]*\)", " ", text)
+    return sum(1 for w in re.findall(r"[^\W\d_]{3,}", bare) if w.islower())
 
 
 #: Words between the two ends of a range of numbers ("2 to 4", "10 till 1").

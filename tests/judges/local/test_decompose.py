@@ -198,3 +198,9 @@ def test_a_dash_between_two_clauses_separates_them(judge, text, expected):
 def test_a_dash_inside_a_clause_does_not_split_it(judge, text):
     """Two dashes around an aside, a range of numbers, a range of days: one claim."""
     assert factoids(judge, text) == [text]
+
+
+def test_a_label_and_its_value_are_not_cut_at_their_dash(judge):
+    """ "Xbox One (while standing) — LT (hold) + RB (tap)." names a label and its value."""
+    text = "Xbox One (while standing) — LT (hold) + RB (tap)."
+    assert factoids(judge, text) == [text]
