@@ -142,8 +142,11 @@ _DAY_BEFORE_DOT = re.compile(r"(?<![\d.,])\d{1,2}(?:\.\d{1,2})?$")
 #: most of them).
 _DOTTED_MONTHS = frozenset(
     "januar jänner februar märz april mai juni juli august september oktober november "
-    "dezember marts maj oktober desember december".split()
+    "dezember marts maj desember december".split()
 )
+
+#: The word after a dot and the white space that follows it.
+_NEXT_WORD = re.compile(r"\s+(\w+)")
 
 
 def _after_day(text: str, dot: int) -> bool:
@@ -156,9 +159,6 @@ def _after_day(text: str, dot: int) -> bool:
         return False
     word = after.group(1)
     return word[0].islower() or word.lower() in _DOTTED_MONTHS
-
-
-_NEXT_WORD = re.compile(r"\s+(\w+)")
 
 
 def _has_alnum(text: str, span: Span) -> bool:

@@ -208,11 +208,12 @@ class ConflictCheck:
         best = assessment.best
         if best is None:
             return None
-        sentence = next(u for u in self.index.units if u.sentence == best.unit.sentence)
         kind = (
             bounds.finding(statement, assessment)
             or entities.moved(statement, assessment, self.stated, self.values_of, self.index.units)
-            or contrast.swapped(assessment.tokens, sentence, self.lex, framing=assessment.framing)
+            or contrast.swapped(
+                assessment.tokens, self.index.units, best.unit, self.lex, framing=assessment.framing
+            )
         )  # conflicts of kind (pay / free, immediately / wait), facts moved to another name,
         # and a contrast set the other way round ("at B, not at A" for "at A, not at B")
         if kind is not None:

@@ -15,6 +15,8 @@ negation words are each language's own (:attr:`~guardrail.judges.local.lexicon.L
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.verify import Finding, Support, Unit, negation_positions, quote
 from guardrail.text.stemming import stem
@@ -61,15 +63,22 @@ def _content(tokens: list[Token], lex: Lexicon) -> frozenset[str]:
 
 
 def swapped(
-    statement: list[Token], sentence: Unit, lex: Lexicon, *, framing: int = 0
+    statement: list[Token],
+    units: Sequence[Unit],
+    best: Unit,
+    lex: Lexicon,
+    *,
+    framing: int = 0,
 ) -> Finding | None:
     """Contradicted when the statement (its tokens) sets a contrast the other way round from
-    the passage ``sentence``, supported when it sets it the same way (both reversed under a
-    denying frame, "It is not true that ..."); ``None`` when neither sets a contrast the other
-    compares."""
+    the whole passage sentence of its best unit ``best`` (one of the context's ``units``),
+    supported when it sets it the same way (both reversed under a denying frame, "It is not
+    true that ..."); ``None`` when neither sets a contrast the other compares."""
     mine = sides(statement, lex)
     if not mine:
-        return None
+        return None  # the common case: the passage sentence is not even looked up
+    # the first unit of a sentence is the sentence itself; ``best`` may be one of its clauses
+    sentence = next(u for u in units if u.sentence == best.sentence)
     theirs = sides(tokenize(sentence.text, "lexical"), lex)
     for affirmed, denied in mine:
         for their_affirmed, their_denied in theirs:

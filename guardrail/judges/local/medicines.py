@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 __all__ = ["COMMON", "STEMS", "is_medicine", "named", "unnamed_medicine"]
 
@@ -61,8 +62,10 @@ def key(word: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+@lru_cache(maxsize=16384)
 def is_medicine(word: str) -> bool:
-    """Whether ``word`` is a medicine's name: an international stem or a common name."""
+    """Whether ``word`` is a medicine's name: an international stem or a common name
+    (remembered: every variant of a factoid asks about the same words)."""
     low = key(word)
     if len(low) < _SHORTEST or not low.isalpha() or low in _NOT_MEDICINES:
         return False

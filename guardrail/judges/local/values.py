@@ -128,6 +128,8 @@ _BOUNDS_AFTER: dict[str, int] = {
     "and older": -1, "plus": -1, "or less": 1, "or fewer": 1, "or under": 1, "or younger": 1,
     "and under": 1, "or below": 1, "at most": 1, "at the most": 1, "at least": -1,
 }  # fmt: skip
+#: English articles that count one of the duration unit after them ("a week", "an hour").
+_ARTICLES = frozenset({"a", "an"})
 #: Words before a bare number that make it an age in years ("aged 16 and over").
 _AGE_WORDS = frozenset({"aged", "age", "ages"})
 #: Words before a lower bound that make the amount how long a denied state lasts ("must not
@@ -179,6 +181,9 @@ class _Tables:
     function_words: frozenset[str] = frozenset()
     #: numbers are written "15.000" and "2,25"
     decimal_comma: bool = False
+    #: articles that count one of the unit of time after them ("*a* week", "*an* hour"):
+    #: English only ("a" is a preposition in Spanish, Italian and Portuguese)
+    articles: frozenset[str] = frozenset()
 
 
 def _english() -> _Tables:
@@ -196,6 +201,7 @@ def _english() -> _Tables:
         bounds_before=dict(_BOUNDS_BEFORE),
         bounds_after=dict(_BOUNDS_AFTER),
         negations=frozenset({"not", "no", "never", "don't", "doesn't", "mustn't", "cannot"}),
+        articles=_ARTICLES,
     )
 
 
@@ -395,7 +401,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     while i < n:
         tok = toks[i]
         low = tok.low
-        if low in _ARTICLES and (one := _article_duration(toks, i, t)) is not None:
+        if low in t.articles and (one := _article_duration(toks, i, t)) is not None:
             length, a, key = one  # "within a week", "half an hour": one of the unit
             add("quantity", key, length, "", a, i + 2)
             i += 2
@@ -530,8 +536,6 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     return out
 
 
-#: English articles that count one of the duration unit after them ("a week", "an hour").
-_ARTICLES = frozenset({"a", "an"})
 #: Units of time an article makes a duration of.
 _DURATION_DIMS = frozenset({"days", "months", "minutes"})
 #: Words before "a"/"an" that make it a duration ("within a week", "for an hour", "about a

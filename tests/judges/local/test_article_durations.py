@@ -65,3 +65,17 @@ def test_a_daily_dose_is_no_duration() -> None:
         "en", ["Take one tablet a day for 5 days."], "Take one tablet daily for 5 days."
     )
     assert outcome is not Support.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [("pt", "A semana de trabalho tem 40 horas."), ("es", "Llame a urgencias a la hora de cenar.")],
+)
+def test_an_article_reads_durations_in_english_only(language: str, text: str) -> None:
+    """ "a" is a preposition or the article "the" in Spanish and Portuguese: "A semana" is no
+    week-long duration."""
+    from guardrail.lang.context import reading
+
+    with reading(language):
+        found = [v for v in extract(text) if v.key == "days"]
+    assert found == []
