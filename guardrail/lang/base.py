@@ -92,6 +92,9 @@ class Language:
     bounds_before: Mapping[str, int] = field(default_factory=dict)
     #: phrases right after an amount that bound it ("oder mehr": -1)
     bounds_after: Mapping[str, int] = field(default_factory=dict)
+    #: phrases right before a month's name that name its last day ("Ende": "Ende Juni" is
+    #: the 30th of June)
+    month_end: frozenset[str] = frozenset()
     #: words that weigh little when verifying: adverbs of time that only strengthen a claim
     #: ("jederzeit", "immer"), so "can be removed at any time" still matches "cannot be removed"
     light: frozenset[str] = frozenset()

@@ -183,6 +183,7 @@ LANGUAGE = Language(
     },
     ordinals=_ordinals(),
     last=frozenset("letzte letzten letzter letztes letztem".split()),
+    month_end=frozenset({"ende"}),
     months={
         "januar": 1,
         "jänner": 1,

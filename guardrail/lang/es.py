@@ -167,6 +167,7 @@ LANGUAGE = Language(
         "décimo": 10,
     },
     last=frozenset("último última últimos últimas".split()),
+    month_end=frozenset({"finales de", "fin de", "final de"}),
     months={
         "enero": 1,
         "febrero": 2,

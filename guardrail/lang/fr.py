@@ -166,6 +166,7 @@ LANGUAGE = Language(
         "dixième": 10,
     },
     last=frozenset("dernier dernière derniers dernières".split()),
+    month_end=frozenset({"fin", "fin de"}),
     months={
         "janvier": 1,
         "février": 2,

@@ -116,6 +116,7 @@ LANGUAGE = Language(
         "decimo": 10,
     },
     last=frozenset("ultimo ultima ultimi ultime".split()),
+    month_end=frozenset({"fine", "fine di"}),
     months={
         "gennaio": 1,
         "febbraio": 2,

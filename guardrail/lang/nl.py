@@ -98,6 +98,7 @@ LANGUAGE = Language(
     scales={"honderd": 100, "duizend": 1000, "miljoen": 1_000_000, "miljard": 1_000_000_000},
     ordinals=_ordinals(),
     last=frozenset("laatste".split()),
+    month_end=frozenset({"eind", "einde"}),
     months={
         "januari": 1,
         "februari": 2,

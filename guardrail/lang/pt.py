@@ -114,6 +114,7 @@ LANGUAGE = Language(
         "décimo": 10,
     },
     last=frozenset("último última últimos últimas".split()),
+    month_end=frozenset({"final de", "fim de"}),
     months={
         "janeiro": 1,
         "fevereiro": 2,

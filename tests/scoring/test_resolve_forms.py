@@ -162,3 +162,43 @@ def test_a_no_denies_the_obligation_asked_about_not_a_prohibition() -> None:
         "The employer does not have to pay.",
         "The employee must pay.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        # what the asker says before a dash or a ", so" is a premise, not the question
+        (
+            "My son is 15 — when can he get a passport on his own?",
+            "At 16.",
+            ["He can get a passport on his own at 16."],
+        ),
+        (
+            "The 1st is a Sunday, so when does the rent go out?",
+            "On Monday the 2nd.",
+            ["The rent goes out on Monday the 2nd."],
+        ),
+        # "where in the building": the place asked for is narrowed, the gap is the same
+        (
+            "Where in the building do I drop off my sample?",
+            "At the lab hatch.",
+            ["You drop off your sample at the lab hatch."],
+        ),
+        # a possessive in the reply's name is no verb
+        (
+            "Who do I send the complaint to?",
+            "The council's housing team.",
+            ["You send the complaint to the council's housing team."],
+        ),
+        # "at the latest" is part of the value, not a verb
+        (
+            "By when do I have to hand in the form?",
+            "By 3 May at the latest.",
+            ["You have to hand in the form by 3 May at the latest."],
+        ),
+    ],
+)
+def test_a_question_with_a_premise_or_a_narrowing_still_places_its_reply(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    assert statements(question, answer) == expected

@@ -392,6 +392,9 @@ def _source_finding(
             f"No context sentence holds the question's frame for the reply's value ({said}).",
         )
     units = [u for c, u in covers if c >= best - 1e-9]
+    ranged = _range_finding(source, first, units, values)
+    if ranged is not None:
+        return ranged
     whole = units
     tied = False
     if first.typed():  # one number, time or date per part of a listing sentence
@@ -405,7 +408,13 @@ def _source_finding(
         if not missing:
             if tied or not placed:
                 return None  # which of the sentence's values is asked for: the verifier
-            only = full_frame or _only_time(wanted, placed, terms, index, lex)
+            only = full_frame or (
+                not _frame_value_missing(source, values, index)
+                and (
+                    _only_time(wanted, placed, terms, index, lex)
+                    or _clear_frame(first, placed, covers, terms)
+                )
+            )
             return _stated(placed, terms, wanted, only)
         return Finding(
             Support.UNKNOWN,
@@ -499,6 +508,111 @@ def _stated(
     return None
 
 
+def _clear_frame(
+    first: _Wanted,
+    placed: Sequence[Unit],
+    covers: Sequence[tuple[float, Unit]],
+    terms: Sequence[Term],
+) -> bool:
+    """Whether the question's frame points at the sentence giving the reply's value so
+    clearly that the asker's own words the passage does not use ("my three hour delay")
+    leave the answer standing: that sentence gives no other value of the reply's type and
+    answers none of the frame's words with its opposite, and every other sentence that gives
+    another value of the type holds none of the frame."""
+    if first.times and _TIME_RANGE.search(" ".join(first.words)):
+        return False  # a range: one of its times in the sentence does not place it
+    if not placed or any(first.rival(u, terms) for u in placed):
+        return False
+    if any(_opposes(t, u) for t in terms for u in placed):
+        return False
+    return all(
+        c <= 0 or not first.rival(u, terms) for c, u in covers if not any(u is p for p in placed)
+    )
+
+
+def _opposes(term: Term, unit: Unit) -> bool:
+    """Whether ``unit`` uses the opposite of ``term`` and not ``term`` itself ("opens" for
+    "closes"): a frame word the passage answers with its opposite is no aside."""
+    if _holds(unit, term):
+        return False
+    return any(-sign in unit.polar.get(key, frozenset()) for key, sign in term.polar)
+
+
+def _frame_value_missing(source: str, values: Sequence[str], index: ContextIndex) -> bool:
+    """Whether a value of the statement outside the reply (a weekday, a date, an amount in
+    its unit, a name) is not in the passage while the passage gives another of its kind:
+    "on Sundays" where the passage gives Saturday's hours is no aside of the asker's. A name
+    the passage does not give always counts."""
+    reply = {w.lower() for w in values}
+    given = [v for u in index.units for v in extract(u.text)]
+    for value in extract(source):
+        if reply & {w.lower() for w in value.surface.split()}:
+            continue
+        same_kind = [g for g in given if g.kind == value.kind and g.key == value.key]
+        if any(g.amount == value.amount and g.text == value.text for g in same_kind):
+            continue
+        if same_kind or value.kind == "name":
+            return True
+    return False
+
+
+#: Words of a statement that ask for the end of a range of times ("When does it *close*?")
+#: or for its start ("When does it *open*?").
+_RANGE_END = frozenset("close closes closing closed shut shuts finish finishes end ends".split())
+_RANGE_START = frozenset("open opens opening start starts begin begins".split())
+_CLOCK_TOKEN = r"(?:\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?|noon|midday|midnight)"
+_TIME_RANGE = re.compile(
+    rf"(?<![\w.:])(?P<a>{_CLOCK_TOKEN})\s*(?:to|until|till|-|–)\s*(?P<b>{_CLOCK_TOKEN})(?![\w:])",
+    re.IGNORECASE,
+)
+
+
+def _readings(text: str) -> set[int]:
+    """The clock readings of one end of a range: a time, or a bare hour (both readings)."""
+    found = _times(text)
+    if found:
+        return found
+    hour = hour_value(text.strip())
+    return hour_readings(hour, 0, None) if hour is not None and 1 <= hour <= 12 else set()
+
+
+def _range_finding(
+    source: str, first: _Wanted, units: Sequence[Unit], values: Sequence[str]
+) -> Finding | None:
+    """A clock time answering when something opens or closes, against the range of times
+    the sentence holding the frame gives ("runs 10:00 to 13:00"): the range's end for a
+    closing time, its start for an opening time. The other end contradicts the statement;
+    ``None`` when the question asks neither, or the sentence gives no one range."""
+    if not first.times or len(units) != 1:
+        return None
+    reply = {w.lower().strip(".,") for w in values}
+    asked = {w.lower() for w in re.findall(r"[\w-]+", source)} - reply
+    end, start = bool(asked & _RANGE_END), bool(asked & _RANGE_START)
+    if end == start or asked & {"hours", "times"} or _TIME_RANGE.search(" ".join(values)):
+        return None  # "opening hours", "8am to 6pm": the whole range
+    ranges = list(_TIME_RANGE.finditer(units[0].text))
+    if len(ranges) != 1:
+        return None
+    low, high = _readings(ranges[0]["a"]), _readings(ranges[0]["b"])
+    want, other = (high, low) if end else (low, high)
+    said = " ".join(first.words)
+    if first.times & want and not first.times & other:
+        if units[0].scopes:
+            return None  # "does not open until 10": the verifier reads the negation
+        return Finding(
+            Support.SUPPORTED,
+            f"The context gives {said} as the {'end' if end else 'start'} of its hours: "
+            f"{verify.quote(units[0].text)}",
+        )
+    if first.times & other and not first.times & want:
+        return Finding(
+            Support.CONTRADICTED,
+            f"The context gives {said} as the {'start' if end else 'end'} of its hours, "
+            f"not the {'end' if end else 'start'}: {verify.quote(units[0].text)}",
+        )
+    return None
+
+
 def _only_time(
     wanted: Sequence[_Wanted],
     placed: Sequence[Unit],
@@ -560,7 +674,7 @@ _HEDGES = frozenset(
     "sharp dot around about approximately approx roughly somewhere exactly precisely just "
     "only latest earliest ish".split()
 )
-_HOUR_LINKS = frozenset("from till until til to and between - – or".split())
+_HOUR_LINKS = frozenset("at from till until til to and between - – or".split())
 
 
 def _bare_hours(words: Sequence[str]) -> list[set[int]]:

@@ -35,6 +35,7 @@ from collections.abc import Sequence
 
 from guardrail.judges.local.lexicon import VERDICT, Lexicon
 from guardrail.judges.local.rivals import rival_value
+from guardrail.judges.local.values import extract
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
@@ -314,6 +315,8 @@ def slot_conflict(assessment: Assessment, index: ContextIndex, lex: Lexicon) -> 
         return None  # a place, state or name follows a preposition, an article or "is"
     if any(_valued(w, lex) for w in (*before, *slot)) or any(w in _COMPARING for w in rival):
         return None  # values, units and comparisons are the value checks' to decide
+    if any(_valued(w, lex) for w in rival) and _dated(assessment.core):
+        return None  # "the end of June" against "30 June": the date check decides
     frame = [w for w in (*said[:s0], *said[s1:]) if lex.is_content(w)]
     if len(frame) < _FRAME_WORDS:
         return None
@@ -341,6 +344,11 @@ def _akin(a: str, b: str) -> bool:
     if shared == shortest >= 3:
         return True  # one word is the other with an ending ("take" / "takes")
     return shared >= _AKIN_PREFIX and shared >= 0.6 * shortest
+
+
+def _dated(text: str) -> bool:
+    """Whether ``text`` gives a date."""
+    return any(v.kind == "date" for v in extract(text))
 
 
 def _valued(word: str, lex: Lexicon) -> bool:

@@ -8,7 +8,7 @@ gives both readings, so "half three" matches "3.30pm". A bare number is never a 
 ("14 days" is not).
 
 A date is (day, month, year or None): "12 June 2027", "June 12, 2027", "the 25th of
-December", "3 March".
+December", "3 March", "the end of June" (its last day).
 """
 
 from __future__ import annotations
@@ -156,6 +156,10 @@ _DAY_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", r
 # digits only after the month: "may first" is far more often the modal than the 1st of May
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DIGIT_DAY}\b{_YEAR}", re.I)
 
+#: "the end of June 2021", "the last day of April": the month's last day.
+_MONTH_END = re.compile(rf"\b(?:end|last\s+day)\s+of\s+{_MONTH}(?:\s+(\d{{4}}))?\b", re.I)
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
 Date = tuple[int, int, int | None]
 
 
@@ -170,7 +174,22 @@ def calendar_dates(text: str) -> set[Date]:
         month, day = _MONTHS[m.group(1).lower()], _day(m.group(2))
         if 1 <= day <= 31:
             out.add((day, month, int(m.group(3)) if m.group(3) else None))
+    for m in _MONTH_END.finditer(text):
+        month, year = _MONTHS[m.group(1).lower()], int(m.group(2)) if m.group(2) else None
+        last = _last_day(month, year)
+        if last is not None:
+            out.add((last, month, year))
     return out
+
+
+def _last_day(month: int, year: int | None) -> int | None:
+    """The last day of ``month``; None for a February of no known year."""
+    if month != 2:
+        return _MONTH_DAYS[month - 1]
+    if year is None:
+        return None
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 29 if leap else 28
 
 
 def _day(text: str) -> int:

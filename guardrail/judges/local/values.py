@@ -130,6 +130,10 @@ _BOUNDS_AFTER: dict[str, int] = {
 }  # fmt: skip
 #: English articles that count one of the duration unit after them ("a week", "an hour").
 _ARTICLES = frozenset({"a", "an"})
+#: Phrases right before a month's name that name its last day ("by *the end of* June").
+_MONTH_END = frozenset({"end of", "last day of"})
+#: Days of each month (February: of a year not a leap year).
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 #: Words before a bare number that make it an age in years ("aged 16 and over").
 _AGE_WORDS = frozenset({"aged", "age", "ages"})
 #: Words before a lower bound that make the amount how long a denied state lasts ("must not
@@ -184,6 +188,8 @@ class _Tables:
     #: articles that count one of the unit of time after them ("*a* week", "*an* hour"):
     #: English only ("a" is a preposition in Spanish, Italian and Portuguese)
     articles: frozenset[str] = frozenset()
+    #: phrases right before a month's name that name its last day ("the end of June")
+    month_end: frozenset[str] = frozenset()
 
 
 def _english() -> _Tables:
@@ -202,6 +208,7 @@ def _english() -> _Tables:
         bounds_after=dict(_BOUNDS_AFTER),
         negations=frozenset({"not", "no", "never", "don't", "doesn't", "mustn't", "cannot"}),
         articles=_ARTICLES,
+        month_end=_MONTH_END,
     )
 
 
@@ -248,6 +255,7 @@ def tables(code: str) -> _Tables:
         STOPWORDS | lang.stopwords,
         lang.stopwords | lang.negations,
         lang.decimal_comma,
+        month_end=_EN.month_end | lang.month_end,
     )
 
 
@@ -444,6 +452,9 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
                 i = after if ampm else i + 1
                 continue
         # dates: "15 March 2024", "March 15, 2024", "March 15"; a month alone is a date too
+        if low in t.months and _ends_month(toks, i, t):
+            i = _month_end(toks, i, out, text, t)
+            continue
         if low in t.months and tok.text[0].isupper() and low != "may":
             i = _date(toks, i, out, text, t)
             continue
@@ -768,6 +779,38 @@ def _day_gap(toks: list[_Tok], i: int, t: _Tables) -> int:
     if k < len(toks) and toks[k].low in _DAY_JOINERS:
         k += 1
     return k - (i + 1) if k < len(toks) and toks[k].low in t.months else 0
+
+
+def _ends_month(toks: list[_Tok], i: int, t: _Tables) -> bool:
+    """Whether a phrase of ``t.month_end`` stands right before the month at ``toks[i]``."""
+    return any(
+        " ".join(tok.low for tok in toks[i - size : i]) in t.month_end
+        for size in range(1, 4)
+        if i - size >= 0
+    )
+
+
+def _month_end(toks: list[_Tok], i: int, out: list[Value], text: str, t: _Tables) -> int:
+    """ "the end of June (2021)": the month's last day (and the year after it); a February
+    of no given year stays the month."""
+    month = t.months[toks[i].low]
+    j = i + 1
+    year = None
+    if j < len(toks) and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
+        year = int(toks[j].text)
+    last = _MONTH_DAYS[month - 1]
+    if month == 2 and year is not None and year % 4 == 0 and (year % 100 or year % 400 == 0):
+        last = 29
+    s, e = toks[i].start, toks[i].end
+    if month == 2 and year is None:
+        out.append(Value("date", "month", float(month), "", s, e, text[s:e]))
+    else:
+        out.append(Value("date", "day", float(month * 100 + last), "", s, e, text[s:e]))
+    if year is not None:
+        ys, ye = toks[j].start, toks[j].end
+        out.append(Value("year", "year", float(year), "", ys, ye, text[ys:ye]))
+        j += 1
+    return j
 
 
 def _date(toks: list[_Tok], i: int, out: list[Value], text: str, t: _Tables) -> int:

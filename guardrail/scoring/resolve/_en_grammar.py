@@ -368,6 +368,17 @@ _CONDITIONS = frozenset("if when while whilst after before once since unless".sp
 _ASKING = frozenset("who whom what which when where why how whose".split())
 
 
+#: A dash that closes a premise before a wh-question ("I'm 70 — when can I ...?"); before a
+#: yes/no question ("... - are they allowed to do that?") what the question's pronouns point
+#: to is the premise, and the question is read whole.
+_PREMISE_DASH = re.compile(
+    r"\s+[—–-]\s+(?=(?:(?:so|and|but|then)\s+)?(?:who|whom|what|which|when|where|why|how|whose)\b)",
+    re.IGNORECASE,
+)
+#: Words that link a premise to the question after it ("..., so when ...?").
+_CONNECTORS = frozenset({"so", "and", "but", "then"})
+
+
 def _asked_clause(sentence: str) -> list[str]:
     """The words of the asking clause of ``sentence``: after a comma, when what follows it
     opens a question (an auxiliary or a wh-word). A premise before it ("My mum is 70, does
@@ -375,10 +386,17 @@ def _asked_clause(sentence: str) -> list[str]:
     at the end."""
     # an apposition ("the big scan, the one that checks the baby") qualifies its noun
     sentence = re.sub(r",\s+the\s+ones?\s+(?=\w)", " ", sentence, flags=re.IGNORECASE)
+    # a dash between a premise and the question is a comma ("I'm 70 — when can I ...?")
+    sentence = _PREMISE_DASH.sub(", ", sentence)
     parts = [p for p in sentence.split(",")]
     for i in range(1, len(parts)):
         after = split_words(",".join(parts[i:]))
         before = split_words(",".join(parts[:i]))
+        linked = after
+        while linked and linked[0].lower() in _CONNECTORS:
+            linked = linked[1:]  # "..., so when do I get paid?"
+        if linked and linked[0].lower() in _ASKING:
+            after = linked
         if not after or not before:
             continue
         head = after[0].lower().replace("’", "'")
@@ -496,6 +514,26 @@ def clause(aux_word: str, rest: list[str]) -> tuple[Clause, bool] | None:
     return Clause(subject, aux, predicate, verb_first), negated
 
 
+def _possessive(words: list[str] | tuple[str, ...], i: int, morph: Morphology) -> bool:
+    """Whether ``words[i]`` ("council's") is a possessive: led by a determiner and followed
+    by a noun ("the council's team"), not by a predicate ("the clinic's closed")."""
+    low = words[i].lower()
+    if not low.endswith("'s") or not i or words[i - 1].lower() not in DETERMINERS:
+        return False
+    if i + 1 >= len(words):
+        return False
+    after = words[i + 1].lower()
+    later = words[i + 2].lower() if i + 2 < len(words) else ""
+    # "housing" before a noun ("the council's housing team") names the noun's kind
+    modifier = after.endswith("ing") and bool(later) and later not in PREPOSITIONS
+    return not (
+        after in PREDICATE_ADJECTIVES
+        or after in PREPOSITIONS
+        or after == "not"
+        or (is_participle(words[i + 1], morph) and not modifier)
+    )
+
+
 def has_finite(words: list[str] | tuple[str, ...]) -> bool:
     """Whether ``words`` may hold a verb of their own, so they are no bare value: an
     auxiliary, a contraction ("here's"), or a known verb form not led by a determiner, a
@@ -507,7 +545,9 @@ def has_finite(words: list[str] | tuple[str, ...]) -> bool:
         prev = words[i - 1].lower() if i else ""
         if (low == "am" and prev[:1].isdigit()) or (word == "May" and i):
             continue  # "7 am", "3 May"
-        if is_finite(word, morph) or re.search(r"'(?:s|re|ve|ll|d)$", low):
+        if is_finite(word, morph):
+            return True
+        if re.search(r"'(?:s|re|ve|ll|d)$", low) and not _possessive(words, i, morph):
             return True
         if word[:1].isupper() or not i or prev in DETERMINERS or prev in PREPOSITIONS:
             continue

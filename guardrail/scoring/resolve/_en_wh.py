@@ -43,6 +43,8 @@ _MONTHS = frozenset(
 _TIME_NOUNS = frozenset("time day date month year week hour".split())
 _CLOCK = re.compile(r"^\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?$|^\d{1,2}:\d{2}$", re.I)
 _CLOCK_WORD = re.compile(r"^(?:\d{1,2}(?::\d{2})?|noon|midnight)$", re.I)
+#: Longest narrowing of "where" or "when" ("where *in the main building* do I ...?").
+_MAX_NARROWING = 5
 #: Longest bare value ("On the second floor of the main building") read as filling a
 #: wh-question's gap.
 MAX_VALUE_WORDS = 10
@@ -78,6 +80,11 @@ def wh_question(words: list[str]) -> WhQuestion | None:
         i += 1
         if wh == "how soon":
             wh = "when"  # "How soon can I apply?" + "After six months."
+    if wh in ("where", "when") and i < len(words) and words[i].lower() in PREPOSITIONS:
+        # "Where in the building do I ...?": the narrowing runs to the auxiliary
+        aux = next((j for j in range(i + 1, len(words)) if words[j].lower() in AUX), None)
+        if aux is not None and aux - i <= _MAX_NARROWING:
+            i = aux
     noun: list[str] = []
     if wh in ("which", "what", "whose", "how many", "how much"):
         has_aux = any(w.lower() in AUX or w.lower() in NEGATED for w in words[i:])

@@ -355,3 +355,40 @@ def test_the_passages_only_time_answers_a_question_it_partly_words(
     report = MetaRAG(LocalJudge()).score_sync(question, answer, [context])
     assert report.score is not None
     assert (report.score < 0.3) == kept, answer
+
+
+AIRPORT = (
+    "Lost luggage is reported to the Baggage Desk in the arrivals hall. "
+    "Compensation claims for cancelled or delayed flights go to Customer Care at the airline."
+)
+
+
+def test_the_askers_own_details_do_not_hide_the_sentence_that_answers() -> None:
+    question = "Who do I claim compensation from for my three hour delay?"
+    assert judged(question, "Customer Care.", AIRPORT) is Support.SUPPORTED
+    assert judged(question, "The Baggage Desk.", AIRPORT) is Support.CONTRADICTED
+
+
+def test_a_detail_the_passage_gives_otherwise_still_counts() -> None:
+    # the passage gives Saturday's hours: "on Sundays" is not the asker's aside
+    context = "The pharmacy on Mill Road opens at 9am on Saturdays."
+    outcome = judged("When does the pharmacy on Mill Road open on Sundays?", "At 9am.", context)
+    assert outcome is not Support.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("What time does the Tuesday drop-in close?", "1pm.", Support.SUPPORTED),
+        ("What time does the Tuesday drop-in close?", "10am.", Support.CONTRADICTED),
+        ("When does the Tuesday drop-in open?", "At 10.", Support.SUPPORTED),
+        ("When does the Tuesday drop-in open?", "At one.", Support.CONTRADICTED),
+    ],
+)
+def test_a_question_about_the_end_of_a_range_asks_for_its_last_time(
+    question: str, answer: str, expected: Support
+) -> None:
+    context = (
+        "The advice line is open around the clock. The drop-in runs 10:00 to 13:00 on Tuesdays."
+    )
+    assert judged(question, answer, context) is expected

@@ -72,3 +72,19 @@ def test_a_day_with_an_ordinal_suffix_or_word_is_a_date(
 @pytest.mark.parametrize("text", ["You may first call the helpline.", "you may second it"])
 def test_the_modal_may_before_an_ordinal_word_is_not_a_date(text: str) -> None:
     assert calendar_dates(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("by the end of June 2021", {(30, 6, 2021)}),
+        ("the last day of April", {(30, 4, None)}),
+        ("before the end of February 2024", {(29, 2, 2024)}),
+        ("before the end of February 2023", {(28, 2, 2023)}),
+        ("at the end of the month", set()),
+    ],
+)
+def test_the_end_of_a_month_is_its_last_day(
+    text: str, dates: set[tuple[int, int, int | None]]
+) -> None:
+    assert calendar_dates(text) == dates
