@@ -15,7 +15,7 @@ the offline verifier — so the second run shows the path an LLM judge takes (th
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
     python -m benchmarks.question_dependent
-        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4] [--ragtruth] [--out PATH]
+        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5] [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
 changes at all — read with their question or taken as a refusal. Every other answer reaches
@@ -32,8 +32,9 @@ the judge. ``question_dependent_unseen2.jsonl`` (``--half unseen2``, 60 pairs) i
 such set by another separate author, written after the first had been used for development;
 ``question_dependent_unseen3.jsonl`` (``--half unseen3``, 60 pairs) a third, written after the
 second had been used for development; ``question_dependent_unseen4.jsonl`` (``--half unseen4``,
-60 pairs) a fourth, written after the third had been measured: the closest figure to unseen
-traffic.
+60 pairs) a fourth, written after the third had been measured;
+``question_dependent_unseen5.jsonl`` (``--half unseen5``, 60 pairs) a fifth, written after the
+fourth had been used for development: the closest figure to unseen traffic.
 """
 
 from __future__ import annotations
@@ -180,7 +181,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--half",
-        choices=("test", "dev", "both", "holdout", "unseen", "unseen2", "unseen3", "unseen4"),
+        choices=(
+            "test",
+            "dev",
+            "both",
+            "holdout",
+            "unseen",
+            "unseen2",
+            "unseen3",
+            "unseen4",
+            "unseen5",
+        ),
         default="test",
     )
     parser.add_argument("--out", default=None, help="results JSON path")
