@@ -1,7 +1,8 @@
 """Turns in seven languages under a policy: language identification, topics, and what the
 guard decides on contradicted and faithful answers.
 
-    python -m benchmarks.languages [--split test|dev|all|holdout|unseen|unseen2|unseen3|unseen4|unseen5]
+    python -m benchmarks.languages
+        [--split test|dev|all|holdout|unseen|unseen2|unseen3|unseen4|unseen5]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 

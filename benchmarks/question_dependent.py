@@ -15,7 +15,8 @@ the offline verifier — so the second run shows the path an LLM judge takes (th
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
     python -m benchmarks.question_dependent
-        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5] [--ragtruth] [--out PATH]
+        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5]
+        [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
 changes at all — read with their question or taken as a refusal. Every other answer reaches

@@ -95,6 +95,9 @@ class Language:
     #: phrases right before a month's name that name its last day ("Ende": "Ende Juni" is
     #: the 30th of June)
     month_end: frozenset[str] = frozenset()
+    #: words that join two parts of a sentence, each with its own facts ("und", "oder",
+    #: "während"): "A works on Mondays *and* B on Fridays"
+    coordinators: frozenset[str] = frozenset()
     #: words that weigh little when verifying: adverbs of time that only strengthen a claim
     #: ("jederzeit", "immer"), so "can be removed at any time" still matches "cannot be removed"
     light: frozenset[str] = frozenset()

@@ -184,6 +184,7 @@ LANGUAGE = Language(
     ordinals=_ordinals(),
     last=frozenset("letzte letzten letzter letztes letztem".split()),
     month_end=frozenset({"ende"}),
+    coordinators=frozenset("und oder aber während sowie".split()),
     months={
         "januar": 1,
         "jänner": 1,

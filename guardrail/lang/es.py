@@ -168,6 +168,7 @@ LANGUAGE = Language(
     },
     last=frozenset("último última últimos últimas".split()),
     month_end=frozenset({"finales de", "fin de", "final de"}),
+    coordinators=frozenset("y o pero mientras".split()),
     months={
         "enero": 1,
         "febrero": 2,

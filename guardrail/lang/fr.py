@@ -167,6 +167,7 @@ LANGUAGE = Language(
     },
     last=frozenset("dernier dernière derniers dernières".split()),
     month_end=frozenset({"fin", "fin de"}),
+    coordinators=frozenset("et ou mais tandis alors".split()),
     months={
         "janvier": 1,
         "février": 2,

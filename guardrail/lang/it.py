@@ -117,6 +117,7 @@ LANGUAGE = Language(
     },
     last=frozenset("ultimo ultima ultimi ultime".split()),
     month_end=frozenset({"fine", "fine di"}),
+    coordinators=frozenset("e o ma mentre invece".split()),
     months={
         "gennaio": 1,
         "febbraio": 2,

@@ -99,6 +99,7 @@ LANGUAGE = Language(
     ordinals=_ordinals(),
     last=frozenset("laatste".split()),
     month_end=frozenset({"eind", "einde"}),
+    coordinators=frozenset("en of maar terwijl".split()),
     months={
         "januari": 1,
         "februari": 2,

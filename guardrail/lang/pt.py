@@ -115,6 +115,7 @@ LANGUAGE = Language(
     },
     last=frozenset("último última últimos últimas".split()),
     month_end=frozenset({"final de", "fim de"}),
+    coordinators=frozenset("e ou mas enquanto".split()),
     months={
         "janeiro": 1,
         "fevereiro": 2,

@@ -29,7 +29,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from guardrail.judges.local import bounds, contrast, entities, weekdays
+from guardrail.judges.local import bindings, bounds, contrast, entities, weekdays
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import Value, extract
@@ -94,6 +94,7 @@ class ConflictCheck:
         self.lex = lex
         self._unit_values: dict[int, list[Value]] = {}
         self._context_values: list[Value] | None = None
+        self._parts: list[bindings.Part] | None = None
         self._words: set[str] | None = None
         self._initials: set[str] | None = None
         self._stems: set[str] | None = None
@@ -134,6 +135,15 @@ class ConflictCheck:
                 out.extend(self.values_of(unit))
             self._context_values = out
         return self._context_values
+
+    @property
+    def parts(self) -> list[bindings.Part]:
+        """The parts of the context's sentences (see :mod:`~guardrail.judges.local.bindings`)."""
+        if self._parts is None:
+            self._parts = bindings.parts(
+                self.index, self.lex, lambda text: extract(text, self.common)
+            )
+        return self._parts
 
     @property
     def words(self) -> set[str]:
@@ -211,6 +221,7 @@ class ConflictCheck:
         kind = (
             bounds.finding(statement, assessment)
             or entities.moved(statement, assessment, self.stated, self.values_of, self.index.units)
+            or bindings.rebound(statement, self.stated(statement), assessment, self.parts, self.lex)
             or contrast.swapped(
                 assessment.tokens, self.index.units, best.unit, self.lex, framing=assessment.framing
             )

@@ -44,6 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 
 from guardrail.judges.local import verify
+from guardrail.judges.local.bindings import cut
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.times import (
     ORDINAL_DAYS,
@@ -218,26 +219,12 @@ def _times(text: str) -> set[int]:
 #: Where a passage sentence lists one value per part ("the late shift from 2pm to 10pm and
 #: the night shift from 10pm to 6am").
 _PARTS = re.compile(r",\s+|;\s+|\s+[-–—]\s+|\s+(?:and|or|whereas|while|but)\s+", re.IGNORECASE)
-_NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty".split()
-)
 
 
 def _pieces(text: str) -> list[str]:
     """``text`` cut where a listing sentence moves to its next part; never inside a range or
     an alternative of values ("one or two days", "week 10 and week 14")."""
-    out: list[str] = []
-    at = 0
-    for m in _PARTS.finditer(text):
-        after = text[m.end() :].split(maxsplit=1)
-        before = text[at : m.start()].lower().split()[-2:]
-        nxt = after[0].lower() if after else ""
-        if nxt[:1].isdigit() or nxt in _NUMBER_WORDS or nxt in before:
-            continue
-        out.append(text[at : m.start()])
-        at = m.end()
-    out.append(text[at:])
-    return [p for p in out if p.strip()]
+    return cut(text, _PARTS)
 
 
 #: Words that open a part of its own: a piece starting otherwise continues the first

@@ -149,6 +149,9 @@ _KEYWORDS = frozenset(
     [*_CURRENCY_SIGNS, *_TIME_WORDS, *_MONTHS, *_WEEKDAYS, *_ORDINALS, *_SMALL, *_SCALES]
 )
 _AMPM = re.compile(r"^(a|p)\.?m\.?$")
+#: Titles before a person's name: in a language that capitalizes its nouns, a title starts a
+#: name wherever it stands ("*Frau* Öztürk übernimmt ...").
+_TITLES = frozenset({"frau", "herr", "dr", "prof"})
 #: Capitalized words that start names but are not names themselves.
 _NOT_NAMES = frozenset(
     "i the a an this that these those it its he she they we you his her their our my your "
@@ -872,6 +875,7 @@ def _names(
                 t.name_openers is not None
                 and not run
                 and (first or toks[k - 1].low not in t.name_openers)
+                and tok.low not in _TITLES  # "Frau Öztürk", "Herr Dr. Brandt"
             ):
                 continue
             if first and not run and (tok.low in _NOT_NAMES or (common and common(tok.low))):
