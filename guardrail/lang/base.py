@@ -95,6 +95,11 @@ class Language:
     #: phrases right before a month's name that name its last day ("Ende": "Ende Juni" is
     #: the 30th of June)
     month_end: frozenset[str] = frozenset()
+    #: indefinite articles: before a unit of time they count one of it ("un año" is a year;
+    #: rates are said otherwise: "una vez al día")
+    articles: frozenset[str] = frozenset()
+    #: words that halve the unit of time after them ("medio año", "eine halbe Stunde")
+    halves: frozenset[str] = frozenset()
     #: words that join two parts of a sentence, each with its own facts ("und", "oder",
     #: "während"): "A works on Mondays *and* B on Fridays"
     coordinators: frozenset[str] = frozenset()

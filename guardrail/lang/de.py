@@ -185,6 +185,8 @@ LANGUAGE = Language(
     last=frozenset("letzte letzten letzter letztes letztem".split()),
     month_end=frozenset({"ende"}),
     coordinators=frozenset("und oder aber während sowie".split()),
+    articles=frozenset("ein eine einen einem einer eines".split()),
+    halves=frozenset("halb halbe halben halbes halber".split()),
     months={
         "januar": 1,
         "jänner": 1,

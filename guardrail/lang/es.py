@@ -169,6 +169,8 @@ LANGUAGE = Language(
     last=frozenset("último última últimos últimas".split()),
     month_end=frozenset({"finales de", "fin de", "final de"}),
     coordinators=frozenset("y o pero mientras".split()),
+    articles=frozenset("un una".split()),
+    halves=frozenset("medio media".split()),
     months={
         "enero": 1,
         "febrero": 2,

@@ -168,6 +168,8 @@ LANGUAGE = Language(
     last=frozenset("dernier dernière derniers dernières".split()),
     month_end=frozenset({"fin", "fin de"}),
     coordinators=frozenset("et ou mais tandis alors".split()),
+    articles=frozenset("un une".split()),
+    halves=frozenset("demi demie".split()),
     months={
         "janvier": 1,
         "février": 2,

@@ -118,6 +118,8 @@ LANGUAGE = Language(
     last=frozenset("ultimo ultima ultimi ultime".split()),
     month_end=frozenset({"fine", "fine di"}),
     coordinators=frozenset("e o ma mentre invece".split()),
+    articles=frozenset("un uno una".split()),
+    halves=frozenset("mezzo mezza mezz".split()),
     months={
         "gennaio": 1,
         "febbraio": 2,

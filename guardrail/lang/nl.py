@@ -100,6 +100,8 @@ LANGUAGE = Language(
     last=frozenset("laatste".split()),
     month_end=frozenset({"eind", "einde"}),
     coordinators=frozenset("en of maar terwijl".split()),
+    articles=frozenset("een".split()),
+    halves=frozenset("half halve".split()),
     months={
         "januari": 1,
         "februari": 2,

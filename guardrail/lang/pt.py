@@ -116,6 +116,8 @@ LANGUAGE = Language(
     last=frozenset("último última últimos últimas".split()),
     month_end=frozenset({"final de", "fim de"}),
     coordinators=frozenset("e ou mas enquanto".split()),
+    articles=frozenset("um uma".split()),
+    halves=frozenset("meio meia".split()),
     months={
         "janeiro": 1,
         "fevereiro": 2,

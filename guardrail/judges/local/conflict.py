@@ -173,7 +173,13 @@ class ConflictCheck:
         candidates = [v for v in stated if not self._anywhere(v)]
         if not candidates:
             return None
-        value_words = {v.surface.lower() for v in candidates}
+        # a value the context states in another spelling ("a day" / "24 hours") is no frame
+        # word the unit lacks
+        value_words = {v.surface.lower() for v in candidates} | {
+            v.surface.lower()
+            for v in stated
+            if any(_is_value(t, {v.surface.lower()}) for t in best.missing)
+        }
         if not _frame_matches(best, assessment, value_words):
             return None
         for value in candidates:
@@ -251,6 +257,12 @@ class ConflictCheck:
         }
         if not equal or not all(_is_value(t, equal) for t in best.missing):
             return None
+        if any(
+            v.kind == f.kind and v.amount == f.amount and v.bound * f.bound < 0
+            for v in stated
+            for f in found
+        ):
+            return None  # "more than 8" against "not more than 8": the bounds decide, not this
         if _parity(assessment, best.unit) == 1:
             reason = f"The context says the opposite: {quote(best.unit.text)}"
             return Finding(Support.CONTRADICTED, reason)
@@ -309,7 +321,15 @@ class ConflictCheck:
         same_kind = [v for v in found if value.comparable(v)]
         if value.kind != "name" or not same_kind:
             if value.kind == "quantity" and not value.key:
-                return []  # a bare number: no unit to know what it counts
+                # a bare number: no unit to know what it counts, but the same amount bound
+                # the other way ("more than 8" / "not more than 8 tablets") is a rival
+                return [
+                    v
+                    for v in found
+                    if v.kind == "quantity"
+                    and v.amount == value.amount
+                    and v.bound * value.bound < 0
+                ]
             return same_kind
         stated_words = set(_words(statement))
         others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]

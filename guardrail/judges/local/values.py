@@ -10,7 +10,7 @@ compares a statement's values with those of the context sentence it is about.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import NamedTuple
@@ -110,6 +110,7 @@ DIMENSIONS = frozenset(_UNIT_TABLES)
 for _dim, _table in _UNIT_TABLES.items():
     for _name, _factor in _table.items():
         _UNITS.setdefault(_name, (_dim, float(_factor)))
+_MINUTES_PER_DAY = 1440.0
 #: Words that may sit between a number and its unit ("25 vacation days", "3 more weeks").
 _UNIT_GAP = 2
 _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
@@ -193,6 +194,18 @@ class _Tables:
     articles: frozenset[str] = frozenset()
     #: phrases right before a month's name that name its last day ("the end of June")
     month_end: frozenset[str] = frozenset()
+    #: indefinite articles that always count one of the unit of time after them ("un año")
+    indefinite: frozenset[str] = frozenset()
+    #: words that halve the unit of time after them ("medio año", "half jaar")
+    halves: frozenset[str] = frozenset()
+
+
+def _in_minutes(units: Mapping[str, tuple[str, float]]) -> dict[str, tuple[str, float]]:
+    """``units`` with days and weeks counted in minutes, so "48 hours" is "two days"."""
+    return {
+        word: ("minutes", per * _MINUTES_PER_DAY) if dim == "days" else (dim, per)
+        for word, (dim, per) in units.items()
+    }
 
 
 def _english() -> _Tables:
@@ -203,7 +216,7 @@ def _english() -> _Tables:
         months=dict(_MONTHS),
         weekdays=dict(_WEEKDAYS),
         currency_words=dict(_CURRENCY_WORDS),
-        units=dict(_UNITS),
+        units=_in_minutes(_UNITS),
         keywords=_KEYWORDS,
         free=frozenset(),
         joiners=frozenset({"-", "and"}),
@@ -234,7 +247,7 @@ def tables(code: str) -> _Tables:
     months = {**_EN.months, **lang.months}
     weekdays = {**_EN.weekdays, **lang.weekdays}
     currency = {**_EN.currency_words, **lang.currencies}
-    units = {**_EN.units, **lang.units}
+    units = {**_EN.units, **_in_minutes(lang.units)}
     keywords = frozenset(
         [*_EN.keywords, *small, *scales, *ordinals, *months, *weekdays, *lang.free]
     )
@@ -259,6 +272,8 @@ def tables(code: str) -> _Tables:
         lang.stopwords | lang.negations,
         lang.decimal_comma,
         month_end=_EN.month_end | lang.month_end,
+        indefinite=lang.articles,
+        halves=lang.halves,
     )
 
 
@@ -416,6 +431,11 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             length, a, key = one  # "within a week", "half an hour": one of the unit
             add("quantity", key, length, "", a, i + 2)
             i += 2
+            continue
+        if (low in t.indefinite or _half(low, t)) and (got := _one_unit(toks, i, t)) is not None:
+            length, key, after = got  # "un año", "eine halbe Stunde", "mezz'ora"
+            add("quantity", key, length, "", i, after)
+            i = after
             continue
         if not tok.digit and low not in t.keywords:
             i += 1  # most words: nothing to read here (names are read after the loop)
@@ -583,6 +603,38 @@ def _article_duration(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int,
     return None  # "one tablet a day", "twice a week", "€5 a month": a rate
 
 
+def _half(low: str, t: _Tables) -> bool:
+    """A word that halves a unit of time, written alone or elided onto it ("mezz'ora")."""
+    return low in t.halves or (low.split("'")[0] in t.halves and "'" in low)
+
+
+def _one_unit(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, str, int] | None:
+    """A unit of time counted by an indefinite article and/or halved, from ``toks[i]`` ("un
+    año", "ein halbes Jahr", "une demi-heure", "mezz'ora"): (amount, dimension, the index
+    after it); None when no unit of time follows."""
+    k, amount = i, 1.0
+    low = toks[k].low
+    if "'" in low and low.split("'")[0] in t.halves:
+        unit = low.split("'", 1)[1]
+        return _timed(0.5, unit, k + 1, t)
+    if low in t.indefinite:
+        k += 1
+    if k < len(toks) and toks[k].low in t.halves:
+        amount, k = 0.5, k + 1
+        if k < len(toks) and toks[k].low == "-":
+            k += 1
+    if k == i or k >= len(toks):
+        return None
+    return _timed(amount, toks[k].low, k + 1, t)
+
+
+def _timed(amount: float, unit: str, after: int, t: _Tables) -> tuple[float, str, int] | None:
+    if unit not in t.units:
+        return None
+    dim, per = t.units[unit]
+    return (amount * per, dim, after) if dim in _DURATION_DIMS else None
+
+
 #: Words after "a week" / "an hour" that make it a duration wherever it stands ("an hour
 #: *before* a meal", "a year *later*").
 _DURATION_AFTER = frozenset("before after later earlier ago beforehand afterwards long".split())
@@ -739,7 +791,12 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
             return word, k + step + 1  # "24 hours", "one month's notice"
         if tok.low in t.stopwords:
             break  # "6 tablets a day": the unit is what comes before "a"
-    if k < len(toks) and toks[k].low.isalpha() and toks[k].low not in STOPWORDS:
+    if (
+        k < len(toks)
+        and toks[k].low.isalpha()
+        and toks[k].low not in STOPWORDS
+        and toks[k].low not in _RANGE_WORDS  # "12 bis 18 Monate": a range, not "12 bis"
+    ):
         word = toks[k].low
         if len(word) > 2 and word not in t.months and word not in t.weekdays:
             stem = word[:-1] if word.endswith("s") and not word.endswith("ss") else word

@@ -14,14 +14,14 @@ from tests.verifying import verified
 @pytest.mark.parametrize(
     ("text", "key", "amount"),
     [
-        ("You can cancel within a week.", "days", 7.0),
+        ("You can cancel within a week.", "minutes", 7 * 1440.0),
         ("Take it an hour before a meal.", "minutes", 60.0),
         ("Wait half an hour before breakfast.", "minutes", 30.0),
-        ("Reply within a fortnight.", "days", 14.0),
+        ("Reply within a fortnight.", "minutes", 14 * 1440.0),
         ("The permit lasts a year.", "months", 12.0),
         ("Employees must give one month's notice.", "months", 1.0),
-        ("Give a week's notice.", "days", 7.0),
-        ("Two weeks' notice is needed.", "days", 14.0),
+        ("Give a week's notice.", "minutes", 7 * 1440.0),
+        ("Two weeks' notice is needed.", "minutes", 14 * 1440.0),
     ],
 )
 def test_an_article_and_a_unit_are_one_of_the_unit(text: str, key: str, amount: float) -> None:
@@ -33,7 +33,7 @@ def test_an_article_and_a_unit_are_one_of_the_unit(text: str, key: str, amount: 
     "text", ["Use it twice a week.", "It costs €5 a month.", "Take two tablets three times a day."]
 )
 def test_a_rate_is_no_duration(text: str) -> None:
-    assert not [v for v in extract(text) if v.kind == "quantity" and v.key in ("days", "months")]
+    assert not [v for v in extract(text) if v.kind == "quantity" and v.key in ("minutes", "months")]
 
 
 @pytest.mark.parametrize(
@@ -59,8 +59,8 @@ def test_a_duration_with_an_article_is_compared(context: str, faithful: str, wro
 
 def test_a_daily_dose_is_no_duration() -> None:
     """ "one tablet a day for 5 days" has one duration, five days."""
-    found = [v.amount for v in extract("Take one tablet a day for 5 days.") if v.key == "days"]
-    assert found == [5.0]
+    found = [v.amount for v in extract("Take one tablet a day for 5 days.") if v.key == "minutes"]
+    assert found == [5 * 1440.0]
     (outcome,) = verified(
         "en", ["Take one tablet a day for 5 days."], "Take one tablet daily for 5 days."
     )
@@ -77,5 +77,5 @@ def test_an_article_reads_durations_in_english_only(language: str, text: str) ->
     from guardrail.lang.context import reading
 
     with reading(language):
-        found = [v for v in extract(text) if v.key == "days"]
-    assert found == []
+        found = [v.surface for v in extract(text) if v.key == "minutes"]
+    assert not [f for f in found if not f[:1].isdigit()], found

@@ -1,0 +1,85 @@
+"""A duration is one amount whatever unit it is said in: "48 hours" is two days, "un año" is
+twelve months, "ein halbes Jahr" six months; a range's near end takes the far end's unit
+("12 bis 18 Monate")."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.judges.local.values import extract
+from guardrail.judges.local.verify import Support
+from guardrail.lang.context import reading
+from tests.verifying import verified
+
+
+def _durations(language: str, text: str) -> list[tuple[str, float | None]]:
+    with reading(language):
+        return [(v.key, v.amount) for v in extract(text) if v.kind == "quantity"]
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "other"),
+    [
+        ("en", "Wait 48 hours.", "Wait two days."),
+        ("de", "Warten Sie 48 Stunden.", "Warten Sie zwei Tage."),
+        ("es", "Espere seis meses.", "Espere medio año."),
+        ("es", "Espere doce meses.", "Espere un año."),
+        ("fr", "Attendez une semaine.", "Attendez sept jours."),
+        ("it", "Aspetti mezz'ora.", "Aspetti trenta minuti."),
+        ("pt", "Espere um mês.", "Espere 1 mês."),
+        ("nl", "Wacht een half jaar.", "Wacht zes maanden."),
+        ("de", "Das dauert ein halbes Jahr.", "Das dauert sechs Monate."),
+    ],
+)
+def test_one_duration_in_two_units_is_one_amount(language: str, one: str, other: str) -> None:
+    assert _durations(language, one) == _durations(language, other) != []
+
+
+def test_a_range_gives_its_near_end_the_far_ends_unit() -> None:
+    assert _durations("de", "Die Bearbeitung dauert etwa 12 bis 18 Monate.") == [
+        ("months", 12.0),
+        ("months", 18.0),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "faithful", "wrong"),
+    [
+        (
+            "de",
+            "Nach der letzten Dosis dürfen Sie 48 Stunden lang keinen Alkohol trinken.",
+            "Nach der letzten Dosis dürfen Sie zwei Tage lang keinen Alkohol trinken.",
+            "Nach der letzten Dosis dürfen Sie drei Tage lang keinen Alkohol trinken.",
+        ),
+        (
+            "es",
+            "Podrá trabajar cuando hayan pasado seis meses desde la solicitud.",
+            "Podrá trabajar cuando haya pasado medio año desde la solicitud.",
+            "Podrá trabajar cuando haya pasado un año desde la solicitud.",
+        ),
+        (
+            "en",
+            "Do not drink alcohol for 48 hours after the last dose.",
+            "Do not drink alcohol for two days after the last dose.",
+            "Do not drink alcohol for three days after the last dose.",
+        ),
+    ],
+)
+def test_a_duration_in_another_unit_is_compared(
+    language: str, context: str, faithful: str, wrong: str
+) -> None:
+    kept, caught = verified(language, [faithful, wrong], context)
+    assert kept is not Support.CONTRADICTED, faithful
+    assert caught is Support.CONTRADICTED, wrong
+
+
+def test_a_bound_the_other_way_is_not_supported_by_matching_units() -> None:
+    # "a day" is "24 hours", but "more than 8" is not "not more than 8"
+    context = "Do not take more than 8 tablets in 24 hours."
+    kept, flipped = verified(
+        "en",
+        ["You can take no more than 8 in a day.", "You can take more than 8 in a day."],
+        context,
+    )
+    assert kept is Support.SUPPORTED
+    assert flipped is not Support.SUPPORTED
