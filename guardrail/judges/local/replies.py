@@ -384,7 +384,7 @@ def _source_finding(
         return ranged
     whole = units
     tied = False
-    if first.typed():  # one number, time or date per part of a listing sentence
+    if first.typed() or first.named():  # one value per part of a listing sentence
         narrowed = [_narrowed(u, frame, first, lex) for u in units]
         units = [n for found, _ in narrowed for n in found]
         tied = any(t for _, t in narrowed)
@@ -794,13 +794,19 @@ class _Wanted:
             return bool(_times(unit.text))
         if self.dates:
             return bool(calendar_dates(unit.text))
-        return bool(self.numbers) and bool(unit.numbers - framed)
+        if self.numbers:
+            return bool(unit.numbers - framed)
+        return self.named() and bool(unit.entities)
 
     def length(self) -> int:
         return sum(1 for w in self.words if w.lower() not in _LINKS)
 
     def typed(self) -> bool:
         return bool(self.numbers or self.quantities or self.times or self.dates)
+
+    def named(self) -> bool:
+        """The reply is a name ("Dr Lindqvist", "Gate B")."""
+        return any(t.entity or t.surface[:1].isupper() for t in self.own) or bool(self.letters)
 
     def any(self) -> bool:
         values = self.own or self.numbers or self.quantities

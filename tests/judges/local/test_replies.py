@@ -392,3 +392,10 @@ def test_a_question_about_the_end_of_a_range_asks_for_its_last_time(
         "The advice line is open around the clock. The drop-in runs 10:00 to 13:00 on Tuesdays."
     )
     assert judged(question, answer, context) is expected
+
+
+@pytest.mark.parametrize(("answer", "wrong"), [("Dr Lindqvist.", False), ("Mr Okafor.", True)])
+def test_a_listing_sentence_gives_each_part_its_own_name(answer: str, wrong: bool) -> None:
+    context = "Hearing tests are done by Mr Okafor on Tuesdays and by Dr Lindqvist on Thursdays."
+    outcome = judged("Who does the hearing tests on Thursdays?", answer, context)
+    assert (outcome is Support.CONTRADICTED) == wrong
