@@ -184,7 +184,8 @@ class ConflictCheck:
             return None
         for value in candidates:
             rivals = self._rivals(value, found, statement, unit.text)
-            if rivals and not any(value.same(r) for r in rivals):
+            admitted = all(r.bound for r in rivals) and any(_within(value, r) for r in rivals)
+            if rivals and not admitted and not any(value.same(r) for r in rivals):
                 # bounds already fold in the negations and comparatives around an amount
                 # ("not more than 20" is at most 20): a clash of bounds alone is never denied
                 bounds_only = any(replace(value, bound=0).same(replace(r, bound=0)) for r in rivals)
@@ -401,6 +402,14 @@ def _words(text: str) -> list[str]:
     if word:
         out.append("".join(word))
     return out
+
+
+def _within(value: Value, bounded: Value) -> bool:
+    """An exact amount the context's bound admits ("a 5 year visa" against "a visa of more
+    than 3 years"): no other value, but one of those the bound allows."""
+    if value.bound or not bounded.bound or value.amount is None or bounded.amount is None:
+        return False
+    return (value.amount - bounded.amount) * bounded.bound < 0
 
 
 def _frame_matches(best: _Match, assessment: Assessment, value_words: set[str]) -> bool:

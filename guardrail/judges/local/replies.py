@@ -636,8 +636,14 @@ def _groups(values: Sequence[str]) -> list[list[str]]:
 #: Words that only spell out a time or a date ("from ten till two", "the 3rd of May").
 _CLOCK_WORDS = frozenset(
     "from till until to between and noon midday midnight half past quarter o'clock oclock "
-    "am pm a.m p.m morning afternoon evening night the of st nd rd th".split()
+    "am pm a.m p.m morning afternoon evening night the of st nd rd th end last day".split()
 ) | frozenset(w for o in ORDINAL_DAYS for w in o.replace("-", " ").split())
+#: Weekday and month names: capitalized, but no names of people or places.
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays january february march april may june july august "
+    "september october november december".split()
+)
 
 
 def _span(source: str, words: Sequence[str]) -> str:
@@ -806,7 +812,9 @@ class _Wanted:
 
     def named(self) -> bool:
         """The reply is a name ("Dr Lindqvist", "Gate B")."""
-        return any(t.entity or t.surface[:1].isupper() for t in self.own) or bool(self.letters)
+        return any(
+            (t.entity or t.namelike) and t.surface.lower() not in _CALENDAR for t in self.own
+        ) or bool(self.letters)
 
     def any(self) -> bool:
         values = self.own or self.numbers or self.quantities
@@ -864,7 +872,10 @@ class _Wanted:
         others = unit.numbers - stated - self._other_kinds(unit)
         if self.numbers and others:
             return ", ".join(f"{n:g}" for n in sorted(others))
-        named = any(t.entity or t.surface[:1].isupper() for t in self.own) or self.letters
+        named = self.letters or any(
+            (t.entity or t.surface[:1].isupper()) and t.surface.lower() not in _CALENDAR
+            for t in self.own
+        )
         extra = unit.entities - {t.stem for t in terms}
         if named and extra:
             shown = [t.text for t in tokenize(unit.text, "lexical") if stem(t.lower) in extra]

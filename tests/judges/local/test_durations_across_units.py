@@ -83,3 +83,16 @@ def test_a_bound_the_other_way_is_not_supported_by_matching_units() -> None:
     )
     assert kept is Support.SUPPORTED
     assert flipped is not Support.SUPPORTED
+
+
+def test_a_value_inside_the_passages_bound_is_no_conflict() -> None:
+    context = (
+        "The fee is £719 for a visa of up to 3 years and £1,420 for a visa of more than 3 years."
+    )
+    inside, outside = verified(
+        "en",
+        ["The fee for a 5 year visa is £1,420.", "The fee for a 2 year visa is £1,420."],
+        context,
+    )
+    assert inside is not Support.CONTRADICTED
+    assert outside is not Support.SUPPORTED

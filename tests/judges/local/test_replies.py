@@ -399,3 +399,16 @@ def test_a_listing_sentence_gives_each_part_its_own_name(answer: str, wrong: boo
     context = "Hearing tests are done by Mr Okafor on Tuesdays and by Dr Lindqvist on Thursdays."
     outcome = judged("Who does the hearing tests on Thursdays?", answer, context)
     assert (outcome is Support.CONTRADICTED) == wrong
+
+
+def test_the_end_of_a_month_answers_a_question_about_its_date() -> None:
+    context = "Late claims need a reason. The deadline for the main scheme was 30 June 2021."
+    question = "Was there a cut-off for the main scheme?"
+    assert judged(question, "Yes, the end of June 2021.", context) is not Support.CONTRADICTED
+    assert judged(question, "Yes, the end of May 2021.", context) is not Support.SUPPORTED
+
+
+def test_a_weekday_in_the_reply_is_no_name() -> None:
+    context = "Salaries are paid on the last working day of each month."
+    outcome = judged("When do I get paid this month?", "On Friday the 30th.", context)
+    assert outcome is not Support.CONTRADICTED
