@@ -157,26 +157,30 @@ def rebound(
     statement: str,
     stated: Sequence[Value],
     assessment: Assessment,
-    all_parts: Sequence[Part],
+    parts_of: Callable[[], Sequence[Part]],
     lex: Lexicon,
 ) -> Finding | None:
     """Contradicted when the passage gives one of the statement's values in a part about
     something else, and one of its words only in a part with another value of that kind;
-    ``None`` otherwise (see the module docstring)."""
+    ``None`` otherwise (see the module docstring). ``parts_of`` gives the passage's parts
+    (:func:`parts`), asked for only when the check applies."""
     if language(current_language()) is None:
         return None  # English: see the module docstring
-    if assessment.negations or not assessment.terms or len(all_parts) < 2:
+    if assessment.negations or not assessment.terms:
         return None
     values = [v for v in stated if v.kind in _KINDS]
     if not values:
         return None
-    value_words = {w for v in values for w in _words(v.surface)}
+    all_parts = parts_of()
+    if len(all_parts) < 2:
+        return None
+    said_values = {w for v in values for w in _words(v.surface)}
     terms = [
         t
         for t in assessment.terms
         if not t.light
         and t.number is None
-        and not set(_words(t.surface)) & value_words
+        and not set(_words(t.surface)) & said_values
         and lex.is_content(t.surface.lower())
     ]
     said = {t.stem for t in assessment.terms} | {k for t in assessment.terms for k in t.same}

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from guardrail.judges.local.values import tables
+from guardrail.judges.local.values import DURATION_DIMS, tables
 from guardrail.judges.local.verify import Assessment, Finding, Support, quote
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
@@ -163,8 +163,6 @@ _THEN = frozenset(
     "then after afterwards dann danach puis ensuite luego después depois poi dopo dan "
     "daarna".split()
 )
-#: Dimensions of a length of time.
-_DURATIONS = ("days", "minutes", "months")
 
 
 def _waited(statement: str) -> set[str]:
@@ -175,7 +173,7 @@ def _waited(statement: str) -> set[str]:
     words = _words(statement)
     out: set[str] = set()
     for i, word in enumerate(words):
-        if units.get(word, ("", 0.0))[0] in _DURATIONS:
+        if units.get(word, ("", 0.0))[0] in DURATION_DIMS:
             out.update(words[max(0, i - 1) : i + 1])
     return out
 

@@ -228,7 +228,9 @@ class ConflictCheck:
         kind = (
             bounds.finding(statement, assessment)
             or entities.moved(statement, assessment, self.stated, self.values_of, self.index.units)
-            or bindings.rebound(statement, self.stated(statement), assessment, self.parts, self.lex)
+            or bindings.rebound(
+                statement, self.stated(statement), assessment, lambda: self.parts, self.lex
+            )
             or contrast.swapped(
                 assessment.tokens, self.index.units, best.unit, self.lex, framing=assessment.framing
             )
@@ -258,11 +260,7 @@ class ConflictCheck:
         }
         if not equal or not all(_is_value(t, equal) for t in best.missing):
             return None
-        if any(
-            v.kind == f.kind and v.amount == f.amount and v.bound * f.bound < 0
-            for v in stated
-            for f in found
-        ):
+        if any(_bound_against(v, f) for v in stated for f in found):
             return None  # "more than 8" against "not more than 8": the bounds decide, not this
         if _parity(assessment, best.unit) == 1:
             reason = f"The context says the opposite: {quote(best.unit.text)}"
@@ -324,13 +322,7 @@ class ConflictCheck:
             if value.kind == "quantity" and not value.key:
                 # a bare number: no unit to know what it counts, but the same amount bound
                 # the other way ("more than 8" / "not more than 8 tablets") is a rival
-                return [
-                    v
-                    for v in found
-                    if v.kind == "quantity"
-                    and v.amount == value.amount
-                    and v.bound * value.bound < 0
-                ]
+                return [v for v in found if _bound_against(value, v)]
             return same_kind
         stated_words = set(_words(statement))
         others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]
@@ -402,6 +394,11 @@ def _words(text: str) -> list[str]:
     if word:
         out.append("".join(word))
     return out
+
+
+def _bound_against(a: Value, b: Value) -> bool:
+    """The same amount bound the other way ("more than 8" / "not more than 8 tablets")."""
+    return a.kind == b.kind and a.amount == b.amount and a.bound * b.bound < 0
 
 
 def _within(value: Value, bounded: Value) -> bool:

@@ -531,10 +531,12 @@ def _frame_value_missing(source: str, values: Sequence[str], index: ContextIndex
     "on Sundays" where the passage gives Saturday's hours is no aside of the asker's. A name
     the passage does not give always counts."""
     reply = {w.lower() for w in values}
-    given = [v for u in index.units for v in extract(u.text)]
+    given: list[Value] | None = None
     for value in extract(source):
         if reply & {w.lower() for w in value.surface.split()}:
             continue
+        if given is None:  # the passage's values, read once and only when needed
+            given = [v for u in index.units for v in extract(u.text)]
         same_kind = [g for g in given if g.kind == value.kind and g.key == value.key]
         if any(g.amount == value.amount and g.text == value.text for g in same_kind):
             continue
@@ -810,11 +812,14 @@ class _Wanted:
     def typed(self) -> bool:
         return bool(self.numbers or self.quantities or self.times or self.dates)
 
-    def named(self) -> bool:
-        """The reply is a name ("Dr Lindqvist", "Gate B")."""
-        return any(
-            (t.entity or t.namelike) and t.surface.lower() not in _CALENDAR for t in self.own
-        ) or bool(self.letters)
+    def named(self, capitalized: bool = False) -> bool:
+        """The reply is a name ("Dr Lindqvist", "Gate B"); with ``capitalized``, any
+        capitalized word of it counts as one (a weekday or a month never does)."""
+        return bool(self.letters) or any(
+            (t.entity or (t.surface[:1].isupper() if capitalized else t.namelike))
+            and t.surface.lower() not in _CALENDAR
+            for t in self.own
+        )
 
     def any(self) -> bool:
         values = self.own or self.numbers or self.quantities
@@ -872,12 +877,8 @@ class _Wanted:
         others = unit.numbers - stated - self._other_kinds(unit)
         if self.numbers and others:
             return ", ".join(f"{n:g}" for n in sorted(others))
-        named = self.letters or any(
-            (t.entity or t.surface[:1].isupper()) and t.surface.lower() not in _CALENDAR
-            for t in self.own
-        )
         extra = unit.entities - {t.stem for t in terms}
-        if named and extra:
+        if self.named(capitalized=True) and extra:
             shown = [t.text for t in tokenize(unit.text, "lexical") if stem(t.lower) in extra]
             return ", ".join(dict.fromkeys(shown)) or "another name"
         return ""

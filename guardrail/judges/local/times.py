@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["calendar_dates", "clock_minutes", "hour_readings", "hour_value"]
+__all__ = ["calendar_dates", "clock_minutes", "hour_readings", "hour_value", "last_day"]
 
 _NUMBER_WORDS = {
     w: n
@@ -176,13 +176,13 @@ def calendar_dates(text: str) -> set[Date]:
             out.add((day, month, int(m.group(3)) if m.group(3) else None))
     for m in _MONTH_END.finditer(text):
         month, year = _MONTHS[m.group(1).lower()], int(m.group(2)) if m.group(2) else None
-        last = _last_day(month, year)
+        last = last_day(month, year)
         if last is not None:
             out.add((last, month, year))
     return out
 
 
-def _last_day(month: int, year: int | None) -> int | None:
+def last_day(month: int, year: int | None) -> int | None:
     """The last day of ``month``; None for a February of no known year."""
     if month != 2:
         return _MONTH_DAYS[month - 1]

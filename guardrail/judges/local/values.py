@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import NamedTuple
 
+from guardrail.judges.local.times import last_day
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
 from guardrail.text.tokens import STOPWORDS, comma_decimal
@@ -133,8 +134,6 @@ _BOUNDS_AFTER: dict[str, int] = {
 _ARTICLES = frozenset({"a", "an"})
 #: Phrases right before a month's name that name its last day ("by *the end of* June").
 _MONTH_END = frozenset({"end of", "last day of"})
-#: Days of each month (February: of a year not a leap year).
-_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 #: Words before a bare number that make it an age in years ("aged 16 and over").
 _AGE_WORDS = frozenset({"aged", "age", "ages"})
 #: Words before a lower bound that make the amount how long a denied state lasts ("must not
@@ -570,8 +569,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     return out
 
 
-#: Units of time an article makes a duration of.
-_DURATION_DIMS = frozenset({"days", "months", "minutes"})
+#: Dimensions of a length of time (days and weeks are counted in minutes).
+DURATION_DIMS = frozenset({"months", "minutes"})
 #: Words before "a"/"an" that make it a duration ("within a week", "for an hour", "about a
 #: month", "lasts a year"); after any other word ("one tablet a day", "twice a week") it is a
 #: rate.
@@ -590,7 +589,7 @@ def _article_duration(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int,
     if unit not in t.units:
         return None
     dim, per = t.units[unit]
-    if dim not in _DURATION_DIMS or unit.endswith("s"):
+    if dim not in DURATION_DIMS or unit.endswith("s"):
         return None
     before = toks[i - 1] if i else None
     if before is not None and before.low == "half":
@@ -632,7 +631,7 @@ def _timed(amount: float, unit: str, after: int, t: _Tables) -> tuple[float, str
     if unit not in t.units:
         return None
     dim, per = t.units[unit]
-    return (amount * per, dim, after) if dim in _DURATION_DIMS else None
+    return (amount * per, dim, after) if dim in DURATION_DIMS else None
 
 
 #: Words after "a week" / "an hour" that make it a duration wherever it stands ("an hour
@@ -858,11 +857,9 @@ def _month_end(toks: list[_Tok], i: int, out: list[Value], text: str, t: _Tables
     year = None
     if j < len(toks) and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
         year = int(toks[j].text)
-    last = _MONTH_DAYS[month - 1]
-    if month == 2 and year is not None and year % 4 == 0 and (year % 100 or year % 400 == 0):
-        last = 29
+    last = last_day(month, year)
     s, e = toks[i].start, toks[i].end
-    if month == 2 and year is None:
+    if last is None:
         out.append(Value("date", "month", float(month), "", s, e, text[s:e]))
     else:
         out.append(Value("date", "day", float(month * 100 + last), "", s, e, text[s:e]))

@@ -371,12 +371,13 @@ _ASKING = frozenset("who whom what which when where why how whose".split())
 #: A dash that closes a premise before a wh-question ("I'm 70 — when can I ...?"); before a
 #: yes/no question ("... - are they allowed to do that?") what the question's pronouns point
 #: to is the premise, and the question is read whole.
-_PREMISE_DASH = re.compile(
-    r"\s+[—–-]\s+(?=(?:(?:so|and|but|then)\s+)?(?:who|whom|what|which|when|where|why|how|whose)\b)",
-    re.IGNORECASE,
-)
 #: Words that link a premise to the question after it ("..., so when ...?").
 _CONNECTORS = frozenset({"so", "and", "but", "then"})
+_PREMISE_DASH = re.compile(
+    rf"\s+[—–-]\s+(?=(?:(?:{'|'.join(sorted(_CONNECTORS))})\s+)?"
+    rf"(?:{'|'.join(sorted(_ASKING))})\b)",
+    re.IGNORECASE,
+)
 
 
 def _asked_clause(sentence: str) -> list[str]:
