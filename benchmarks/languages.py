@@ -2,7 +2,7 @@
 guard decides on contradicted and faithful answers.
 
     python -m benchmarks.languages
-        [--split test|dev|all|holdout|unseen|unseen2|unseen3|unseen4|unseen5]
+        [--split test|dev|all|holdout|unseen|unseen2|unseen3|unseen4|unseen5|unseen6]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 
@@ -18,7 +18,8 @@ another separate author, written after ``unseen`` had been used for development)
 written after ``unseen2`` had been used for development), ``unseen4/<code>.jsonl`` (``--split
 unseen4``: a fourth separate author, written after ``unseen3`` had been measured),
 ``unseen5/<code>.jsonl`` (``--split unseen5``: written after ``unseen4`` had been used for
-development) and
+development), ``unseen6/<code>.jsonl`` (``--split unseen6``: written after ``unseen5`` had been
+used for development) and
 ``short.jsonl`` (replies of three
 to six words, for language identification only). They were written before the language work was
 tuned; report the test half.
@@ -63,7 +64,7 @@ from guardrail.scoring import MetaRAG
 from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
-HELD_OUT = ("holdout", "unseen", "unseen2", "unseen3", "unseen4", "unseen5")
+HELD_OUT = ("holdout", "unseen", "unseen2", "unseen3", "unseen4", "unseen5", "unseen6")
 #: The unseen suites' topic labels that the default policy names otherwise; a label the policy
 #: has neither under its own name nor here is the policy's default topic.
 UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}

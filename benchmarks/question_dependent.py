@@ -15,7 +15,7 @@ the offline verifier — so the second run shows the path an LLM judge takes (th
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
     python -m benchmarks.question_dependent
-        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5]
+        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5|unseen6]
         [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
@@ -35,7 +35,9 @@ such set by another separate author, written after the first had been used for d
 second had been used for development; ``question_dependent_unseen4.jsonl`` (``--half unseen4``,
 60 pairs) a fourth, written after the third had been measured;
 ``question_dependent_unseen5.jsonl`` (``--half unseen5``, 60 pairs) a fifth, written after the
-fourth had been used for development: the closest figure to unseen traffic.
+fourth had been used for development; ``question_dependent_unseen6.jsonl`` (``--half
+unseen6``, 60 pairs) a sixth, written after the fifth had been used for development: the
+closest figure to unseen traffic.
 """
 
 from __future__ import annotations
@@ -192,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             "unseen3",
             "unseen4",
             "unseen5",
+            "unseen6",
         ),
         default="test",
     )

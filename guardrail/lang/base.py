@@ -69,6 +69,8 @@ class Language:
     units: Units = field(default_factory=dict)
     #: currency words -> currency code
     currencies: Mapping[str, str] = field(default_factory=dict)
+    #: words after a number that make it a share ("Prozent", "pour cent"), as "%" does
+    percent: tuple[str, ...] = ()
     #: words for "free of charge" (a price of zero)
     free: frozenset[str] = frozenset()
     #: phrases that say a price must be paid ("muss bezahlen"); against :attr:`free` they conflict

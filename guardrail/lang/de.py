@@ -220,6 +220,7 @@ LANGUAGE = Language(
         "sonntags": 6,
     },
     units=_UNITS,
+    percent=("prozent",),
     currencies={
         "euro": "eur",
         "cent": "cent",

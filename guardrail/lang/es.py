@@ -198,6 +198,7 @@ LANGUAGE = Language(
         "domingos": 6,
     },
     units=_UNITS,
+    percent=("por ciento",),
     currencies={
         "euro": "eur",
         "euros": "eur",

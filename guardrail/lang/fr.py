@@ -201,6 +201,7 @@ LANGUAGE = Language(
         "dimanches": 6,
     },
     units=_UNITS,
+    percent=("pour cent", "pourcent", "pour-cent"),
     currencies={
         "euro": "eur",
         "euros": "eur",

@@ -146,6 +146,7 @@ LANGUAGE = Language(
         "domeniche": 6,
     },
     units=_UNITS,
+    percent=("per cento", "percento"),
     currencies={"euro": "eur", "centesimi": "cent", "dollari": "usd", "sterline": "gbp"},
     pay=frozenset(
         {

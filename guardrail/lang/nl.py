@@ -5,7 +5,7 @@ from __future__ import annotations
 from guardrail.lang.base import Language
 
 _NUMBERS = {
-    "nul": 0, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
+    "nul": 0, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
     "negen": 9, "tien": 10, "elf": 11, "twaalf": 12, "dertien": 13, "veertien": 14,
     "vijftien": 15, "zestien": 16, "zeventien": 17, "achttien": 18, "negentien": 19,
     "twintig": 20, "dertig": 30, "veertig": 40, "vijftig": 50, "zestig": 60,
@@ -133,6 +133,7 @@ LANGUAGE = Language(
         "zondagen": 6,
     },
     units=_UNITS,
+    percent=("procent",),
     currencies={"euro": "eur", "cent": "cent", "dollar": "usd", "pond": "gbp"},
     pay=frozenset(
         {

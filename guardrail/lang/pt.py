@@ -149,6 +149,7 @@ LANGUAGE = Language(
         "domingos": 6,
     },
     units=_UNITS,
+    percent=("por cento",),
     currencies={
         "euro": "eur",
         "euros": "eur",

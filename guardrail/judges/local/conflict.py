@@ -29,10 +29,10 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from guardrail.judges.local import bindings, bounds, contrast, entities, weekdays
+from guardrail.judges.local import anchors, bindings, bounds, contrast, entities, weekdays
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.values import Value, extract
+from guardrail.judges.local.values import Value, bound_against, extract
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
@@ -103,7 +103,12 @@ class ConflictCheck:
 
     def common(self, word: str) -> bool:
         """An ordinary word, so a capitalized first word is not taken for a name."""
-        return self.lex.is_known_word(word) or word in self.index.lower_vocab
+        lex = self.lex
+        return (
+            lex.is_known_word(word)
+            or word in self.index.lower_vocab
+            or (lex.dictionary is not None and lex.dictionary(word))
+        )
 
     def stated(self, statement: str) -> list[Value]:
         """The values ``statement`` asserts (remembered: variants repeat their factoid's)."""
@@ -260,12 +265,22 @@ class ConflictCheck:
         }
         if not equal or not all(_is_value(t, equal) for t in best.missing):
             return None
-        if any(_bound_against(v, f) for v in stated for f in found):
+        if any(bound_against(v, f) for v in stated for f in found):
             return None  # "more than 8" against "not more than 8": the bounds decide, not this
         if _parity(assessment, best.unit) == 1:
             reason = f"The context says the opposite: {quote(best.unit.text)}"
             return Finding(Support.CONTRADICTED, reason)
         return Finding(Support.SUPPORTED, f"The context states: {quote(best.unit.text)}")
+
+    def anchored(self, statement: str, assessment: Assessment) -> Finding | None:
+        """Supported when the best unit gives every value ``statement`` states and no other
+        of their kinds (see :mod:`~guardrail.judges.local.anchors`)."""
+        return anchors.anchored(
+            assessment,
+            self.stated(statement),
+            self.values_of(assessment.best.unit) if assessment.best is not None else [],
+            self.lex,
+        )
 
     def _anywhere(self, value: Value) -> bool:
         """The context states ``value`` somewhere (then it is not a conflict).
@@ -322,7 +337,7 @@ class ConflictCheck:
             if value.kind == "quantity" and not value.key:
                 # a bare number: no unit to know what it counts, but the same amount bound
                 # the other way ("more than 8" / "not more than 8 tablets") is a rival
-                return [v for v in found if _bound_against(value, v)]
+                return [v for v in found if bound_against(value, v)]
             return same_kind
         stated_words = set(_words(statement))
         others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]
@@ -394,11 +409,6 @@ def _words(text: str) -> list[str]:
     if word:
         out.append("".join(word))
     return out
-
-
-def _bound_against(a: Value, b: Value) -> bool:
-    """The same amount bound the other way ("more than 8" / "not more than 8 tablets")."""
-    return a.kind == b.kind and a.amount == b.amount and a.bound * b.bound < 0
 
 
 def _within(value: Value, bounded: Value) -> bool:

@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from importlib import resources
 from typing import Any
 
 from guardrail.judges.local.morph import Form, Morphology
 from guardrail.judges.local.values import tables
 from guardrail.lang.base import lead
+from guardrail.lang.dictionary import knows
 from guardrail.lang.registry import MODULES, language
 from guardrail.text.stemming import stem
 
@@ -107,6 +108,10 @@ class Lexicon:
     #: Every noun is capitalized (German): a capitalized word is then no sign of a name, and
     #: only an acronym ("BAMF") is read as one when verifying.
     capitalized_nouns: bool = False
+    #: The language's own dictionary (:func:`guardrail.lang.dictionary.knows`): a word it
+    #: knows is an ordinary word, so a sentence's first word is not read as a name value
+    #: (:meth:`~guardrail.judges.local.conflict.ConflictCheck.common`).
+    dictionary: Callable[[str], bool] | None = field(default=None, compare=False, hash=False)
     #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
     #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
     readings: dict[str, Any] = field(
@@ -279,6 +284,7 @@ def _for_language(code: str) -> Lexicon:
         root_same={k: frozenset(v) for k, v in root_same.items()},
         free_phrases=frozenset(p for p in lang.free if " " in p),
         capitalized_nouns=lang.capitalized_nouns,
+        dictionary=partial(knows, code),
     )
 
 

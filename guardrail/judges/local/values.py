@@ -197,6 +197,10 @@ class _Tables:
     indefinite: frozenset[str] = frozenset()
     #: words that halve the unit of time after them ("medio año", "half jaar")
     halves: frozenset[str] = frozenset()
+    #: words written before an apostrophe ("d'", "un'"): read as words of their own
+    elided: frozenset[str] = frozenset()
+    #: the words for "per cent", each as its tokens ("%", "per cent", "pour cent")
+    percent: tuple[tuple[str, ...], ...] = (("%",), ("percent",), ("per", "cent"))
 
 
 def _in_minutes(units: Mapping[str, tuple[str, float]]) -> dict[str, tuple[str, float]]:
@@ -273,6 +277,8 @@ def tables(code: str) -> _Tables:
         month_end=_EN.month_end | lang.month_end,
         indefinite=lang.articles,
         halves=lang.halves,
+        elided=lang.elided,
+        percent=(*_EN.percent, *(tuple(_TOKEN.findall(p.lower())) for p in lang.percent)),
     )
 
 
@@ -313,6 +319,11 @@ class Value:
         return self.key == other.key or counted_alike(self.nouns, other.nouns)
 
 
+def bound_against(a: Value, b: Value) -> bool:
+    """The same amount bound the other way ("more than 8" / "not more than 8 tablets")."""
+    return a.kind == b.kind and a.amount == b.amount and a.bound * b.bound < 0
+
+
 #: Shortest word that, ending a compound, names what the compound counts ("Tabletten" in
 #: "Ibuprofentabletten").
 _HEAD_CHARS = 5
@@ -338,12 +349,20 @@ class _Tok(NamedTuple):
     digit: bool
 
 
-def _tokens(text: str) -> list[_Tok]:
+def _tokens(text: str, elided: frozenset[str] = frozenset()) -> list[_Tok]:
+    """The tokens of ``text``; a word joined to an ``elided`` one by an apostrophe ("d'un",
+    "un'ora") is two tokens, the elided word without its apostrophe and the word itself."""
     out = []
     make = tuple.__new__  # what _Tok(...) calls, without its Python-level __new__
     for m in _TOKEN.finditer(text):
         word = m.group()
         start, end = m.span()
+        if elided:
+            cut = max(word.find("'"), word.find("’"))
+            if cut > 0 and word[:cut].lower() in elided:
+                head = word[:cut]
+                out.append(make(_Tok, (head, head.lower(), start, start + cut, False)))
+                word, start = word[cut + 1 :], start + cut + 1
         out.append(make(_Tok, (word, word.lower(), start, end, word[:1].isdigit())))
     return out
 
@@ -414,7 +433,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     """Every value ``text`` asserts, left to right. ``common(word)`` says whether a lowercase
     word is an ordinary word (so a capitalized first word is not a name)."""
     t = tables(current_language())
-    toks = _tokens(text)
+    toks = _tokens(text, t.elided)
     out: list[Value] = []
     i = 0
     n = len(toks)
@@ -538,8 +557,9 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             continue
         factor, j = _scale(toks, j, t)
         amount *= factor
-        if j < n and (toks[j].low in ("%", "percent") or _per_cent(toks, j)):
-            end = j + (2 if _per_cent(toks, j) else 1)
+        share = _share_words(toks, j, t) if j < n else 0
+        if share:
+            end = j + share
             add("percent", "percent", amount, "", i, end)
             i = end
             continue
@@ -722,8 +742,18 @@ def _ampm(toks: list[_Tok], j: int) -> tuple[str | None, int]:
     return None, j
 
 
-def _per_cent(toks: list[_Tok], j: int) -> bool:
-    return j + 1 < len(toks) and toks[j].low == "per" and toks[j + 1].low == "cent"
+def _share_words(toks: list[_Tok], j: int, t: _Tables) -> int:
+    """How many tokens from ``toks[j]`` say "per cent" ("%", "percent", "per cent", "pour
+    cent", "Prozent"); 0 when they do not."""
+    for phrase in t.percent:
+        k = j
+        for word in phrase:
+            if k >= len(toks) or toks[k].low != word:
+                break
+            k += 1
+        else:
+            return k - j
+    return 0
 
 
 _DOTTED_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})(?:\.(\d{4}))?")
@@ -932,7 +962,12 @@ def _names(
                 and tok.low not in _TITLES  # "Frau Öztürk", "Herr Dr. Brandt"
             ):
                 continue
-            if first and not run and (tok.low in _NOT_NAMES or (common and common(tok.low))):
+            if (
+                first
+                and not run
+                and tok.low not in _TITLES  # "Frau Öztürk ..." opens a sentence with a name
+                and (tok.low in _NOT_NAMES or (common and common(tok.low)))
+            ):
                 continue
             run.append(tok)
         elif (

@@ -339,7 +339,10 @@ class TrainedVerifier(LexicalVerifier):
                 continue
             f = self.features(a, prepared)
             found = model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding
-            out.append(_doubted(found, a, statement, model))
+            found = _doubted(found, a, statement, model)
+            if source == statement:
+                found = _anchored(found, statement, a, prepared)
+            out.append(found)
         return out
 
     def from_factoid(
@@ -365,6 +368,7 @@ class TrainedVerifier(LexicalVerifier):
                 if checkable(f):
                     model = self.fitted_model
                     found = _doubted(model_finding(model, a, f, None, rt4chart), a, factoid, model)
+                    found = _anchored(found, factoid, a, prepared)
             if len(prepared.factoids) < _WINDOWS_KEPT:
                 prepared.factoids[key] = found
         if found is None or not reversed_:
@@ -511,6 +515,16 @@ def _doubted(found: Finding, a: Assessment, statement: str, model: VerifierModel
         return found  # a stray negation in the unit does not deny an affirmative reply
     reason = f"The context may say the opposite: {quote(a.best.unit.text) if a.best else ''}"
     return Finding(Support.UNKNOWN, reason.rstrip(": "))
+
+
+def _anchored(found: Finding, statement: str, a: Assessment, prepared: Prepared) -> Finding:
+    """Supported, when undecided, if the statement's sentence gives every value it states
+    (see :mod:`~guardrail.judges.local.anchors`). Read on a factoid, never on a variant by
+    itself: an antonym that swaps a word the passage does not use keeps its values too."""
+    if found.outcome is not Support.UNKNOWN:
+        return found
+    assert prepared.conflicts is not None
+    return prepared.conflicts.anchored(statement, a) or found
 
 
 def _trained_reason(outcome: Support, rules: Finding, p: float, flipped: bool) -> str:

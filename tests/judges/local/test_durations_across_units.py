@@ -96,3 +96,47 @@ def test_a_value_inside_the_passages_bound_is_no_conflict() -> None:
     )
     assert inside is not Support.CONTRADICTED
     assert outside is not Support.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("language", "elided", "plain"),
+    [
+        ("fr", "dans un délai d'un mois", "dans un délai de 1 mois"),
+        ("it", "entro un'ora dalla chiamata", "entro sessanta minuti dalla chiamata"),
+        ("fr", "au bout d'une semaine", "au bout de sept jours"),
+    ],
+)
+def test_an_article_after_an_elided_word_counts_one_unit(
+    language: str, elided: str, plain: str
+) -> None:
+    """ "d'un mois" is "de un mois": the apostrophe hides the article, not the month."""
+    assert _durations(language, elided) == _durations(language, plain) != []
+
+
+def test_an_elided_word_before_a_noun_is_no_value() -> None:
+    assert _durations("fr", "l'invitation arrive par la poste") == []
+    assert _durations("it", "dell'ospedale") == []
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "sign"),
+    [
+        ("de", "acht Prozent", "8 %"),
+        ("fr", "huit pour cent", "8 %"),
+        ("es", "ocho por ciento", "8 %"),
+        ("it", "otto per cento", "8%"),
+        ("pt", "oito por cento", "8%"),
+        ("nl", "acht procent", "8%"),
+    ],
+)
+def test_a_share_in_words_is_a_share(language: str, words: str, sign: str) -> None:
+    """Dutch "acht procent" is 8 %, not eight of something called "procent"."""
+    with reading(language):
+        said = [(v.kind, v.amount) for v in extract(words)]
+        given = [(v.kind, v.amount) for v in extract(sign)]
+    assert said == given == [("percent", 8.0)]
+
+
+def test_a_stressed_one_is_one() -> None:
+    """Dutch "één" (stressed "een") is the number one, never an article."""
+    assert _durations("nl", "tot maximaal één jaar lang") == _durations("nl", "12 maanden") != []

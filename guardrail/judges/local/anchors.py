@@ -1,0 +1,84 @@
+"""Support from values: a reworded statement whose values its sentence gives, one for one.
+
+A faithful answer in the user's own words shares few words with the passage ("Votre argent
+vous est rendu sous deux semaines" against "Le remboursement intervient dans un délai de 14
+jours"), so the lexical match leaves it unsupported. Its values are what it cannot reword
+without changing the fact. When the best-matching sentence of the passage gives every value
+the statement states, gives no other value of those kinds, and the statement keeps that
+sentence's polarity, the statement is supported.
+
+What keeps this from supporting a wrong answer:
+
+- a value the sentence does not give (another number, date, duration or amount) anchors
+  nothing, and the conflict check reads it first;
+- a sentence with two values of one kind ("15 jours pour les employés, 30 pour les cadres")
+  anchors neither: which one the statement takes is not read here;
+- names and numbers in no measured unit ("appelez le 15", "die 112 anrufen") are no anchor
+  alone: they fit many sentences;
+- a negation or opposite word between statement and sentence, a bound turned the other way
+  ("more than 8" against "not more than 8") or a name the passage never gives blocks it.
+
+The rule only turns an undecided statement into a supported one: a contradiction found by
+the conflict check, or a model verdict, stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.values import DIMENSIONS, DURATION_DIMS, Value, bound_against
+from guardrail.judges.local.verify import Assessment, Finding, Support, quote
+
+#: Value keys that name a measured dimension: counts in these compare only with their kind.
+_MEASURED = DIMENSIONS | DURATION_DIMS
+
+
+def anchored(
+    assessment: Assessment, stated: Sequence[Value], found: Sequence[Value], lex: Lexicon
+) -> Finding | None:
+    """Supported when the best unit's values ``found`` give every value of ``stated`` (the
+    statement's), as the module describes; ``None`` otherwise."""
+    best = assessment.best
+    values = [v for v in stated if v.kind != "ordinal"]
+    if best is None or not values or all(_weak(v) for v in values):
+        return None
+    if not all(any(gives(f, v) for f in found) for v in values):
+        return None
+    if any(v.comparable(f) and not v.same(f) for v in values for f in found):
+        return None  # the sentence gives another value of the kind too
+    if any(bound_against(v, f) for v in values for f in found):
+        return None
+    if assessment.parity == 1 or _unknown_name(assessment, lex):
+        return None
+    return Finding(Support.SUPPORTED, f"The context gives the same values: {quote(best.unit.text)}")
+
+
+def gives(found: Value, value: Value) -> bool:
+    """``found`` gives ``value``: the same value, or the same count where neither names a
+    measured unit ("999" for "999 straight away"); "12 Jahren" is no "zwölf" of anything."""
+    if value.comparable(found):
+        return value.same(found)
+    if value.kind != "quantity" or found.kind != "quantity" or value.amount is None:
+        return False
+    if value.key in _MEASURED or found.key in _MEASURED:
+        return False
+    return value.amount == found.amount and not bound_against(value, found)
+
+
+def _weak(value: Value) -> bool:
+    """A value that anchors nothing alone: a name, or a number in no measured unit ("le 15",
+    "die 112 anrufen", "20 Urlaubstage"): the word after a number is too often no unit."""
+    return value.kind == "name" or (value.kind == "quantity" and value.key not in _MEASURED)
+
+
+def _unknown_name(assessment: Assessment, lex: Lexicon) -> bool:
+    """The statement has a name (or a word written like one) the passage never uses, and the
+    language's dictionary does not know it as an ordinary word."""
+    known = lex.dictionary
+    return any(
+        not elsewhere
+        and (term.entity or term.namelike)
+        and not (known is not None and known(term.surface.lower()))
+        for term, elsewhere in zip(assessment.terms, assessment.elsewhere, strict=True)
+    )

@@ -1,0 +1,85 @@
+"""A restatement in other words is supported when the passage's sentence gives every value it
+states, and gives no other value of the same kind; the statement keeps its polarity. Values are
+what a reworded answer cannot change without changing the fact ("sous deux semaines" for "dans
+un délai de 14 jours"), so the words around them may differ."""
+
+from __future__ import annotations
+
+import pytest
+
+from guardrail.judges.local.verify import Support
+from tests.verifying import verified
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "restated"),
+    [
+        (
+            "fr",
+            "Le remboursement intervient dans un délai de 14 jours après réception du dossier.",
+            "Votre argent vous est rendu sous deux semaines une fois le dossier reçu.",
+        ),
+        (
+            "es",
+            "La devolución de la fianza se realizará en el plazo máximo de 30 días desde la "
+            "entrega de las llaves.",
+            "Te tienen que devolver el depósito como muy tarde treinta días después de dar las "
+            "llaves.",
+        ),
+        (
+            "de",
+            "Der Antrag auf Elterngeld kann rückwirkend für höchstens 3 Monate gestellt werden.",
+            "Rückwirkend bekommt man das Elterngeld für maximal drei Monate.",
+        ),
+        (
+            "it",
+            "Il certificato medico va inviato all'INPS entro 2 giorni dall'inizio della malattia.",
+            "Hai due giorni di tempo dal primo giorno di malattia per far arrivare il "
+            "certificato all'INPS.",
+        ),
+        (
+            "en",
+            "Your landlord must protect your deposit within 30 days of receiving it.",
+            "The deposit has to go into a protection scheme within thirty days of you paying it.",
+        ),
+    ],
+)
+def test_a_reworded_statement_with_the_passages_values_is_supported(
+    language: str, context: str, restated: str
+) -> None:
+    assert verified(language, [restated], context) == [Support.SUPPORTED]
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "statement"),
+    [
+        # another value than the sentence gives
+        (
+            "fr",
+            "Le remboursement intervient dans un délai de 14 jours après réception du dossier.",
+            "Votre argent vous est rendu sous trois semaines une fois le dossier reçu.",
+        ),
+        # the sentence gives two values of the kind: which one is the statement's is not read
+        (
+            "fr",
+            "Le préavis est de 15 jours pour les employés et de 30 jours pour les cadres.",
+            "En tant que cadre, vous devez prévenir quinze jours avant de partir.",
+        ),
+        # the statement denies what the sentence says
+        (
+            "fr",
+            "Le remboursement intervient dans un délai de 14 jours après réception du dossier.",
+            "Votre argent ne vous est pas rendu sous deux semaines une fois le dossier reçu.",
+        ),
+        # a bare number (a telephone number) is no anchor for the words around it
+        (
+            "fr",
+            "En cas de suspicion d'AVC, appelez le 15 et ne donnez rien à boire.",
+            "Faites-lui boire un grand verre d'eau puis composez le 15.",
+        ),
+    ],
+)
+def test_values_alone_do_not_support_a_statement_when_they_do_not_decide_it(
+    language: str, context: str, statement: str
+) -> None:
+    assert verified(language, [statement], context) != [Support.SUPPORTED]
