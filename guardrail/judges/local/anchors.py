@@ -56,14 +56,32 @@ def anchored(
 
 def gives(found: Value, value: Value) -> bool:
     """``found`` gives ``value``: the same value, or the same count where neither names a
-    measured unit ("999" for "999 straight away"); "12 Jahren" is no "zwölf" of anything."""
+    measured unit ("999" for "999 straight away"), or months said in days or weeks; "12
+    Jahren" is no "zwölf" of anything."""
     if value.comparable(found):
         return value.same(found)
     if value.kind != "quantity" or found.kind != "quantity" or value.amount is None:
         return False
+    if {value.key, found.key} == {"months", "minutes"} and found.amount is not None:
+        return _months_in_days(value, found) and not bound_against(value, found)
     if value.key in _MEASURED or found.key in _MEASURED:
         return False
     return value.amount == found.amount and not bound_against(value, found)
+
+
+#: The days a month may have.
+_MONTH_DAYS = (28, 31)
+_MINUTES_PER_DAY = 1440
+
+
+def _months_in_days(a: Value, b: Value) -> bool:
+    """A count of months and a count of days (or weeks) that span it: "zwei Monate" and
+    "sechzig Tage", "drei Monate" and "zwölf Wochen" (a month is 28 to 31 days)."""
+    months, minutes = (a, b) if a.key == "months" else (b, a)
+    assert months.amount is not None and minutes.amount is not None
+    days = minutes.amount / _MINUTES_PER_DAY
+    low, high = (months.amount * n for n in _MONTH_DAYS)
+    return low <= days <= high
 
 
 def _weak(value: Value) -> bool:

@@ -466,6 +466,15 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
                 add("money", _CURRENCY_SIGNS[low], cash * factor, "", i, j)
                 i = j
                 continue
+        # a day in words before its month: "el cinco de noviembre", "the seventh of June"
+        if not tok.digit and (day_word := _word_day(toks, i, t)) is not None:
+            day, j = day_word
+            add("date", "day", float(t.months[toks[j - 1].low] * 100 + day), "", i, j)
+            if j < n and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
+                add("year", "year", float(toks[j].text), "", j, j + 1)
+                j += 1
+            i = j
+            continue
         # dates in figures, day first: "14.10.", "30.06.2026", "30/04", "31/03/2026"
         if tok.digit and (numeric := _numeric_date(toks, i)) is not None:
             when, year, j = numeric
@@ -856,7 +865,22 @@ def _counted(toks: list[_Tok], j: int) -> frozenset[str]:
 #: What may stand between a day and its month: a dot ("15. März"), an ordinal marker ("1er",
 #: "1°", "1º") and the word joining them ("1 de marzo", "1° di marzo").
 _DAY_MARKS = frozenset({".", "er", "°", "º", "ª"})
-_DAY_JOINERS = frozenset({"de", "di", "del"})
+_DAY_JOINERS = frozenset({"de", "di", "del", "of"})
+
+
+def _word_day(toks: list[_Tok], i: int, t: _Tables) -> tuple[int, int] | None:
+    """A day of the month in words at ``toks[i]`` with its month after it ("cinco de
+    noviembre", "trois mars", "seventh of June"): (the day, the index after the month)."""
+    low = toks[i].low
+    found = t.small.get(low, t.ordinals.get(low))
+    if found is None or not 1 <= found <= 31 or found != int(found):
+        return None
+    k = i + 1 + _day_gap(toks, i, t)
+    if k >= len(toks) or toks[k].low not in t.months:
+        return None
+    if toks[k].low == "may" and not toks[k].text[0].isupper():
+        return None  # "two may apply"
+    return int(found), k + 1
 
 
 def _day_gap(toks: list[_Tok], i: int, t: _Tables) -> int:

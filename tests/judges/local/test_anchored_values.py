@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from guardrail.judges.local.values import extract
 from guardrail.judges.local.verify import Support
+from guardrail.lang.context import reading
 from tests.verifying import verified
 
 
@@ -83,3 +85,49 @@ def test_values_alone_do_not_support_a_statement_when_they_do_not_decide_it(
     language: str, context: str, statement: str
 ) -> None:
     assert verified(language, [statement], context) != [Support.SUPPORTED]
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "figures"),
+    [
+        ("es", "hasta el cinco de noviembre", "hasta el 5 de noviembre"),
+        ("fr", "avant le trois mars", "avant le 3 mars"),
+        ("it", "entro il dieci di luglio", "entro il 10 luglio"),
+        ("en", "by the seventh of June", "by 7 June"),
+    ],
+)
+def test_a_day_in_words_before_its_month_is_a_date(language: str, words: str, figures: str) -> None:
+    with reading(language):
+        said = [(v.kind, v.amount) for v in extract(words)]
+        given = [(v.kind, v.amount) for v in extract(figures)]
+    assert said == given != []
+    assert said[0][0] == "date"
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "restated"),
+    [
+        (
+            "fr",
+            "La demande doit être déposée au cours des deux mois précédant l'expiration du titre.",
+            "Vous devez envoyer la demande dans les soixante jours avant que le titre expire.",
+        ),
+        (
+            "de",
+            "Der Mutterschutz nach der Geburt dauert bei Mehrlingen drei Monate.",
+            "Nach einer Zwillingsgeburt hat die Mutter zwölf Wochen Schutzfrist.",
+        ),
+    ],
+)
+def test_months_said_in_days_or_weeks_anchor_a_restatement(
+    language: str, context: str, restated: str
+) -> None:
+    """A month is 28 to 31 days: "soixante jours" gives "deux mois" for support (never for a
+    conflict: the two are not the same amount)."""
+    assert verified(language, [restated], context) == [Support.SUPPORTED]
+
+
+def test_weeks_that_are_not_the_months_anchor_nothing() -> None:
+    context = "La demande doit être déposée au cours des deux mois précédant l'expiration du titre."
+    wrong = "Vous devez envoyer la demande dans les trois semaines avant que le titre expire."
+    assert verified("fr", [wrong], context) != [Support.SUPPORTED]
