@@ -43,7 +43,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 
-from guardrail.judges.local import verify
+from guardrail.judges.local import anchors, verify
 from guardrail.judges.local.bindings import cut
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.times import (
@@ -788,7 +788,7 @@ class _Wanted:
     def _measured(self, unit: Unit) -> tuple[bool, bool]:
         """(every quantity of the reply is in ``unit``, ``unit`` gives another of its kind)."""
         there = _measures(unit.text)
-        placed = all(any(q.comparable(v) and q.same(v) for v in there) for q in self.quantities)
+        placed = all(any(anchors.gives(v, q) for v in there) for q in self.quantities)
         other = any(
             q.comparable(v) and not any(q.same(w) for w in there if q.comparable(w))
             for q in self.quantities

@@ -412,3 +412,15 @@ def test_a_weekday_in_the_reply_is_no_name() -> None:
     context = "Salaries are paid on the last working day of each month."
     outcome = judged("When do I get paid this month?", "On Friday the 30th.", context)
     assert outcome is not Support.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [("Within a month.", True), ("Within a month of the letter.", True), ("A week.", False)],
+)
+def test_a_month_said_for_its_days_is_the_passages_value(answer: str, kept: bool) -> None:
+    """A month is 28 to 31 days: "within a month" gives "30 days" (for support only)."""
+    context = "You have 30 days from the date of the letter to return the signed form."
+    found = judged("By when do I have to send the form back?", answer, context)
+    assert (found is Support.SUPPORTED) is kept
+    assert found is not Support.CONTRADICTED or not kept
