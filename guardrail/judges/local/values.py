@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from guardrail.judges.local.times import last_day
@@ -199,6 +199,9 @@ class _Tables:
     halves: frozenset[str] = frozenset()
     #: words written before an apostrophe ("d'", "un'"): read as words of their own
     elided: frozenset[str] = frozenset()
+    #: the language's code, and whether it writes a number in words as one word
+    code: str = "en"
+    joined_numbers: bool = False
     #: the words for "per cent", each as its tokens ("%", "per cent", "pour cent")
     percent: tuple[tuple[str, ...], ...] = (("%",), ("percent",), ("per", "cent"))
 
@@ -278,6 +281,8 @@ def tables(code: str) -> _Tables:
         indefinite=lang.articles,
         halves=lang.halves,
         elided=lang.elided,
+        code=code,
+        joined_numbers=code in _JOINED_NUMBERS,
         percent=(*_EN.percent, *(tuple(_TOKEN.findall(p.lower())) for p in lang.percent)),
     )
 
@@ -382,8 +387,11 @@ def _number(tok: _Tok, decimal_comma: bool = False) -> float | None:
 
 
 def _word_number(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None:
-    """A number written in words from ``toks[i]`` ("twenty-five", "two hundred"): value and
-    the index after it."""
+    """A number written in words from ``toks[i]`` ("twenty-five", "two hundred", and in one
+    word "vierundzwanzig", "duecentocinquanta"): value and the index after it."""
+    low = toks[i].low
+    if t.joined_numbers and low not in t.small and (joined := joined_number(t.code, low)):
+        return joined, i + 1
     total = 0.0
     current = 0.0
     j = i
@@ -406,6 +414,27 @@ def _word_number(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | No
     if not seen:
         return None
     return total + current, j
+
+
+#: Languages that write a number in words as one word, read by text2num.
+_JOINED_NUMBERS = frozenset({"de", "it"})
+#: Shortest word tried as a number written in one word ("sechzehn"; "zwölf" is in the tables).
+_JOINED_CHARS = 6
+
+
+@lru_cache(maxsize=16384)
+def joined_number(code: str, low: str) -> float | None:
+    """The number ``low`` writes in one word in language ``code`` ("vierundzwanzig": 24,
+    "duecentocinquanta": 250), read by text2num (MIT; a compiled parser, no data files);
+    ``None`` for any other word."""
+    if len(low) < _JOINED_CHARS or not low.isalpha():
+        return None
+    from text_to_num import text2num  # imported on first use
+
+    try:
+        return float(text2num(low, code))
+    except ValueError:
+        return None
 
 
 def _scale(toks: list[_Tok], j: int, t: _Tables) -> tuple[float, int]:
@@ -455,7 +484,11 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             add("quantity", key, length, "", i, after)
             i = after
             continue
-        if not tok.digit and low not in t.keywords:
+        if (
+            not tok.digit
+            and low not in t.keywords
+            and not (t.joined_numbers and joined_number(t.code, low) is not None)
+        ):
             i += 1  # most words: nothing to read here (names are read after the loop)
             continue
         # money with a sign before the number: "$120", "€2.50", "£5,000", "$3 million"

@@ -140,3 +140,20 @@ def test_a_share_in_words_is_a_share(language: str, words: str, sign: str) -> No
 def test_a_stressed_one_is_one() -> None:
     """Dutch "één" (stressed "een") is the number one, never an article."""
     assert _durations("nl", "tot maximaal één jaar lang") == _durations("nl", "12 maanden") != []
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "figures"),
+    [
+        ("it", "il tetto è di duecentocinquanta ore", "il tetto è di 250 ore"),
+        ("de", "Sie bekommen vierundzwanzig Tage", "Sie bekommen 24 Tage"),
+        ("de", "zweihundertfünfzig Euro", "250 Euro"),
+    ],
+)
+def test_a_number_written_as_one_word_is_read(language: str, words: str, figures: str) -> None:
+    """Italian and German write a number in words as one word ("duecentocinquanta",
+    "vierundzwanzig"): it is the number."""
+    with reading(language):
+        said = [(v.kind, v.key, v.amount) for v in extract(words)]
+        given = [(v.kind, v.key, v.amount) for v in extract(figures)]
+    assert said == given != []
