@@ -527,6 +527,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             hour = int(clock.group(1)) if clock else int(tok.text)
             minute = int(clock.group(2)) if clock else 0
             if hour <= 24 and minute < 60 and (clock or 1 <= hour <= 12):
+                if ampm == "n":
+                    ampm = "p" if 6 <= hour < 12 else "a"
                 if ampm == "p" and hour < 12:
                     hour += 12
                 elif ampm == "a" and hour == 12:
@@ -768,13 +770,26 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
     return out
 
 
+#: Parts of the day after a bare hour, and the half of the day they put it in.
+_DAY_PARTS = (
+    (("in", "the", "morning"), "a"),
+    (("in", "the", "afternoon"), "p"),
+    (("in", "the", "evening"), "p"),
+    (("at", "night"), "n"),  # pm from 6 to 11, am after midnight ("2 at night")
+)
+
+
 def _ampm(toks: list[_Tok], j: int) -> tuple[str | None, int]:
-    """ "am"/"pm" (also "a.m.", "p.m.") at ``toks[j]``: the letter and the index after it."""
+    """ "am"/"pm" (also "a.m.", "p.m.", "in the morning") at ``toks[j]``: the letter and the
+    index after it."""
     if j >= len(toks):
         return None, j
     low = toks[j].low
     if low in ("am", "pm"):
         return low[0], j + 1
+    for words, half in _DAY_PARTS:  # "8 in the morning", "4 in the afternoon", "11 at night"
+        if tuple(t.low for t in toks[j : j + len(words)]) == words:
+            return half, j + len(words)
     if low in ("a", "p") and j + 3 < len(toks) + 1:
         parts = "".join(t.low for t in toks[j : j + 4])
         m = re.match(r"^(a|p)\.m\.?", parts)

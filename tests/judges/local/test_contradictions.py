@@ -165,6 +165,10 @@ def test_the_reason_names_the_conflicting_values():
         ("a 2-year warranty", "two years of warranty"),
         ("42 km", "42 kilometres"),
         ("3rd", "third"),
+        ("at 8 in the morning", "at 8 am"),
+        ("at 4 in the afternoon", "at 16:00"),
+        ("at 7 in the evening", "at 7pm"),
+        ("at 11 at night", "at 23:00"),
     ],
 )
 def test_spellings_of_one_value_compare_equal(one, other):
