@@ -11,8 +11,9 @@ What keeps this from supporting a wrong answer:
 
 - a value the sentence does not give (another number, date, duration or amount) anchors
   nothing, and the conflict check reads it first;
-- a sentence with two values of one kind ("15 jours pour les employés, 30 pour les cadres")
-  anchors neither: which one the statement takes is not read here;
+- a sentence with two values of one kind ("15 jours pour les employés et 30 jours pour les
+  cadres") anchors one only in its own part, when the statement names that part's case
+  ("employé") and no word of another part's;
 - names and numbers in no measured unit ("appelez le 15", "die 112 anrufen") are no anchor
   alone: they fit many sentences;
 - a negation or opposite word between statement and sentence, a bound turned the other way
@@ -24,29 +25,41 @@ the conflict check, or a model verdict, stands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from guardrail.judges.local.bindings import Part
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import DIMENSIONS, DURATION_DIMS, Value, bound_against
-from guardrail.judges.local.verify import Assessment, Finding, Support, quote
+from guardrail.judges.local.verify import Assessment, Finding, Support, Term, quote
 
 #: Value keys that name a measured dimension: counts in these compare only with their kind.
 _MEASURED = DIMENSIONS | DURATION_DIMS
 
 
 def anchored(
-    assessment: Assessment, stated: Sequence[Value], found: Sequence[Value], lex: Lexicon
+    assessment: Assessment,
+    stated: Sequence[Value],
+    found: Sequence[Value],
+    lex: Lexicon,
+    parts: Callable[[], Sequence[Part]] = tuple,
 ) -> Finding | None:
     """Supported when the best unit's values ``found`` give every value of ``stated`` (the
-    statement's), as the module describes; ``None`` otherwise."""
+    statement's), as the module describes; ``None`` otherwise. ``parts`` gives the parts of
+    the best unit's sentence (:func:`~guardrail.judges.local.bindings.parts`), read when the
+    sentence gives another value of a stated value's kind."""
     best = assessment.best
     values = [v for v in stated if v.kind != "ordinal"]
     if best is None or not values or all(_weak(v) for v in values):
         return None
     if not all(any(gives(f, v) for f in found) for v in values):
         return None
-    if any(v.comparable(f) and not v.same(f) for v in values for f in found):
-        return None  # the sentence gives another value of the kind too
+    rivalled = [v for v in values if any(v.comparable(f) and not v.same(f) for f in found)]
+    value_words = {w.lower() for v in values for w in v.surface.split()}
+    words = [
+        t for t in assessment.terms if t.number is None and t.surface.lower() not in value_words
+    ]
+    if rivalled and not all(_own_part(v, words, parts()) for v in rivalled):
+        return None  # the sentence gives another value of the kind, for the statement's case
     if any(bound_against(v, f) for v in values for f in found):
         return None
     if assessment.parity == 1 or _unknown_name(assessment, lex):
@@ -82,6 +95,24 @@ def _months_in_days(a: Value, b: Value) -> bool:
     days = minutes.amount / _MINUTES_PER_DAY
     low, high = (months.amount * n for n in _MONTH_DAYS)
     return low <= days <= high
+
+
+def _own_part(value: Value, terms: Sequence[Term], parts: Sequence[Part]) -> bool:
+    """The sentence gives ``value`` in one part and rival values in others ("15 jours pour
+    les employés et 30 jours pour les cadres"), and the statement names its part's case: a
+    word of that part no rival part has ("employé"), and no word only a rival part has.
+    ``terms`` are the statement's words but its values'."""
+    mine = [p for p in parts if any(gives(f, value) for f in p.values)]
+    others = [
+        p
+        for p in parts
+        if p not in mine and any(value.comparable(f) and not value.same(f) for f in p.values)
+    ]
+    if len(mine) != 1 or not others:
+        return False
+    own = [t for t in terms if mine[0].holds(t) and not any(o.holds(t) for o in others)]
+    theirs = [t for t in terms if not mine[0].holds(t) and any(o.holds(t) for o in others)]
+    return bool(own) and not theirs
 
 
 def _weak(value: Value) -> bool:

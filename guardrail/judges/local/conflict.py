@@ -275,11 +275,15 @@ class ConflictCheck:
     def anchored(self, statement: str, assessment: Assessment) -> Finding | None:
         """Supported when the best unit gives every value ``statement`` states and no other
         of their kinds (see :mod:`~guardrail.judges.local.anchors`)."""
+        best = assessment.best
+        if best is None:
+            return None
         return anchors.anchored(
             assessment,
             self.stated(statement),
-            self.values_of(assessment.best.unit) if assessment.best is not None else [],
+            self.values_of(best.unit),
             self.lex,
+            lambda: [p for p in self.parts if p.text in best.unit.text],
         )
 
     def _anywhere(self, value: Value) -> bool:

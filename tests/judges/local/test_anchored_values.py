@@ -131,3 +131,21 @@ def test_weeks_that_are_not_the_months_anchor_nothing() -> None:
     context = "La demande doit être déposée au cours des deux mois précédant l'expiration du titre."
     wrong = "Vous devez envoyer la demande dans les trois semaines avant que le titre expire."
     assert verified("fr", [wrong], context) != [Support.SUPPORTED]
+
+
+PRÉAVIS = "Le préavis est de 15 jours pour les employés et de 30 jours pour les cadres."
+
+
+def test_a_value_is_read_in_its_own_part_of_a_listing_sentence() -> None:
+    """A sentence giving one value per case anchors the value of the case the statement
+    names ("employés": 15 days), never the other case's ("cadres": 30 days)."""
+    kept, swapped = verified(
+        "fr",
+        [
+            "Pour un employé, il faut prévenir quinze jours avant de partir.",
+            "Pour un cadre, il faut prévenir quinze jours avant de partir.",
+        ],
+        PRÉAVIS,
+    )
+    assert kept is Support.SUPPORTED
+    assert swapped is not Support.SUPPORTED
