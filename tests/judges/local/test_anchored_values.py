@@ -149,3 +149,20 @@ def test_a_value_is_read_in_its_own_part_of_a_listing_sentence() -> None:
     )
     assert kept is Support.SUPPORTED
     assert swapped is not Support.SUPPORTED
+
+
+def test_no_later_than_is_a_deadline_not_a_denial() -> None:
+    """"no later than thirty days" bounds the days ("within 30 days"); it denies nothing."""
+    context = "Your landlord must protect your deposit within 30 days of receiving it."
+    kept, moved = verified(
+        "en",
+        [
+            "The deposit has to be in a protection scheme no later than thirty days after "
+            "you pay it.",
+            "The deposit has to be in a protection scheme no later than sixty days after "
+            "you pay it.",
+        ],
+        context,
+    )
+    assert kept is Support.SUPPORTED
+    assert moved is not Support.SUPPORTED
