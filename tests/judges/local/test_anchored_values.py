@@ -152,7 +152,7 @@ def test_a_value_is_read_in_its_own_part_of_a_listing_sentence() -> None:
 
 
 def test_no_later_than_is_a_deadline_not_a_denial() -> None:
-    """"no later than thirty days" bounds the days ("within 30 days"); it denies nothing."""
+    """ "no later than thirty days" bounds the days ("within 30 days"); it denies nothing."""
     context = "Your landlord must protect your deposit within 30 days of receiving it."
     kept, moved = verified(
         "en",
