@@ -48,6 +48,15 @@ def statement_features(
     return features, polarity(assessment), found.outcome if found else None
 
 
+def anchored(verifier: LexicalVerifier, statement: str, context: str) -> bool:
+    """Whether the passage sentence ``statement`` matches best gives every value it states
+    (:mod:`~guardrail.judges.local.anchors`): scoring then supports a factoid the model leaves
+    undecided."""
+    prepared = verifier.prepare(context)
+    assert prepared.conflicts is not None
+    return prepared.conflicts.anchored(statement, verifier.assess(statement, prepared)) is not None
+
+
 def variant_reverses(
     verifier: LexicalVerifier, variant: str, factoid: str, context: str
 ) -> bool | None:

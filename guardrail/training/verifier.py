@@ -57,7 +57,7 @@ from guardrail.judges.local.verify import Support
 from guardrail.models import Label, Relation, Span, merge_spans
 from guardrail.scoring.metarag import PENALTY, MetaRAG
 from guardrail.scoring.settings import MetaRAGConfig
-from guardrail.training.readings import reader, statement_features, variant_reverses
+from guardrail.training.readings import anchored, reader, statement_features, variant_reverses
 
 MIN_OVERLAP = 3
 #: Candidate coverages above which a context unit's polarity is trusted.
@@ -83,6 +83,10 @@ class Statement:
     #: comparable, and the variant is read on its own; see
     #: :meth:`~guardrail.judges.local.verifiers.TrainedVerifier.from_factoid`).
     reverses: bool | None = None
+    #: For a factoid: its best context sentence gives every value it states, so scoring
+    #: supports it when the model leaves it undecided (see
+    #: :mod:`~guardrail.judges.local.anchors`). Never set for a variant.
+    anchored: bool = False
 
 
 @dataclass
@@ -124,7 +128,10 @@ def collect(rows: Sequence[EvalRow], *, k: int = 2) -> list[RowRecord]:
         context = "\n\n".join(row.contexts)
         record = RowRecord(row.id, row.task, row.group, row.label, list(row.spans))
         for factoid in report.factoids:
-            own = Statement(*statement_features(reading, factoid.text, context, conflicts=True))
+            own = Statement(
+                *statement_features(reading, factoid.text, context, conflicts=True),
+                anchored=anchored(reading, factoid.text, context),
+            )
             variants = [
                 (
                     v.relation,
@@ -305,13 +312,16 @@ def _outcome(
             found = _outcome(decision, own, p_own, rt4chart=rt4chart)
             return REVERSED[found] if statement.reverses else found
     if not checkable(statement.features):
-        return Support.UNKNOWN
-    return decision.outcome(
+        return Support.SUPPORTED if statement.anchored else Support.UNKNOWN
+    found = decision.outcome(
         p,
         statement.polarity.flipped(decision.trust),
         clash=rule_clash(statement),
         support=decision.cut(context_kind(statement.features), rt4chart=rt4chart),
     )
+    if found is Support.UNKNOWN and statement.anchored:
+        return Support.SUPPORTED  # as the trained verifier's support from values
+    return found
 
 
 def row_kind(record: RowRecord) -> str | None:
