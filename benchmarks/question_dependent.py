@@ -15,7 +15,7 @@ the offline verifier — so the second run shows the path an LLM judge takes (th
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
     python -m benchmarks.question_dependent
-        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5|unseen6]
+        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5|unseen6|unseen7]
         [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
@@ -36,8 +36,9 @@ second had been used for development; ``question_dependent_unseen4.jsonl`` (``--
 60 pairs) a fourth, written after the third had been measured;
 ``question_dependent_unseen5.jsonl`` (``--half unseen5``, 60 pairs) a fifth, written after the
 fourth had been used for development; ``question_dependent_unseen6.jsonl`` (``--half
-unseen6``, 60 pairs) a sixth, written after the fifth had been used for development: the
-closest figure to unseen traffic.
+unseen6``, 60 pairs) a sixth, written after the fifth had been used for development;
+``question_dependent_unseen7.jsonl`` (``--half unseen7``, 60 pairs) a seventh, written after
+the sixth had been measured: the closest figure to unseen traffic.
 """
 
 from __future__ import annotations
@@ -195,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             "unseen4",
             "unseen5",
             "unseen6",
+            "unseen7",
         ),
         default="test",
     )

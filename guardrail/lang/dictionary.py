@@ -6,7 +6,8 @@ first verb or adverb ("Montrez ...", "Quédese ...", "Mejor ...") was read as a 
 passage never gives. simplemma (MIT, no dependencies, its lemma tables inside the wheel)
 knows the inflected forms of tens of thousands of words per language: a word it knows is no
 name. English keeps the judge's own tables (its readings on long English answers were
-measured with them). Each language's table is read on first use (about 0.5 s) and kept.
+measured with them). Each language's table is read on first use and kept (0.4 s for French
+or Italian, 1.6 s for German on a 2-core x86-64 machine).
 """
 
 from __future__ import annotations

@@ -29,7 +29,13 @@ from collections.abc import Callable, Sequence
 
 from guardrail.judges.local.bindings import Part
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.values import DIMENSIONS, DURATION_DIMS, Value, bound_against
+from guardrail.judges.local.values import (
+    DIMENSIONS,
+    DURATION_DIMS,
+    MINUTES_PER_DAY,
+    Value,
+    bound_against,
+)
 from guardrail.judges.local.verify import Assessment, Finding, Support, Term, quote
 
 #: Value keys that name a measured dimension: counts in these compare only with their kind.
@@ -84,7 +90,6 @@ def gives(found: Value, value: Value) -> bool:
 
 #: The days a month may have.
 _MONTH_DAYS = (28, 31)
-_MINUTES_PER_DAY = 1440
 
 
 def _months_in_days(a: Value, b: Value) -> bool:
@@ -92,7 +97,7 @@ def _months_in_days(a: Value, b: Value) -> bool:
     "sechzig Tage", "drei Monate" and "zwölf Wochen" (a month is 28 to 31 days)."""
     months, minutes = (a, b) if a.key == "months" else (b, a)
     assert months.amount is not None and minutes.amount is not None
-    days = minutes.amount / _MINUTES_PER_DAY
+    days = minutes.amount / MINUTES_PER_DAY
     low, high = (months.amount * n for n in _MONTH_DAYS)
     return low <= days <= high
 

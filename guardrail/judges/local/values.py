@@ -111,7 +111,7 @@ DIMENSIONS = frozenset(_UNIT_TABLES)
 for _dim, _table in _UNIT_TABLES.items():
     for _name, _factor in _table.items():
         _UNITS.setdefault(_name, (_dim, float(_factor)))
-_MINUTES_PER_DAY = 1440.0
+MINUTES_PER_DAY = 1440.0
 #: Words that may sit between a number and its unit ("25 vacation days", "3 more weeks").
 _UNIT_GAP = 2
 _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
@@ -209,7 +209,7 @@ class _Tables:
 def _in_minutes(units: Mapping[str, tuple[str, float]]) -> dict[str, tuple[str, float]]:
     """``units`` with days and weeks counted in minutes, so "48 hours" is "two days"."""
     return {
-        word: ("minutes", per * _MINUTES_PER_DAY) if dim == "days" else (dim, per)
+        word: ("minutes", per * MINUTES_PER_DAY) if dim == "days" else (dim, per)
         for word, (dim, per) in units.items()
     }
 
