@@ -2,7 +2,7 @@
 guard decides on contradicted and faithful answers.
 
     python -m benchmarks.languages
-        [--split test|dev|all|holdout|unseen|unseen2|unseen3|unseen4|unseen5|unseen6|unseen7]
+        [--split test|dev|all|holdout|unseen|unseen2|...|unseen8]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 
@@ -20,7 +20,8 @@ unseen4``: a fourth separate author, written after ``unseen3`` had been measured
 ``unseen5/<code>.jsonl`` (``--split unseen5``: written after ``unseen4`` had been used for
 development), ``unseen6/<code>.jsonl`` (``--split unseen6``: written after ``unseen5`` had been
 used for development), ``unseen7/<code>.jsonl`` (``--split unseen7``: written after
-``unseen6`` had been measured) and
+``unseen6`` had been measured), ``unseen8/<code>.jsonl`` (``--split unseen8``: written before
+``unseen7`` was used for development) and
 ``short.jsonl`` (replies of three
 to six words, for language identification only). They were written before the language work was
 tuned; report the test half.
@@ -65,7 +66,8 @@ from guardrail.scoring import MetaRAG
 from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
-HELD_OUT = ("holdout", "unseen", "unseen2", "unseen3", "unseen4", "unseen5", "unseen6", "unseen7")
+#: The suites written after the test half, never tuned on before they were measured.
+HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 9)))
 #: The unseen suites' topic labels that the default policy names otherwise; a label the policy
 #: has neither under its own name nor here is the policy's default topic.
 UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}

@@ -15,7 +15,7 @@ the offline verifier — so the second run shows the path an LLM judge takes (th
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
     python -m benchmarks.question_dependent
-        [--half test|dev|both|holdout|unseen|unseen2|unseen3|unseen4|unseen5|unseen6|unseen7]
+        [--half test|dev|both|holdout|unseen|unseen2|...|unseen8]
         [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
@@ -38,7 +38,9 @@ second had been used for development; ``question_dependent_unseen4.jsonl`` (``--
 fourth had been used for development; ``question_dependent_unseen6.jsonl`` (``--half
 unseen6``, 60 pairs) a sixth, written after the fifth had been used for development;
 ``question_dependent_unseen7.jsonl`` (``--half unseen7``, 60 pairs) a seventh, written after
-the sixth had been measured: the closest figure to unseen traffic.
+the sixth had been measured; ``question_dependent_unseen8.jsonl`` (``--half unseen8``, 60
+pairs) an eighth, written before the seventh was used for development: the closest figure to
+unseen traffic.
 """
 
 from __future__ import annotations
@@ -185,19 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--half",
-        choices=(
-            "test",
-            "dev",
-            "both",
-            "holdout",
-            "unseen",
-            "unseen2",
-            "unseen3",
-            "unseen4",
-            "unseen5",
-            "unseen6",
-            "unseen7",
-        ),
+        choices=("test", "dev", "both", "holdout", "unseen", *(f"unseen{n}" for n in range(2, 9))),
         default="test",
     )
     parser.add_argument("--out", default=None, help="results JSON path")

@@ -120,6 +120,12 @@ class Language:
     #: How an antonym mutation removes a negation: negation word -> its replacement ("" drops
     #: it: Spanish "no tome" -> "tome"; German "keine" -> "eine"; French drops "ne" and "pas").
     unnegate: Mapping[str, str] = field(default_factory=dict)
+    #: Negation words that the rest of their negation follows (French "ne ... rien", "ne ...
+    #: jamais"): after one of them the antonym also rewrites the next :attr:`unnegate` word
+    #: ("ne coûte rien" -> "coûte quelque chose"), up to the next of them, which opens another
+    #: negation. Only for a language whose verifier reads the rewritten words as the opposite
+    #: (Spanish "cuesta algo" is not yet read against "gratuito": Spanish leaves it empty).
+    concord: frozenset[str] = frozenset()
     #: Elided words written before an apostrophe ("l'", "c'", "n'", "dell'"): a word read
     #: without them is the word itself ("c'est" is "est", "l'invitation" is "invitation").
     elided: frozenset[str] = frozenset()

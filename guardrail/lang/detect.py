@@ -131,8 +131,9 @@ def detect_with_prior(
     highest. "Ok, gratis." after a Spanish question is Spanish, though the model alone says
     Esperanto; a full sentence in another language keeps its own. A short text the model is
     not sure of (under :data:`SURE`) takes the first prior even when the model does not rank
-    it: "Nein." after a German question is German. A text the model puts in a constructed
-    language (:data:`CONSTRUCTED`) takes a prior the model ranks too, whatever its length."""
+    it: "Nein." after a German question is German, and so is a short text the model puts
+    in a constructed language (:data:`CONSTRUCTED`: "9am." reads as Esperanto, 0.999). A
+    longer text in a constructed language takes a prior the model ranks too."""
     found = detect(text)
     priors = [prior] if isinstance(prior, str) else list(prior or ())
     if not priors or found.language in (*priors, UNDETERMINED):
@@ -143,7 +144,8 @@ def detect_with_prior(
     for code, p in found.candidates:
         if code in priors:
             return Detected(code, p, found.candidates)
-    if short and found.confidence < SURE and priors[0] != UNDETERMINED:
+    unsure = found.confidence < SURE or found.language in CONSTRUCTED  # "9am." is Esperanto
+    if short and unsure and priors[0] != UNDETERMINED:
         return Detected(priors[0], 0.0, found.candidates)
     return found
 

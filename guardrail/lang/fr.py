@@ -338,5 +338,16 @@ LANGUAGE = Language(
     ),
     supportive_wraps=("Il est vrai que {}", "En effet, {}", "C'est exact : {}"),
     negating_wraps=("Il n'est pas vrai que {}", "Il est faux que {}", "Ce n'est pas exact : {}"),
-    unnegate={"ne": "", "n'": "", "pas": ""},
+    unnegate={
+        "ne": "",
+        "n'": "",
+        "pas": "",
+        "ni": "",
+        # "ne ... rien" affirmed is "... quelque chose", "ne ... jamais" "... toujours"
+        "rien": "quelque chose",
+        "jamais": "toujours",
+        "aucun": "un",
+        "aucune": "une",
+    },
+    concord=frozenset({"ne", "n'", "ni"}),
 )

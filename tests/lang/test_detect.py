@@ -118,3 +118,15 @@ def test_a_short_reply_taken_for_a_constructed_language_keeps_its_question_s() -
     assert detect_turn(question, "No, not cold smoked salmon.", passages).answer == "en"
     esperanto = "Mi ne scias, sed la salmo estas bona por vi."
     assert detect_turn(question, esperanto, passages).answer == "eo"
+
+
+@pytest.mark.parametrize("answer", ["9am.", "10pm."])
+def test_a_bare_time_takes_its_question_s_language(answer: str) -> None:
+    """fastText puts "9am." in Esperanto at 0.999: a reply of a clock time alone carries no
+    language of its own, so it is read in its question's (not abstained as unread)."""
+    found = detect_turn(
+        "When does the pharmacy open on Sundays?",
+        answer,
+        ["The pharmacy opens at 10:00 on Sundays."],
+    )
+    assert found.answer == "en"

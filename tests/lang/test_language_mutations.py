@@ -82,3 +82,23 @@ def test_a_restatement_with_a_verb_of_getting_or_a_bound_in_other_words_passes(
     code: str, question: str, context: str, faithful: str
 ) -> None:
     assert MetaRAG(LocalJudge()).score_sync(question, faithful, [context]).score < 0.5
+
+
+@pytest.mark.parametrize(
+    ("code", "negated", "affirmed"),
+    [
+        ("fr", "Le dépistage ne vous coûtera rien.", "Le dépistage vous coûtera quelque chose."),
+        ("fr", "Vous n'aurez jamais à payer.", "Vous aurez toujours à payer."),
+        (
+            "fr",
+            "Les intérêts ne sont soumis ni à l'impôt ni aux cotisations.",
+            "Les intérêts sont soumis à l'impôt aux cotisations.",
+        ),
+    ],
+)  # fmt: skip
+def test_a_negation_in_two_words_is_removed_whole(code: str, negated: str, affirmed: str) -> None:
+    """French negation in two words ("ne ... rien", "ne ... jamais", "ne ... ni ... ni"): the
+    antonym rewrites the negation's second word too, so it no longer denies."""
+    with reading(code):
+        first = Mutator(Lexicon.for_language(code)).antonyms(negated, 1)[0]
+    assert first == affirmed

@@ -371,3 +371,103 @@ def test_a_qualifier_that_only_repeats_the_question_adds_nothing(
     """ "Yes, always with food." repeats the question's "with food": it is not pasted after it
     a second time ("... with food always with food")."""
     assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Can I eat soft cheese while pregnant?",
+            "Only if it is cooked until piping hot.",
+            ["You can eat soft cheese while pregnant only if it is cooked until piping hot."],
+        ),
+        (
+            "Can I claim the grant?",
+            "Yes, but only when you have a tenancy agreement.",
+            ["You can claim the grant only when you have a tenancy agreement."],
+        ),
+        (
+            "Can I claim the grant?",
+            "Not unless you have lived here for a year.",
+            ["You can claim the grant only if you have lived here for a year."],
+        ),
+    ],
+)
+def test_a_condition_reply_is_the_statement_on_that_condition(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """ "Only if ..." and "Not unless ..." affirm the question's statement on a condition
+    (the condition is then checked with it); a "no" before "only if" is not read this way."""
+    assert statements(question, answer) == expected
+    assert statements(question, "No, only if it is cooked.") != [
+        "You can eat soft cheese while pregnant only if it is cooked."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "isn't the benefit paid from the first week?",
+            "No, from week three.",
+            ["The benefit is paid from week three."],
+        ),
+        (
+            "Does the pharmacy close on Friday?",
+            "No, on Saturday.",
+            ["The pharmacy closes on Saturday."],
+        ),
+    ],
+)
+def test_a_correction_in_words_replaces_the_questions_value(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """A "no" with another value of the question's kind — a number or an ordinal in words, a
+    weekday — states the reply's value in the question's place."""
+    assert statements(question, answer) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "where does the night bus leave from?",
+            "Bay 4.",
+            ["The night bus leaves from Bay 4."],
+        ),
+        (
+            "Where does the night bus leave from?",
+            "From Bay 4.",
+            ["The night bus leaves from Bay 4."],
+        ),
+        (
+            "Where do I post the renewal form to?",
+            "The Passport Office.",
+            ["You post the renewal form to the Passport Office."],
+        ),
+        (
+            "Who's in charge of lost luggage?",
+            "Eastway Rail's conductor.",
+            ["Eastway Rail's conductor is in charge of lost luggage."],
+        ),
+        (
+            "who handles complaints?",
+            "Dr Osei's team.",
+            ["Dr Osei's team handles complaints."],
+        ),
+    ],
+)
+def test_a_place_or_a_name_fills_the_questions_gap(
+    question: str, answer: str, expected: list[str]
+) -> None:
+    """A where-question's own preposition ("leave *from*") takes the reply's place, once; a
+    label with a number ("Bay 4") is a place, not an instruction; a name's possessive
+    ("Dr Osei's team") is a noun phrase, not "Dr Osei is"."""
+    assert statements(question, answer) == expected
+
+
+def test_a_personal_pronoun_is_the_whole_subject() -> None:
+    """ "I start work": "start" is the verb, not part of the subject."""
+    assert statements("When can I start work?", "After six months.") == [
+        "You can start work after six months."
+    ]

@@ -81,22 +81,41 @@ def _coordinators() -> frozenset[str]:
     return _ENGLISH_COORDINATORS | (lang.coordinators if lang is not None else frozenset())
 
 
-def cut(text: str, breaks: re.Pattern[str]) -> list[str]:
+def cut(text: str, breaks: re.Pattern[str], *, clock_parts: bool = False) -> list[str]:
     """``text`` cut at ``breaks`` where a sentence moves to its next part; never before a
     number (a list of values: "1 et 2", "week 10 and week 14") nor before a word the part
-    just said ("one or two days")."""
+    just said ("one or two days"). With ``clock_parts``, a clock time that opens a part with
+    words of its own does open one when the part before it also says for what its own time
+    holds ("09:00 to 20:00 Monday to Friday *and 10:00 to 16:00 on Saturdays*"; not "9am to
+    12pm and 2pm to 5pm on weekdays", where "on weekdays" is both parts')."""
     out: list[str] = []
     at = 0
     for m in breaks.finditer(text):
         after = text[m.end() :].split(maxsplit=1)
         before = text[at : m.start()].lower().split()[-2:]
         nxt = after[0].lower() if after else ""
-        if nxt[:1].isdigit() or nxt in _NUMBER_WORDS or nxt in before:
+        timed = (
+            clock_parts
+            and _CLOCK_PART.match(text, m.end()) is not None
+            and _QUALIFIED.search(text[at : m.start()]) is not None
+        )
+        if (nxt[:1].isdigit() and not timed) or nxt in _NUMBER_WORDS or nxt in before:
             continue
         out.append(text[at : m.start()])
         at = m.end()
     out.append(text[at:])
     return [p for p in out if p.strip()]
+
+
+#: A clock time that opens a part of a listing sentence, with words of its own after it.
+_CLOCK_PART = re.compile(
+    r"\d{1,2}(?:[:.]\d{2}\s*(?:[ap]\.?m\.?)?|\s*[ap]\.?m\.?)\b[^,;]*?\b[^\W\d]{3,}", re.I
+)
+
+
+#: A clock time followed by words of its own to the end of its part ("20:00 Monday to
+#: Friday"): the part before a break says for what its time holds, so the next part may too.
+_QUALIFIED = re.compile(r"\d(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?\s+(?:[^\W\d]+\s*){1,}$", re.I)
 
 
 def _pieces(text: str, coordinators: frozenset[str]) -> list[str]:

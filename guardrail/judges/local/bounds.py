@@ -158,6 +158,31 @@ def _frame(assessment: Assessment, cue_words: set[str]) -> bool:
     return total > 0 and got / total >= FRAME_COVERAGE
 
 
+#: Words before a length of time that make it a wait to sit out ("*after* 12 months"); a
+#: language's lower bounds ("more than", "mindestens") count too.
+_AFTER = ("after",)
+
+
+def _bounded_waits(words: list[str]) -> set[str]:
+    """The waits ``words`` give as a length of time after "after" or a lower bound ("after
+    12 months", "more than six months", "at least 14 days"): a wait as much as "wait" is.
+    An upper bound ("within 14 days") is a deadline, not a wait."""
+    t = tables(current_language())
+    lower = [p.split() for p, sign in t.bounds_before.items() if sign < 0] + [list(_AFTER)]
+    out: set[str] = set()
+    for i in range(2, len(words)):
+        if t.units.get(words[i], ("", 0.0))[0] not in DURATION_DIMS:
+            continue
+        number = words[i - 1]
+        if not (number.isdigit() or number in t.small):
+            continue
+        for parts in lower:
+            start = i - 1 - len(parts)
+            if start >= 0 and words[start : i - 1] == parts:
+                out.add(" ".join(words[start : i + 1]))
+    return out
+
+
 #: Words that put the action after the wait ("wait an hour *then* call"), per language.
 _THEN = frozenset(
     "then after afterwards dann danach puis ensuite luego después depois poi dopo dan "
@@ -195,10 +220,10 @@ def finding(statement: str, assessment: Assessment) -> Finding | None:
         (table.immediate, table.wait),
         (table.wait, table.immediate),
     ):
-        mine = _found(said, one)
+        mine = _found(said, one) | (_bounded_waits(said) if one is table.wait else set())
         if not mine:
             continue
-        theirs = _found(unit, other)
+        theirs = _found(unit, other) | (_bounded_waits(unit) if other is table.wait else set())
         if not theirs or _found(unit, one) or _found(said, other):
             continue
         cue_words = {w for p in mine | theirs for w in p.split()}

@@ -283,7 +283,15 @@ class Decomposer:
         if any(len([t for t in seg if t.is_word]) > _MAX_CONJUNCT_WORDS for seg in segments):
             return None
         head = text[left[0].start : left[head_end].end]
-        firsts = [f"{head} {text[seg[0].start : seg[-1].end]}" for seg in segments]
+        shared = ""
+        if len(right_words) > 1 and right_words[0].is_number and not right_words[1].is_number:
+            # "on 4 and 18 October", "at 2 and 4 pm": a bare number shares the last one's words
+            shared = " " + text[right_words[1].start : right_words[-1].end]
+        firsts = [
+            f"{head} {text[seg[0].start : seg[-1].end]}"
+            + (shared if len(seg) == 1 and seg[0].is_number else "")
+            for seg in segments
+        ]
         return firsts, f"{head} {text[right[0].start :]}"
 
 

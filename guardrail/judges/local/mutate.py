@@ -215,7 +215,7 @@ class Mutator:
     def _remove_negation(self, text: str, tokens: list[Token]) -> str | None:
         lang = language(current_language())
         if lang is not None:
-            return _unnegate(text, tokens, lang.unnegate)
+            return _unnegate(text, tokens, lang.unnegate, lang.concord)
         lex = self.lex
         for i, tok in enumerate(tokens):
             low = tok.lower
@@ -481,18 +481,28 @@ class Mutator:
         return _apply(text, edits) if edits else None
 
 
-def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str | None:
+def _unnegate(
+    text: str, tokens: list[Token], table: Mapping[str, str], concord: frozenset[str] = frozenset()
+) -> str | None:
     """``text`` without its negation, by a language module's table (every word of the first
-    negation's kind: French "ne ... pas" loses both); ``None`` when it has none."""
+    negation: French "ne ... pas" loses both, "ne ... ni A ni B" all three, "ne ... rien"
+    becomes "... quelque chose"); ``None`` when it has none. After a ``concord`` word the
+    negation's next word is rewritten too; another ``concord`` word is another negation."""
     edits: list[Edit] = []
+    opened = False
     for i, tok in enumerate(tokens):
         low = tok.lower.replace("’", "'")
         elided = low[: low.find("'") + 1] if "'" in low[:-1] else ""
         if elided and elided in table:  # "n'est" -> "est"
+            if opened:
+                break
             edits.append((tok.start, tok.start + len(elided), table[elided]))
+            opened = True
             continue
         if low not in table or _answers(tokens, i):
             continue
+        if opened and low in concord and low != "ni":
+            break  # "no ..., no ...": a second negation stays
         repl = table[low]
         if repl:
             edits.append((tok.start, tok.end, _match_case(tok.text, repl)))
@@ -500,8 +510,10 @@ def _unnegate(text: str, tokens: list[Token], table: Mapping[str, str]) -> str |
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             end = nxt.start if nxt is not None and not low.endswith("'") else tok.end
             edits.append((tok.start, end, ""))
-        if not low.endswith("'") and low != "ne":
-            break  # one negation: "ne" / "n'" goes with the "pas" after it
+        if low.endswith("'") or low in concord:
+            opened = True
+            continue
+        break  # one negation: "ne" / "n'" goes with the "pas" after it, "ni" with "ni"
     if not edits:
         return None
     return capitalize_first(_apply(text, edits)) if edits[0][0] == 0 else _apply(text, edits)

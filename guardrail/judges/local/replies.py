@@ -43,7 +43,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 
-from guardrail.judges.local import anchors, verify
+from guardrail.judges.local import anchors, verify, weekdays
 from guardrail.judges.local.bindings import cut
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.times import (
@@ -154,6 +154,10 @@ def reply_values(statement: str) -> tuple[str, ...]:
         return ()
     values = table[parent]
     said = f" {key} "
+    words = set(key.split())
+    kept = tuple(w for w in values if _key(w) and set(_key(w).split()) <= words)
+    if len(kept) > 1 and f" {_key(' '.join(kept))} " in said:
+        return kept  # "on 4 October" cut from "on 4 and 18 October": the day and its month
     for size in range(len(values), 0, -1):  # the longest run of them the factoid says
         for start in range(len(values) - size + 1):
             run = values[start : start + size]
@@ -181,7 +185,23 @@ def _holds(unit: Unit, term: Term) -> bool:
         return term.number in unit.numbers
     if term.stem in unit.stems or term.same & unit.same:
         return True
+    if term.stem in _WEEK_PARTS:
+        return _days_cover(unit.text, _WEEK_PARTS[term.stem])
     return f"re{term.stem}" in unit.stems  # "opens again" / "reopens"
+
+
+#: The days (0 = Monday) "weekdays" and "weekends" name.
+_WEEK_PARTS = {"weekday": (0, 1, 2, 3, 4), "weekend": (5, 6)}
+
+
+def _days_cover(text: str, days: Sequence[int]) -> bool:
+    """Whether ``text`` names every day of ``days`` ("Monday to Friday" for weekdays), or,
+    for the weekend, one of its days ("on Saturdays")."""
+    found = extract(text)
+    spans = weekdays.ranges(found, text)
+    named = {int(v.amount) for v in found if v.kind == "weekday" and v.amount is not None}
+    held = [d in named or weekdays.covered(d, spans) for d in days]
+    return any(held) if len(days) < 3 else all(held)
 
 
 def _anywhere(term: Term, index: ContextIndex) -> bool:
@@ -224,7 +244,7 @@ _PARTS = re.compile(r",\s+|;\s+|\s+[-–—]\s+|\s+(?:and|or|whereas|while|but)\
 def _pieces(text: str) -> list[str]:
     """``text`` cut where a listing sentence moves to its next part; never inside a range or
     an alternative of values ("one or two days", "week 10 and week 14")."""
-    return cut(text, _PARTS)
+    return cut(text, _PARTS, clock_parts=True)
 
 
 #: Words that open a part of its own: a piece starting otherwise continues the first
@@ -250,8 +270,8 @@ def _continues(piece: str) -> bool:
     "and at 10am on Sundays"), rather than opening one with a subject of its own ("the
     night shift from 10pm", "routine bookings can be made from 10am")."""
     words = piece.lower().split()
-    if not words or not piece[:1].islower() or words[0] in _OPENERS:
-        return False
+    if not words or not (piece[:1].islower() or piece[:1].isdigit()) or words[0] in _OPENERS:
+        return False  # a clock time opens a part that goes on ("and 10:00 to 16:00 on ...")
     return not _finite(piece)
 
 
@@ -267,6 +287,10 @@ def _shared(
     Saturdays" for "at 10am on Sundays": not "Saturdays"), or all the first part holds when
     the part opens otherwise ("and reopens on 20 August")."""
     found = re.search(rf"\s{re.escape(opener)}\b", first_piece, re.IGNORECASE)
+    if found is None and opener[:1].isdigit():
+        # "... open 09:00 to 20:00 Monday to Friday | 10:00 to 16:00 on Saturdays": the
+        # parallel phrase is the first part's own time and what follows it
+        found = re.search(r"\s\d", first_piece)
     if found is None:
         return held
     units = verify.index_context(first_piece[: found.start()], lex).units[:1]
@@ -583,6 +607,9 @@ def _range_finding(
     if len(ranges) != 1:
         return None
     low, high = _readings(ranges[0]["a"]), _readings(ranges[0]["b"])
+    outside = _times(units[0].text[: ranges[0].start()] + " " + units[0].text[ranges[0].end() :])
+    if outside - low - high:
+        return None  # "open 08:00-17:00 ... and closes at 15:30 on Fridays": one time per part
     want, other = (high, low) if end else (low, high)
     said = " ".join(first.words)
     if first.times & want and not first.times & other:

@@ -156,6 +156,10 @@ _DAY_MONTH = re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", r
 # digits only after the month: "may first" is far more often the modal than the 1st of May
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DIGIT_DAY}\b{_YEAR}", re.I)
 
+#: A date in figures, day first as the value checks read it: "31/1/2027", "30/04",
+#: "14.10.2026"; "2027-01-31" year first.
+_NUMERIC_DATE = re.compile(r"(?<![\d/.])(\d{1,2})([/.])(\d{1,2})(?:\2(\d{4}))?(?![\d/]|\.\d)")
+_ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 #: "the end of June 2021", "the last day of April": the month's last day.
 _MONTH_END = re.compile(rf"\b(?:end|last\s+day)\s+of\s+{_MONTH}(?:\s+(\d{{4}}))?\b", re.I)
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -174,6 +178,16 @@ def calendar_dates(text: str) -> set[Date]:
         month, day = _MONTHS[m.group(1).lower()], _day(m.group(2))
         if 1 <= day <= 31:
             out.add((day, month, int(m.group(3)) if m.group(3) else None))
+    for m in _NUMERIC_DATE.finditer(text):
+        day, sep, month, year = int(m.group(1)), m.group(2), int(m.group(3)), m.group(4)
+        if year is None and (sep == "." or len(m.group(1)) + len(m.group(3)) < 3):
+            continue  # "9.30" is a time, "3/4" a fraction
+        if 1 <= day <= 31 and 1 <= month <= 12:
+            out.add((day, month, int(year) if year else None))
+    for m in _ISO_DATE.finditer(text):
+        day, month = int(m.group(3)), int(m.group(2))
+        if 1 <= day <= 31 and 1 <= month <= 12:
+            out.add((day, month, int(m.group(1))))
     for m in _MONTH_END.finditer(text):
         month, year = _MONTHS[m.group(1).lower()], int(m.group(2)) if m.group(2) else None
         last = last_day(month, year)

@@ -218,9 +218,9 @@ _NOT_VALUES = frozenset(
     "yourself usually normally generally typically always often mostly roughly about around "
     "approximately only just exactly precisely still also too though".split()
 )
-#: Words that open a relative clause: the value is the noun phrase before it ("the post
-#: office *you picked*").
-_RELATIVE = frozenset("that which who whom whose where you i we they".split())
+#: Words that open a relative clause or a condition: the value is the noun phrase before it
+#: ("the post office *you picked*", "31/1/2027 *if you file online*").
+_RELATIVE = frozenset("that which who whom whose where you i we they if unless provided".split())
 _TYPED = re.compile(
     r"^(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
     r"forty|fifty|hundred|thousand|half|quarter|noon|midday|midnight|once|twice)$)",

@@ -432,6 +432,10 @@ def has_relative(words: list[str], morph: Morphology) -> bool:
     return any(opens_relative(words, i, morph) for i in range(len(words)))
 
 
+#: Personal pronouns: a subject of one word.
+_PERSONAL = frozenset({"i", "you", "he", "she", "we", "they"})
+
+
 def subject_end(
     aux: str, rest: list[str], morph: Morphology, *, strict: bool = False
 ) -> int | None:
@@ -473,6 +477,8 @@ def subject_end(
         if len(rest) == 2:
             return 1
         return 2 if len(rest) == 3 and rest[0].lower() in DETERMINERS else None
+    if rest[0].lower() in _PERSONAL and len(rest) > 1 and is_verb(rest[1], morph):
+        return 1  # "I start work": a personal pronoun is the whole subject
     candidates = [
         i
         for i in range(1, len(rest))
@@ -516,10 +522,14 @@ def clause(aux_word: str, rest: list[str]) -> tuple[Clause, bool] | None:
 
 
 def _possessive(words: list[str] | tuple[str, ...], i: int, morph: Morphology) -> bool:
-    """Whether ``words[i]`` ("council's") is a possessive: led by a determiner and followed
-    by a noun ("the council's team"), not by a predicate ("the clinic's closed")."""
+    """Whether ``words[i]`` ("council's") is a possessive: led by a determiner, or a name's
+    last word after its first ("Northline Rail's"), and followed by a noun ("the council's
+    team", "Dr Khan's team"), not by a predicate ("the clinic's closed")."""
     low = words[i].lower()
-    if not low.endswith("'s") or not i or words[i - 1].lower() not in DETERMINERS:
+    if not low.endswith("'s") or not i:
+        return False
+    named = words[i][:1].isupper() and words[i - 1][:1].isupper()
+    if words[i - 1].lower() not in DETERMINERS and not named:
         return False
     if i + 1 >= len(words):
         return False

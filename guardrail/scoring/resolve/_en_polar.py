@@ -125,6 +125,9 @@ def read_reply(text: str) -> Reply | None:
     words = split_words(rest)
     if not words:
         return Reply(lead) if lead else None
+    conditioned = _condition(lead, words)
+    if conditioned is not None:
+        return conditioned
     echo = _echo(words)
     if echo is not None:
         return replace(echo, lead=lead, unplaced=tuple(words))
@@ -146,6 +149,25 @@ def read_reply(text: str) -> Reply | None:
     if lead is not None and len(words) > 1 and imperative(words[0], words[1]):
         return Reply(lead, unplaced=tuple(words))  # "No, take it with food."
     return None if lead is None else Reply(lead, qualifier=tuple(words))
+
+
+#: Words that open a condition clause after "only" or "not" ("only if it is cooked").
+_IF = frozenset("if when once unless".split())
+
+
+def _condition(lead: Sign | None, words: list[str]) -> Reply | None:
+    """A reply that is a condition clause ("Only if it's cooked through.", "Yes, but only
+    when you have a GP letter.", "Not unless a doctor agrees."): the question's statement
+    affirmed on that condition; None for any other reply."""
+    rest = words[1:] if words and words[0].lower() == "but" else words
+    if len(rest) < 3:
+        return None
+    first, second = rest[0].lower(), rest[1].lower()
+    if first == "only" and second in _IF - {"unless"} and lead != "-":
+        return Reply("+", qualifier=("only", *rest[1:]))
+    if first == "not" and second == "unless" and lead != "+":
+        return Reply("+", qualifier=("only", "if", *rest[2:]))
+    return None  # "Not if you opt out.": what holds then is not said
 
 
 #: Words after a verb that make it an instruction with an object ("take *it*", "ask *a*
@@ -257,10 +279,13 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
     if same:
         swapped = _swap_value(asked, qualifier)
         if swapped is not None and reply.sign == "-":
-            # "Does it open at 8?" "No, at 9.": the question's hour denied, the reply's given
-            # ("No, not after 32 weeks.": the reply's value denied as well)
-            given: Sign = "-" if reply.qualifier_denied else "+"
-            return [(asked.render(morph, "-"), rule), (swapped.render(morph, given), rule)]
+            # "Does it open at 8?" "No, at 9.": the reply's hour given ("No, not after 32
+            # weeks.": the question's value and the reply's both denied)
+            # the reply's value given stands alone: it is what the passage can confirm, and
+            # a bare denial of the question's value adds nothing a reader could check
+            if not reply.qualifier_denied:
+                return [(swapped.render(morph, "+"), rule)]
+            return [(asked.render(morph, "-"), rule), (swapped.render(morph, "-"), rule)]
         if swapped is not None:
             # "Does it open before 7 am?" "Yes, at 6 am.": the reply's hour stands for the
             # question's (which it answers); a "no" keeps its qualifier as a tail
@@ -289,16 +314,32 @@ def _swap_value(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
     reply's ("at 6 am"); None unless both are a preposition and a number."""
     if len(qualifier) < 2 or qualifier[0].lower() not in PREPOSITIONS:
         return None
-    if not any(w[:1].isdigit() for w in qualifier):
+    if not any(_is_value(w) for w in qualifier):
         return None
     words = list(asked.predicate)
     for i in range(len(words) - 1):
-        if words[i].lower() in PREPOSITIONS and words[i + 1][:1].isdigit():
-            end = i + 2
+        at = i + 2 if words[i + 1].lower() == "the" and i + 2 < len(words) else i + 1
+        if words[i].lower() in PREPOSITIONS and _is_value(words[at]):
+            end = at + 1
             while end < len(words) and words[end].lower() not in PREPOSITIONS:
                 end += 1
             return replace(asked, predicate=(*words[:i], *qualifier, *words[end:]))
     return None
+
+
+#: Words that are a value by themselves: number words, ordinals, weekdays and months.
+_VALUE_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty first "
+    "second third fourth fifth sixth seventh eighth ninth tenth last monday tuesday wednesday "
+    "thursday friday saturday sunday january february march april june july august september "
+    "october november december".split()
+)
+
+
+def _is_value(word: str) -> bool:
+    """A digit-led word ("7", "6pm", "£20") or a value word ("four", "first", "Friday")."""
+    plain = word.lower().rstrip(".,;:")
+    return plain[:1].isdigit() or word[:1] in "£$€" or plain in _VALUE_WORDS
 
 
 def _alike(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

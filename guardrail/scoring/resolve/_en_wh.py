@@ -244,9 +244,19 @@ def resolve_wh(q: WhQuestion, reply: list[str]) -> list[Made]:
     ):  # "Who do I speak to about X?" -> "You speak to Mrs Patel about X."
         predicate = (pred[0], pred[1], *value, *pred[2:])
         return [(replace(made, predicate=predicate).render(morph, "+"), "wh_value")]
+    if stranded and q.wh == "where" and made.predicate[-1].lower() in _PLACE_ENDS:
+        # "Where does the bus leave from?" + "Stand 12." -> "The bus leaves from Stand 12."
+        prep = made.predicate[-1].lower()
+        made = replace(made, predicate=made.predicate[:-1])
+        value = _value(replace(q, preposition=prep), reply)
     # "What time do the bins need to be out?" + "By seven.": the time goes last
     after_verb = object_gap and not stranded and not (timed and at)
     return [(made.render(morph, "+", fill=value, after_verb=after_verb), "wh_value")]
+
+
+#: Prepositions a where-question leaves at its end for the place ("leave *from*", "go *to*"),
+#: not particles of the verb ("hand it *in*").
+_PLACE_ENDS = frozenset({"from", "to", "at", "into"})
 
 
 def _starts_be_predicate(word: str, morph: Morphology) -> bool:

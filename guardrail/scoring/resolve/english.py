@@ -106,7 +106,12 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         return resolve_sentence(question, reply_text[: contrast.start()] + ".")
     if q is None or len(words) > MAX_VALUE_WORDS or has_finite(words) or _restates(q, words):
         return []
-    if len(words) > 1 and (imperative(words[0], words[1]) or _instruction(asked, words)):
+    label = q.wh == "where" and len(words) == 2 and words[1][:1].isdigit()  # "Stand 12."
+    if (
+        len(words) > 1
+        and not label
+        and (imperative(words[0], words[1]) or _instruction(asked, words))
+    ):
         # "Take it to Mrs Patel.": the value is what the instruction's last preposition takes
         value = _instructed_value(words)
         return [] if value is None else [(t, r) for t, r in resolve_wh(q, value) if t]

@@ -424,3 +424,39 @@ def test_a_month_said_for_its_days_is_the_passages_value(answer: str, kept: bool
     found = judged("By when do I have to send the form back?", answer, context)
     assert (found is Support.SUPPORTED) is kept
     assert found is not Support.CONTRADICTED or not kept
+
+
+@pytest.mark.parametrize(("answer", "wrong"), [("At 4pm.", True), ("At 2.30pm.", False)])
+def test_a_range_is_not_the_answer_when_the_sentence_gives_the_day_its_own_time(
+    answer: str, wrong: bool
+) -> None:
+    context = (
+        "The benefits office is open 09:00-16:00 Monday to Thursday and closes at 14:30 on Fridays."
+    )
+    outcome = judged("What time does the benefits office close on Fridays?", answer, context)
+    assert (outcome is Support.CONTRADICTED) == wrong
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"), [("6 and 20 March.", False), ("7 and 21 March.", True)]
+)
+def test_days_that_share_a_month_are_each_read_as_a_date(answer: str, wrong: bool) -> None:
+    """ "6 and 20 March" is two dates in March: the first day is not read as a bare hour."""
+    context = "The immunisation sessions run on Friday 6 March and Friday 20 March, 10am to 2pm."
+    report = MetaRAG(LocalJudge()).score_sync(
+        "When are the immunisation sessions?", answer, [context]
+    )
+    assert [f.text for f in report.factoids] == [
+        f"The immunisation sessions are on {answer.split()[0]} March.",
+        f"The immunisation sessions are on {answer.split()[2]} March.",
+    ]
+    assert report.flagged == wrong
+
+
+@pytest.mark.parametrize(("answer", "wrong"), [("At 8am.", False), ("At 9am.", True)])
+def test_weekdays_are_the_days_monday_to_friday(answer: str, wrong: bool) -> None:
+    """ "On weekdays" is the part of a listing sentence that gives Monday to Friday its own
+    hours; the part for Saturdays does not answer it."""
+    context = "The clinic is open 08:00 to 18:00 Monday to Friday and 09:00 to 12:00 on Saturdays."
+    outcome = judged("When does the clinic open on weekdays?", answer, context)
+    assert (outcome is Support.CONTRADICTED) == wrong

@@ -88,3 +88,23 @@ def test_the_end_of_a_month_is_its_last_day(
     text: str, dates: set[tuple[int, int, int | None]]
 ) -> None:
     assert calendar_dates(text) == dates
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("file by 31/1/2027", {(31, 1, 2027)}),
+        ("from 30/04 onwards", {(30, 4, None)}),
+        ("valid until 14.10.2026.", {(14, 10, 2026)}),
+        ("due 2027-01-31", {(31, 1, 2027)}),
+        ("take 3/4 of a tablet", set()),
+        ("opens at 9.30", set()),
+        ("the 2025-26 tax year", set()),
+    ],
+)
+def test_a_date_in_figures_is_read_day_first(
+    text: str, dates: set[tuple[int, int, int | None]]
+) -> None:
+    """Dates in figures are read day first, as the value checks read them; a fraction, a
+    clock time and a span of years are no dates."""
+    assert calendar_dates(text) == dates

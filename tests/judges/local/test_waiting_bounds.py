@@ -57,3 +57,35 @@ def test_a_ban_on_driving_for_more_than_a_duration_still_turns_around() -> None:
         v for v in extract("Do not drive for more than four hours.") if v.kind == "quantity"
     ]
     assert value.bound == 1
+
+
+@pytest.mark.parametrize(
+    ("context", "statement"),
+    [
+        (
+            "Refugees may apply for a travel loan only once they have lived here for more "
+            "than 6 months.",
+            "Refugees may apply for a travel loan straight away.",
+        ),
+        (
+            "Agency workers get the same holiday rights after 12 weeks in the same job.",
+            "Agency workers get the same holiday rights immediately.",
+        ),
+        (
+            "Members can withdraw their savings immediately.",
+            "Members can withdraw their savings after 30 days.",
+        ),
+    ],
+)
+def test_immediately_against_a_wait_given_as_a_length_of_time(context: str, statement: str) -> None:
+    """A wait given as a length of time after "after" or a lower bound ("more than 6 months")
+    is a wait as much as the word "wait": "straight away" against it is contradicted, and so
+    is a wait against "immediately"."""
+    assert verified("en", [statement], context) == [Support.CONTRADICTED]
+
+
+def test_a_deadline_is_no_wait() -> None:
+    """An upper bound ("within 14 days") is a deadline: acting at once keeps to it."""
+    context = "You must report the change within 14 days."
+    (outcome,) = verified("en", ["You must report the change immediately."], context)
+    assert outcome is not Support.CONTRADICTED
