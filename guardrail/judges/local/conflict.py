@@ -194,7 +194,11 @@ class ConflictCheck:
                 # bounds already fold in the negations and comparatives around an amount
                 # ("not more than 20" is at most 20): a clash of bounds alone is never denied
                 bounds_only = any(replace(value, bound=0).same(replace(r, bound=0)) for r in rivals)
-                denied = not bounds_only and _parity(assessment, unit) == 1
+                denied = (
+                    not bounds_only
+                    and _parity(assessment, unit) == 1
+                    and not _denies_a_clause(statement, assessment)
+                )
                 return Conflict(value, tuple(rivals), unit.text, denied)
         return None
 
@@ -456,6 +460,16 @@ def _day_in(value: Value, days: list[weekdays.Span], found: list[Value]) -> bool
     """The unit gives the day ``value`` names: inside one of its ranges, or named itself."""
     day = _day(value)
     return day is not None and (weekdays.covered(day, days) or any(_day(f) == day for f in found))
+
+
+#: A reply that denies the question's clause on a condition ("Not if you give a month's
+#: notice."): its "not" is the clause's, and the condition's values are stated, not denied.
+_NOT_IF = re.compile(r"^\W*(?:no\W+)?not\s+(?:if|unless|when|once)\b", re.IGNORECASE)
+
+
+def _denies_a_clause(statement: str, assessment: Assessment) -> bool:
+    """Whether the statement's only negation is the "not" of "Not if ..." (English)."""
+    return assessment.negations == 1 and _NOT_IF.match(assessment.core or statement) is not None
 
 
 def _parity(assessment: Assessment, unit: Unit) -> int:

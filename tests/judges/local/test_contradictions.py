@@ -12,10 +12,12 @@ import pytest
 
 from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.values import extract
+from guardrail.judges.local.verify import Support
 from guardrail.judges.registry import make_judge
 from guardrail.models import Label, Relation
 from guardrail.scoring import MetaRAG
 from guardrail.scoring.rt4chart import RT4Chart
+from tests.verifying import verified
 
 SUITE = Path(__file__).resolve().parents[2] / "data" / "contradictions.jsonl"
 CURIE = "Marie Curie was born in Warsaw in 1867."
@@ -193,3 +195,15 @@ def test_values_of_different_kinds_are_not_compared():
     (money,) = extract("$30")
     (year,) = extract("in 1998")
     assert not days.comparable(money) and not money.comparable(year)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["Not if you give one month's notice.", "No, not if you give one month's notice."],
+)
+def test_a_wrong_value_in_a_denied_condition_is_not_supported(statement: str) -> None:
+    """ "Not if ..." denies the question's clause, not the condition's value: a wrong value
+    there contradicts the passage; it is never read as denying that value."""
+    context = "Shop workers can opt out of Sunday work by giving three months' written notice."
+    (outcome,) = verified("en", [statement], context)
+    assert outcome is Support.CONTRADICTED
