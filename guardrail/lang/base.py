@@ -122,8 +122,8 @@ class Language:
     unnegate: Mapping[str, str] = field(default_factory=dict)
     #: Negation words that the rest of their negation follows (French "ne ... rien", "ne ...
     #: jamais"): after one of them the antonym also rewrites the next :attr:`unnegate` word
-    #: ("ne coûte rien" -> "coûte quelque chose"), up to the next of them, which opens another
-    #: negation. Only for a language whose verifier reads the rewritten words as the opposite
+    #: ("ne coûte rien" -> "coûte quelque chose"; "ni" keeps going: "ne ... ni A ni B").
+    #: Only for a language whose verifier reads the rewritten words as the opposite
     #: (Spanish "cuesta algo" is not yet read against "gratuito": Spanish leaves it empty).
     concord: frozenset[str] = frozenset()
     #: Elided words written before an apostrophe ("l'", "c'", "n'", "dell'"): a word read

@@ -487,7 +487,7 @@ def _unnegate(
     """``text`` without its negation, by a language module's table (every word of the first
     negation: French "ne ... pas" loses both, "ne ... ni A ni B" all three, "ne ... rien"
     becomes "... quelque chose"); ``None`` when it has none. After a ``concord`` word the
-    negation's next word is rewritten too; another ``concord`` word is another negation."""
+    negation's next word is rewritten too; a second elided negation is another negation."""
     edits: list[Edit] = []
     opened = False
     for i, tok in enumerate(tokens):
@@ -501,8 +501,6 @@ def _unnegate(
             continue
         if low not in table or _answers(tokens, i):
             continue
-        if opened and low in concord and low != "ni":
-            break  # "no ..., no ...": a second negation stays
         repl = table[low]
         if repl:
             edits.append((tok.start, tok.end, _match_case(tok.text, repl)))

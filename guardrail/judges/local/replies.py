@@ -38,6 +38,7 @@ statement up by the factoid it was made from.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -194,7 +195,8 @@ def _holds(unit: Unit, term: Term) -> bool:
 _WEEK_PARTS = {"weekday": (0, 1, 2, 3, 4), "weekend": (5, 6)}
 
 
-def _days_cover(text: str, days: Sequence[int]) -> bool:
+@functools.lru_cache(maxsize=256)
+def _days_cover(text: str, days: tuple[int, ...]) -> bool:
     """Whether ``text`` names every day of ``days`` ("Monday to Friday" for weekdays), or,
     for the weekend, one of its days ("on Saturdays")."""
     found = extract(text)

@@ -63,6 +63,10 @@ PERSON = {
     "we've": "you've",
     "we'll": "you'll",
 }
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
 DETERMINERS = frozenset(
     "the a an this that these those my your our their his her its some any each every no "
     "all both".split()

@@ -12,9 +12,11 @@ from guardrail.scoring.resolve._en_grammar import (
     DO,
     LOWER_FIRST,
     MODALS,
+    MONTHS,
     NEGATED,
     PREPOSITIONS,
     PRONOUNS,
+    WEEKDAYS,
     Clause,
     Made,
     Sign,
@@ -279,10 +281,9 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
     if same:
         swapped = _swap_value(asked, qualifier)
         if swapped is not None and reply.sign == "-":
-            # "Does it open at 8?" "No, at 9.": the reply's hour given ("No, not after 32
-            # weeks.": the question's value and the reply's both denied)
-            # the reply's value given stands alone: it is what the passage can confirm, and
-            # a bare denial of the question's value adds nothing a reader could check
+            # "Does it open at 8?" "No, at 9.": the reply's hour alone, which the passage
+            # can confirm ("No, not after 32 weeks.": the question's value and the reply's
+            # both denied)
             if not reply.qualifier_denied:
                 return [(swapped.render(morph, "+"), rule)]
             return [(asked.render(morph, "-"), rule), (swapped.render(morph, "-"), rule)]
@@ -311,7 +312,8 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
 
 def _swap_value(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
     """The question's clause with its prepositional value ("before 7 am") replaced by the
-    reply's ("at 6 am"); None unless both are a preposition and a number."""
+    reply's ("at 6 am", "from day four" for "from the first day"); None unless both are a
+    preposition and a value (:func:`_is_value`)."""
     if len(qualifier) < 2 or qualifier[0].lower() not in PREPOSITIONS:
         return None
     if not any(_is_value(w) for w in qualifier):
@@ -327,12 +329,15 @@ def _swap_value(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
     return None
 
 
-#: Words that are a value by themselves: number words, ordinals, weekdays and months.
-_VALUE_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty first "
-    "second third fourth fifth sixth seventh eighth ninth tenth last monday tuesday wednesday "
-    "thursday friday saturday sunday january february march april june july august september "
-    "october november december".split()
+#: Words that are a value by themselves: number words, ordinals, weekdays and months ("may"
+#: is far more often the modal).
+_VALUE_WORDS = (
+    frozenset(
+        "one two three four five six seven eight nine ten eleven twelve twenty thirty first "
+        "second third fourth fifth sixth seventh eighth ninth tenth last".split()
+    )
+    | WEEKDAYS
+    | (MONTHS - {"may"})
 )
 
 

@@ -11,9 +11,11 @@ from guardrail.scoring.resolve._en_grammar import (
     AUX,
     BE,
     LOWER_FIRST,
+    MONTHS,
     NEGATED,
     PREDICATE_ADJECTIVES,
     PREPOSITIONS,
+    WEEKDAYS,
     Made,
     addressed,
     clause,
@@ -34,10 +36,6 @@ _WH = frozenset({"who", "whom", "what", "which", "when", "where", "how", "whose"
 _HOW = frozenset({"many", "much", "often", "long", "far", "soon", "old"})
 #: "How far" and "how old" ask for a measure placed like a duration's, without "for".
 _MEASURES = frozenset({"how far", "how old"})
-_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december".split()
-)
 #: A wh-question's noun that asks for a time, placed as an adverbial ("What time do the bins
 #: need to be out?" + "By seven." -> "The bins need to be out by seven.").
 _TIME_NOUNS = frozenset("time day date month year week hour".split())
@@ -165,7 +163,7 @@ def _preposition_for(words: list[str], wh: str) -> str | None:
     first = words[0].lower() if words else ""
     if wh == "where":
         return "in"
-    if first in _WEEKDAYS or any(w.lower() in _MONTHS for w in words):
+    if first in WEEKDAYS or any(w.lower() in MONTHS for w in words):
         return "on"
     if re.fullmatch(r"\d{4}", text):
         return "in"
