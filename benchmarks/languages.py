@@ -2,7 +2,7 @@
 guard decides on contradicted and faithful answers.
 
     python -m benchmarks.languages
-        [--split test|dev|all|holdout|unseen|unseen2|...|unseen8]
+        [--split test|dev|all|holdout|unseen|unseen2|...|unseen9]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 
@@ -21,7 +21,8 @@ unseen4``: a fourth separate author, written after ``unseen3`` had been measured
 development), ``unseen6/<code>.jsonl`` (``--split unseen6``: written after ``unseen5`` had been
 used for development), ``unseen7/<code>.jsonl`` (``--split unseen7``: written after
 ``unseen6`` had been measured), ``unseen8/<code>.jsonl`` (``--split unseen8``: written before
-``unseen7`` was used for development) and
+``unseen7`` was used for development), ``unseen9/<code>.jsonl`` (``--split unseen9``: written
+before ``unseen8`` was used for development) and
 ``short.jsonl`` (replies of three
 to six words, for language identification only). They were written before the language work was
 tuned; report the test half.
@@ -67,7 +68,7 @@ from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
 #: The suites written after the test half, never tuned on before they were measured.
-HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 9)))
+HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 10)))
 #: The unseen suites' topic labels that the default policy names otherwise; a label the policy
 #: has neither under its own name nor here is the policy's default topic.
 UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}

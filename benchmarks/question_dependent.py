@@ -15,7 +15,7 @@ the offline verifier — so the second run shows the path an LLM judge takes (th
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
     python -m benchmarks.question_dependent
-        [--half test|dev|both|holdout|unseen|unseen2|...|unseen8]
+        [--half test|dev|both|holdout|unseen|unseen2|...|unseen9]
         [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
@@ -39,8 +39,9 @@ fourth had been used for development; ``question_dependent_unseen6.jsonl`` (``--
 unseen6``, 60 pairs) a sixth, written after the fifth had been used for development;
 ``question_dependent_unseen7.jsonl`` (``--half unseen7``, 60 pairs) a seventh, written after
 the sixth had been measured; ``question_dependent_unseen8.jsonl`` (``--half unseen8``, 60
-pairs) an eighth, written before the seventh was used for development: the closest figure to
-unseen traffic.
+pairs) an eighth, written before the seventh was used for development;
+``question_dependent_unseen9.jsonl`` (``--half unseen9``, 60 pairs) a ninth, written before the
+eighth was used for development: the closest figure to unseen traffic.
 """
 
 from __future__ import annotations
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--half",
-        choices=("test", "dev", "both", "holdout", "unseen", *(f"unseen{n}" for n in range(2, 9))),
+        choices=("test", "dev", "both", "holdout", "unseen", *(f"unseen{n}" for n in range(2, 10))),
         default="test",
     )
     parser.add_argument("--out", default=None, help="results JSON path")
