@@ -37,6 +37,25 @@ def _by_length(endings: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class Clock:
+    """How a language says a time of day in words ("a las nueve y media", "um halb zehn",
+    "à 9h30"). Minutes after a joiner use :attr:`Language.halves` ("y media") and
+    :attr:`quarters` ("y cuarto")."""
+
+    #: words before an hour that make it a time of day ("a las", "alle", "om", "um"), one or
+    #: two words; a range ("de 2 à 3 heures") or a limit ("jusqu'à 10 heures") is a length
+    before: frozenset[str] = frozenset()
+    #: words after an hour that always make it a time of day ("Uhr"; "h" written onto it)
+    hours: frozenset[str] = frozenset()
+    #: words for a quarter of an hour after a joiner ("y cuarto", "et quart")
+    quarters: frozenset[str] = frozenset()
+    #: "half" before an hour is half an hour before it ("half tien", "halb zehn": 9:30)
+    half_before: bool = False
+    #: words after a time that put it after noon ("de la tarde", "du soir", "'s avonds")
+    evening: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Language:
     """One language's words for the offline judge (all lower case)."""
 
@@ -126,6 +145,8 @@ class Language:
     #: Only for a language whose verifier reads the rewritten words as the opposite
     #: (Spanish "cuesta algo" is not yet read against "gratuito": Spanish leaves it empty).
     concord: frozenset[str] = frozenset()
+    #: How a time of day is said in words (see :class:`Clock`)
+    clock: Clock = field(default_factory=Clock)
     #: Elided words written before an apostrophe ("l'", "c'", "n'", "dell'"): a word read
     #: without them is the word itself ("c'est" is "est", "l'invitation" is "invitation").
     elided: frozenset[str] = frozenset()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guardrail.lang.base import Language
+from guardrail.lang.base import Clock, Language
 
 _NUMBERS = {
     "null": 0,
@@ -186,6 +186,13 @@ LANGUAGE = Language(
     month_end=frozenset({"ende"}),
     coordinators=frozenset("und oder aber während sowie".split()),
     articles=frozenset("ein eine einen einem einer eines".split()),
+    clock=Clock(
+        before=frozenset({"um", "gegen"}),
+        hours=frozenset({"uhr"}),
+        quarters=frozenset({"viertel"}),
+        half_before=True,
+        evening=frozenset({"abends", "nachmittags", "nachts"}),
+    ),
     halves=frozenset("halb halbe halben halbes halber".split()),
     months={
         "januar": 1,

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from guardrail.lang.base import Language
+from guardrail.lang.base import Clock, Language
 
+_HUNDREDS = {
+    f"{stem}ientos": n * 100
+    for stem, n in (("dosc", 2), ("tresc", 3), ("cuatroc", 4), ("seisc", 6), ("setec", 7),
+                    ("ochoc", 8), ("novec", 9))
+}  # fmt: skip
 _NUMBERS = {
+    **_HUNDREDS,
+    **{word[:-2] + "as": n for word, n in _HUNDREDS.items()},
+    "quinientos": 500,
+    "quinientas": 500,
     "cero": 0,
     "dos": 2,
     "tres": 3,
@@ -170,6 +179,11 @@ LANGUAGE = Language(
     month_end=frozenset({"finales de", "fin de", "final de"}),
     coordinators=frozenset("y o pero mientras".split()),
     articles=frozenset("un una".split()),
+    clock=Clock(
+        before=frozenset({"a las", "a la", "hasta las"}),
+        quarters=frozenset({"cuarto"}),
+        evening=frozenset({"tarde", "noche"}),
+    ),
     halves=frozenset("medio media".split()),
     months={
         "enero": 1,

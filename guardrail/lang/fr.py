@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guardrail.lang.base import Language
+from guardrail.lang.base import Clock, Language
 
 _NUMBERS = {
     "zéro": 0,
@@ -22,6 +22,7 @@ _NUMBERS = {
     "quinze": 15,
     "seize": 16,
     "vingt": 20,
+    "vingts": 20,
     "trente": 30,
     "quarante": 40,
     "cinquante": 50,
@@ -169,6 +170,12 @@ LANGUAGE = Language(
     month_end=frozenset({"fin", "fin de"}),
     coordinators=frozenset("et ou mais tandis alors".split()),
     articles=frozenset("un une".split()),
+    clock=Clock(
+        before=frozenset({"à", "vers"}),
+        hours=frozenset({"h"}),
+        quarters=frozenset({"quart"}),
+        evening=frozenset({"soir", "après-midi"}),
+    ),
     halves=frozenset("demi demie".split()),
     months={
         "janvier": 1,

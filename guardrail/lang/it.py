@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guardrail.lang.base import Language
+from guardrail.lang.base import Clock, Language
 
 _NUMBERS = {
     "zero": 0, "due": 2, "tre": 3, "quattro": 4, "cinque": 5, "sei": 6, "sette": 7,
@@ -119,6 +119,11 @@ LANGUAGE = Language(
     month_end=frozenset({"fine", "fine di"}),
     coordinators=frozenset("e o ma mentre invece".split()),
     articles=frozenset("un uno una".split()),
+    clock=Clock(
+        before=frozenset({"alle", "dalle", "entro le"}),
+        quarters=frozenset({"quarto"}),
+        evening=frozenset({"pomeriggio", "sera"}),
+    ),
     halves=frozenset("mezzo mezza mezz".split()),
     months={
         "gennaio": 1,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guardrail.lang.base import Language
+from guardrail.lang.base import Clock, Language
 
 _NUMBERS = {
     "nul": 0, "één": 1, "twee": 2, "drie": 3, "vier": 4, "vijf": 5, "zes": 6, "zeven": 7, "acht": 8,
@@ -46,7 +46,7 @@ LANGUAGE = Language(
         nee ja jawel hoor wel even gewoon je jij jou jouw uw hem haar hen hun mij me mijn ons
         onze jullie zo dus toch nog al daarover daarvoor daarom daarmee daarbij erover ervan
         erop ermee waarvan waarover waarvoor
-        moest kun kunt wilt zult mocht gaan ga gaat""".split()
+        moest kun kunt wilt zult mocht gaan ga gaat ten""".split()
     ),
     opposites=(
         ("eerste", "laatste"),
@@ -101,6 +101,12 @@ LANGUAGE = Language(
     month_end=frozenset({"eind", "einde"}),
     coordinators=frozenset("en of maar terwijl".split()),
     articles=frozenset("een".split()),
+    clock=Clock(
+        before=frozenset({"om", "rond"}),
+        quarters=frozenset({"kwart"}),
+        half_before=True,
+        evening=frozenset({"middags", "avonds"}),
+    ),
     halves=frozenset("half halve".split()),
     months={
         "januari": 1,

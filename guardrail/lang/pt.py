@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guardrail.lang.base import Language
+from guardrail.lang.base import Clock, Language
 
 _NUMBERS = {
     "zero": 0, "dois": 2, "duas": 2, "três": 3, "quatro": 4, "cinco": 5, "seis": 6,
@@ -10,7 +10,11 @@ _NUMBERS = {
     "catorze": 14, "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16,
     "dezassete": 17, "dezessete": 17, "dezoito": 18, "dezanove": 19, "dezenove": 19,
     "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50, "sessenta": 60,
-    "setenta": 70, "oitenta": 80, "noventa": 90,
+    "setenta": 70, "oitenta": 80, "noventa": 90, "duzentos": 200, "duzentas": 200,
+    "trezentos": 300, "trezentas": 300, "quatrocentos": 400, "quatrocentas": 400,
+    "quinhentos": 500, "quinhentas": 500, "seiscentos": 600, "seiscentas": 600,
+    "setecentos": 700, "setecentas": 700, "oitocentos": 800, "oitocentas": 800,
+    "novecentos": 900, "novecentas": 900,
 }  # fmt: skip
 _UNITS = {
     "dia": ("days", 1.0), "dias": ("days", 1.0), "semana": ("days", 7.0),
@@ -117,6 +121,11 @@ LANGUAGE = Language(
     month_end=frozenset({"final de", "fim de"}),
     coordinators=frozenset("e ou mas enquanto".split()),
     articles=frozenset("um uma".split()),
+    clock=Clock(
+        before=frozenset({"às", "até às", "das"}),
+        quarters=frozenset({"quarto"}),
+        evening=frozenset({"tarde", "noite"}),
+    ),
     halves=frozenset("meio meia".split()),
     months={
         "janeiro": 1,

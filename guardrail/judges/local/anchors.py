@@ -17,7 +17,16 @@ What keeps this from supporting a wrong answer:
 - names and numbers in no measured unit ("appelez le 15", "die 112 anrufen") are no anchor
   alone: they fit many sentences;
 - a negation or opposite word between statement and sentence, a bound turned the other way
-  ("more than 8" against "not more than 8") or a name the passage never gives blocks it.
+  ("more than 8" against "not more than 8") or a name the passage never gives blocks it;
+- a value alone ("Half past eleven at night.") says nothing of which fact it belongs to, and
+  a value that another sentence gives a rival of, while that sentence matches the statement's
+  other words as well, may belong to that sentence's fact
+  (:meth:`~guardrail.judges.local.conflict.ConflictCheck.anchored` reads both).
+
+A value counts as given when the sentence says it another way: in another unit of its
+dimension ("48 Stunden" for "zwei Tage"), as a bare count in the statement's own unit
+("superar las 80" for "ochenta horas"), or as a day count in a compound ("20 vakantiedagen"
+for "twintig dagen").
 
 The rule only turns an undecided statement into a supported one: a contradiction found by
 the conflict check, or a model verdict, stands.
@@ -35,8 +44,10 @@ from guardrail.judges.local.values import (
     MINUTES_PER_DAY,
     Value,
     bound_against,
+    tables,
 )
-from guardrail.judges.local.verify import Assessment, Finding, Support, Term, quote
+from guardrail.judges.local.verify import Assessment, Finding, Support, Term, Unit, quote
+from guardrail.lang.context import current_language
 
 #: Value keys that name a measured dimension: counts in these compare only with their kind.
 _MEASURED = DIMENSIONS | DURATION_DIMS
@@ -59,7 +70,9 @@ def anchored(
         return None
     if not all(any(gives(f, v) for f in found) for v in values):
         return None
-    rivalled = [v for v in values if any(v.comparable(f) and not v.same(f) for f in found)]
+    # a rival the statement gives too is its own value ("expire le 15 mars ... le 14 janvier")
+    rivals = [f for f in found if not any(v.comparable(f) and v.same(f) for v in values)]
+    rivalled = [v for v in values if any(v.comparable(f) and not v.same(f) for f in rivals)]
     value_words = {w.lower() for v in values for w in v.surface.split()}
     words = [
         t for t in assessment.terms if t.number is None and t.surface.lower() not in value_words
@@ -73,6 +86,18 @@ def anchored(
     return Finding(Support.SUPPORTED, f"The context gives the same values: {quote(best.unit.text)}")
 
 
+def in_unit(term: Term, unit: Unit) -> bool:
+    """The context unit ``unit`` has the statement's word ``term`` (or a word of its
+    meaning)."""
+    return term.stem in unit.stems or bool(term.same & unit.same)
+
+
+def about(assessment: Assessment, unit: Unit) -> bool:
+    """The statement shares a word other than its values with ``unit``: a bare value
+    ("Half past eleven at night.") says nothing of which fact it belongs to."""
+    return any(t.number is None and in_unit(t, unit) for t in assessment.terms)
+
+
 def gives(found: Value, value: Value) -> bool:
     """``found`` gives ``value``: the same value, or the same count where neither names a
     measured unit ("999" for "999 straight away"), or months said in days or weeks; "12
@@ -83,9 +108,35 @@ def gives(found: Value, value: Value) -> bool:
         return False
     if {value.key, found.key} == {"months", "minutes"} and found.amount is not None:
         return _months_in_days(value, found) and not bound_against(value, found)
+    if found.amount is not None and (value.key in _MEASURED) != (found.key in _MEASURED):
+        return _counted_in(value, found) and not bound_against(value, found)
     if value.key in _MEASURED or found.key in _MEASURED:
         return False
     return value.amount == found.amount and not bound_against(value, found)
+
+
+def _counted_in(a: Value, b: Value) -> bool:
+    """One value measured, the other a count of that measure's unit: a bare count ("superar
+    las 80" for "ochenta horas", "ab 6" for "ab sechs Jahren") or a compound naming it
+    ("30 Urlaubstage" for "30 Tage", "20 vakantiedagen" for "twintig dagen")."""
+    measured, count = (a, b) if a.key in _MEASURED else (b, a)
+    assert measured.amount is not None and count.amount is not None
+    units = tables(current_language()).units
+    if count.key:
+        per = [p for w, (d, p) in units.items() if d == measured.key and _compound(count.key, w)]
+    else:  # in the measured value's own unit: "2" is no "quattordici giorni" (two weeks)
+        said = [units.get(w.lower()) for w in measured.surface.split()]
+        per = [u[1] for u in said if u is not None and u[0] == measured.key]
+    return any(abs(count.amount * p - measured.amount) < 1e-6 for p in per)
+
+
+#: Letters a compound keeps before the unit word it ends in ("urlaubs" + "tage").
+_COMPOUND_HEAD = 3
+
+
+def _compound(key: str, unit: str) -> bool:
+    """``key`` is a compound ending in the unit word ``unit`` ("urlaubstage", "tage")."""
+    return len(key) - len(unit) >= _COMPOUND_HEAD and key.endswith(unit) and unit.isalpha()
 
 
 #: The days a month may have.

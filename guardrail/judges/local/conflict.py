@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from guardrail.judges.local import anchors, bindings, bounds, contrast, entities, weekdays
@@ -282,13 +283,44 @@ class ConflictCheck:
         best = assessment.best
         if best is None:
             return None
+        unit = best.unit
+        # a name whose words the best sentence has (read there as a common noun: "nach dem
+        # letzten Durchfall") is given by it; a name from another sentence still blocks
+        text = unit.text.lower()
+        stated = [
+            v
+            for v in self.stated(statement)
+            if v.kind != "name" or not all(w.lower() in text for w in _words(v.text))
+        ]
+        if self._told_elsewhere(stated, assessment, unit):
+            return None
+        if _bare(statement, stated) and not anchors.about(assessment, unit):
+            return None  # "Half past eleven at night.": a value alone, of no named fact
         return anchors.anchored(
             assessment,
-            self.stated(statement),
-            self.values_of(best.unit),
+            stated,
+            self.values_of(unit),
             self.lex,
-            lambda: [p for p in self.parts if p.text in best.unit.text],
+            lambda: [p for p in self.parts if p.text in unit.text],
         )
+
+    def _told_elsewhere(self, stated: Sequence[Value], a: Assessment, best: Unit) -> bool:
+        """Another sentence of the passage gives a different value of a stated value's kind,
+        not the stated one, and holds as many of the statement's other words as the best
+        sentence, one of them a word the best lacks: the statement's values may belong to
+        another fact."""
+        words = [t for t in a.terms if t.number is None]
+        held = sum(anchors.in_unit(t, best) for t in words)
+        for unit in self.index.units:
+            own = [t for t in words if anchors.in_unit(t, unit)]
+            if unit is best or len(own) < held or all(anchors.in_unit(t, best) for t in own):
+                continue
+            found = self.values_of(unit)
+            for v in stated:
+                kind = [f for f in found if v.comparable(f)]
+                if kind and not any(v.same(f) for f in kind):
+                    return True
+        return False
 
     def _anywhere(self, value: Value) -> bool:
         """The context states ``value`` somewhere (then it is not a conflict).
@@ -403,6 +435,19 @@ def _spanning_initials(text: str) -> set[str]:
 def _distinctive(name: str) -> list[str]:
     """A name's own words ("caspian" of "caspian sea")."""
     return [w for w in name.split() if w not in _GENERIC_NAME_WORDS]
+
+
+#: Words besides its values that a statement may have and still be a bare value.
+_BARE_WORDS = 2
+
+
+def _bare(statement: str, stated: Sequence[Value]) -> bool:
+    """``statement`` is its values and at most :data:`_BARE_WORDS` other words ("Half past
+    eleven at night.")."""
+    rest = list(statement)
+    for v in stated:
+        rest[v.start : v.end] = " " * (v.end - v.start)
+    return len(re.findall(r"\w+", "".join(rest))) <= _BARE_WORDS
 
 
 def _words(text: str) -> list[str]:

@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from guardrail.judges.local.times import last_day
+from guardrail.lang.base import Clock
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
 from guardrail.text.tokens import STOPWORDS, comma_decimal
@@ -204,6 +205,8 @@ class _Tables:
     joined_numbers: bool = False
     #: the words for "per cent", each as its tokens ("%", "per cent", "pour cent")
     percent: tuple[tuple[str, ...], ...] = (("%",), ("percent",), ("per", "cent"))
+    #: how a time of day is said in words
+    clock: Clock = field(default_factory=Clock)
 
 
 def _in_minutes(units: Mapping[str, tuple[str, float]]) -> dict[str, tuple[str, float]]:
@@ -231,9 +234,16 @@ def _english() -> _Tables:
         negations=frozenset({"not", "no", "never", "don't", "doesn't", "mustn't", "cannot"}),
         articles=_ARTICLES,
         month_end=_MONTH_END,
+        clock=_EN_CLOCK,
     )
 
 
+#: "at nine", "nine o'clock"; "half past six" and "quarter to ten" are read by :func:`_past`.
+_EN_CLOCK = Clock(
+    before=frozenset({"at"}),
+    hours=frozenset({"o'clock", "oclock"}),
+    evening=frozenset({"afternoon", "evening", "night"}),
+)
 _EN = _english()
 
 
@@ -243,7 +253,10 @@ def tables(code: str) -> _Tables:
     lang = language(code)
     if lang is None:
         return _EN
-    small = {**_EN.small, **{k: float(v) for k, v in lang.numbers.items()}}
+    # an English number word that is a function word of the language is no number there
+    # (Dutch "ten minste", "ten laatste")
+    english = {k: v for k, v in _EN.small.items() if k not in lang.stopwords}
+    small = {**english, **{k: float(v) for k, v in lang.numbers.items()}}
     scales = {**_EN.scales, **{k: float(v) for k, v in lang.scales.items()}}
     ordinals = {
         **_EN.ordinals,
@@ -284,6 +297,7 @@ def tables(code: str) -> _Tables:
         code=code,
         joined_numbers=code in _JOINED_NUMBERS,
         percent=(*_EN.percent, *(tuple(_TOKEN.findall(p.lower())) for p in lang.percent)),
+        clock=lang.clock,
     )
 
 
@@ -399,15 +413,21 @@ def _word_number(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | No
     while j < len(toks):
         low = toks[j].low
         if low in t.small:
-            current += t.small[low]
+            if low in _TIMES_TWENTY and current == 4 and t.code == "fr":
+                current = 80.0  # "quatre-vingt-dix": four twenties and ten
+            else:
+                current += t.small[low]
             seen = True
-        elif low in t.scales and seen:
+        elif low in t.scales and (seen or (j == i and t.code != "en")):
+            # "mil doscientos", "cent vingt": a scale word alone is one of it, but in English
             current = max(current, 1.0) * t.scales[low]
+            seen = True
             if t.scales[low] >= 1000:
                 total += current
                 current = 0.0
         elif low in t.joiners and seen and j + 1 < len(toks) and toks[j + 1].low in t.small:
-            pass
+            if low != "-" and not _joins(current, total, t.small[toks[j + 1].low]):
+                break  # "cuatro y seis semanas", "four and six": two numbers
         else:
             break
         j += 1
@@ -416,8 +436,25 @@ def _word_number(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | No
     return total + current, j
 
 
+#: French twenties counted by the number before them ("quatre-vingts").
+_TIMES_TWENTY = frozenset({"vingt", "vingts"})
+
+
+def _joins(current: float, total: float, following: float) -> bool:
+    """A word joiner continues a number: after tens ("sesenta y nueve", "soixante et
+    onze"), hundreds ("two hundred and five", "cento e venti") or thousands ("mil e
+    quinhentos"), with a smaller number after it."""
+    if current >= 20 and current % 100 and current % 10 == 0:
+        return following < 20
+    if current >= 100 and current % 100 == 0:
+        return following < 100
+    return current == 0 and total > 0 and following < 1000
+
+
 #: Languages that write a number in words as one word, read by text2num.
-_JOINED_NUMBERS = frozenset({"de", "it"})
+_JOINED_NUMBERS = frozenset({"de", "it", "es", "nl"})
+#: Plural scale words that count no exact number ("cientos de personas", "miles").
+_VAGUE = frozenset({"cientos", "miles"})
 #: Shortest word tried as a number written in one word ("sechzehn"; "zwölf" is in the tables).
 _JOINED_CHARS = 6
 
@@ -427,7 +464,7 @@ def joined_number(code: str, low: str) -> float | None:
     """The number ``low`` writes in one word in language ``code`` ("vierundzwanzig": 24,
     "duecentocinquanta": 250), read by text2num (MIT; a compiled parser, no data files);
     ``None`` for any other word."""
-    if len(low) < _JOINED_CHARS or not low.isalpha():
+    if len(low) < _JOINED_CHARS or not low.isalpha() or low in _VAGUE:
         return None
     from text_to_num import text2num  # imported on first use
 
@@ -483,6 +520,11 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             length, key, after = got  # "un año", "eine halbe Stunde", "mezz'ora"
             add("quantity", key, length, "", i, after)
             i = after
+            continue
+        if (said := _half_hour(toks, i, t)) is not None:
+            minutes, j = said  # "half tien", "halb zehn", "half past six", "quarter to ten"
+            add("time", "clock", minutes, "", i, j)
+            i = j
             continue
         if (
             not tok.digit
@@ -595,6 +637,11 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if amount is None:
             i += 1
             continue
+        if (said := _spoken_clock(toks, i, amount, j, t)) is not None:
+            minutes, j = said  # "a las nueve y media", "um 9 Uhr", "à 9h30"
+            add("time", "clock", minutes, "", i, j)
+            i = j
+            continue
         if tok.digit and _is_year(tok, amount) and not _unit_follows(toks, j, t):
             add("year", "year", amount, "", i, j)
             i = j
@@ -615,7 +662,11 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             add("money", _CURRENCY_SIGNS[toks[j].low], amount, "", i, j + 1)
             i = j + 1
             continue
+        if (half := _and_half(toks, j, t)) is not None and _unit(toks, half[1], t)[0] in t.units:
+            amount, j = amount + half[0], half[1]  # "two and a half days"
         unit, end = _unit(toks, j, t)
+        if unit in t.units and (half := _and_half(toks, end, t)) is not None:
+            amount, end = amount + half[0], half[1]  # "deux jours et demi", "dos horas y media"
         if unit is not None:
             dim, per = t.units.get(unit, (unit, 1.0))
             add("quantity", dim, amount * per, "", i, end)
@@ -631,6 +682,119 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         out = _with_bounds(out, toks, t)
     out.extend(_names(text, toks, common, t))
     return out
+
+
+#: Words after "half"/"quarter" that count from the hour after them ("half past six").
+_PAST = {"past": 1, "after": 1, "to": -1, "before": -1}
+#: Tokens read after a time of day for whether it is after noon.
+_EVENING_WORDS = 3
+
+
+def _hour_at(toks: list[_Tok], k: int, t: _Tables) -> tuple[int, int] | None:
+    """An hour of the clock (1 to 12) at ``toks[k]``, in figures or words, and the index
+    after it."""
+    if k >= len(toks):
+        return None
+    if toks[k].digit:
+        hour, after = _number(toks[k], t.decimal_comma), k + 1
+    else:
+        words = _word_number(toks, k, t)
+        hour, after = words if words is not None else (None, k)
+    if hour is None or hour != int(hour) or not 1 <= hour <= 12:
+        return None
+    return int(hour), after
+
+
+def _half_hour(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None:
+    """A half or quarter hour said before its hour: "half tien" and "halb zehn" (9:30, in a
+    language whose :attr:`Clock.half_before` is set), "half past six", "quarter to ten"."""
+    low = toks[i].low
+    if low in t.halves and t.clock.half_before and (hour := _hour_at(toks, i + 1, t)):
+        return float((hour[0] - 1) * 60 + 30), hour[1]
+    if low in ("half", "quarter") and i + 1 < len(toks) and toks[i + 1].low in _PAST:
+        if (hour := _hour_at(toks, i + 2, t)) is None:
+            return None
+        past = 30 if low == "half" else 15 * _PAST[toks[i + 1].low]
+        minutes = (hour[0] * 60 + past) % (24 * 60)
+        return _evening(toks, hour[1], minutes, t)
+    return None
+
+
+def _spoken_clock(
+    toks: list[_Tok], i: int, hour: float, j: int, t: _Tables
+) -> tuple[float, int] | None:
+    """A time of day said around the number ``hour`` read at ``toks[i:j]``: after a word
+    that makes it one ("a las nueve", "om 9 uur") or before one ("9 Uhr", "9h30", "nine
+    o'clock"), with its minutes ("9 Uhr 30"), a half or a quarter after a joiner ("y media",
+    "et quart"), and the part of the day after it ("de la tarde"). (minutes after midnight,
+    the index after it); None for any other number."""
+    if (
+        hour != int(hour)
+        or not 0 <= hour <= 24
+        or toks[i].text.count(".")
+        or (toks[i].digit and not re.fullmatch(r"\d{1,2}", toks[i].text))
+    ):
+        return None
+    clock, n, k = t.clock, len(toks), j
+    led = _led(toks, i, clock)
+    said = False
+    if k < n and toks[k].low in clock.hours:
+        said, k = True, k + 1  # "9 Uhr", "9h", "nine o'clock"
+    elif led and k < n and t.units.get(toks[k].low, ("", 0.0)) == ("minutes", 60.0):
+        said, k = True, k + 1  # "à neuf heures", "om negen uur"
+    minutes = 0
+    if said and k < n and re.fullmatch(r"\d{2}", toks[k].text) and int(toks[k].text) < 60:
+        minutes, k = int(toks[k].text), k + 1  # "9 Uhr 30", "9h30"
+    elif (said or led) and (half := _and_half(toks, k, t, clock.quarters)) is not None:
+        minutes, k, said = round(60 * half[0]), half[1], True
+    if not (said or (led and hour <= 24 and _evening_at(toks, k, t))):
+        return None
+    return _evening(toks, k, int(hour) * 60 + minutes, t)
+
+
+def _and_half(
+    toks: list[_Tok], k: int, t: _Tables, quarters: frozenset[str] = frozenset()
+) -> tuple[float, int] | None:
+    """A half (or, with ``quarters``, a quarter) joined at ``toks[k]`` ("and a half", "et
+    demie", "y cuarto", "en een half"): the fraction and the index after it."""
+    n = len(toks)
+    if k + 1 >= n or toks[k].low not in t.joiners - {"-"}:
+        return None
+    after = k + 1
+    if toks[after].low in t.indefinite | {"a"} and after + 1 < n:
+        after += 1
+    if toks[after].low in t.halves | {"half"}:
+        return 0.5, after + 1
+    if toks[after].low in quarters:
+        return 0.25, after + 1
+    return None
+
+
+#: Words before "à" that make the hour after it a limit, not a time ("jusqu'à 10 heures").
+_UNTIL = frozenset({"jusqu", "jusqu'"})
+
+
+def _led(toks: list[_Tok], i: int, clock: Clock) -> bool:
+    """One of the clock's words (one or two words) comes right before ``toks[i]``, and the
+    number is neither a range's far end ("de 2 à 3 heures") nor a limit."""
+    if i == 0:
+        return False
+    if i > 1 and (toks[i - 2].digit or toks[i - 2].low in _UNTIL):
+        return False
+    two = f"{toks[i - 2].low} {toks[i - 1].low}" if i > 1 else ""
+    return toks[i - 1].low in clock.before or two in clock.before
+
+
+def _evening_at(toks: list[_Tok], k: int, t: _Tables) -> bool:
+    return any(tok.low in t.clock.evening for tok in toks[k : k + _EVENING_WORDS])
+
+
+def _evening(toks: list[_Tok], k: int, minutes: int, t: _Tables) -> tuple[float, int]:
+    """``minutes`` after noon when a word for the afternoon or evening follows ("de la
+    tarde", "'s avonds") and the hour is before noon; the index after the time."""
+    if minutes < 12 * 60 and _evening_at(toks, k, t):
+        minutes += 12 * 60
+    return float(minutes), k
 
 
 #: Dimensions of a length of time (days and weeks are counted in minutes).
@@ -717,6 +881,11 @@ def _range_unit(toks: list[_Tok], j: int, t: _Tables) -> str | None:
     if j + 1 < len(toks) and toks[j].low in _RANGE_WORDS and toks[j + 1].digit:
         unit, _ = _unit(toks, j + 2, t)
         return unit
+    if j + 1 < len(toks) and toks[j].low in _RANGE_WORDS:
+        far = _word_number(toks, j + 1, t)  # "de cincuenta a sesenta y nueve años"
+        if far is not None:
+            unit, _ = _unit(toks, far[1], t)
+            return unit if unit in t.units else None
     return None
 
 
