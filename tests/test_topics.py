@@ -413,7 +413,7 @@ PARAPHRASES = [
     ("pregnancy", "Which jabs do mothers-to-be get offered?"),
     ("healthcare", "What should I do about a high temperature that won't go down?"),
     ("healthcare", "Is it dangerous to mix two kinds of pain relievers?"),
-    ("asylum", "Can a refugee bring their children over to join them?"),
+    ("asylum", "Can a person who fled the war bring their children over to join them?"),
     ("general", "How do I get onto the company network from a hotel?"),
 ]
 
