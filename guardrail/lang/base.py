@@ -145,6 +145,9 @@ class Language:
     #: Only for a language whose verifier reads the rewritten words as the opposite
     #: (Spanish "cuesta algo" is not yet read against "gratuito": Spanish leaves it empty).
     concord: frozenset[str] = frozenset()
+    #: words right before an amount that make it approximate ("etwa", "environ", "casi"): an
+    #: approximate amount agrees with one within a tenth of it
+    approximate: frozenset[str] = frozenset()
     #: How a time of day is said in words (see :class:`Clock`)
     clock: Clock = field(default_factory=Clock)
     #: Elided words written before an apostrophe ("l'", "c'", "n'", "dell'"): a word read

@@ -186,6 +186,7 @@ LANGUAGE = Language(
     month_end=frozenset({"ende"}),
     coordinators=frozenset("und oder aber während sowie".split()),
     articles=frozenset("ein eine einen einem einer eines".split()),
+    approximate=frozenset("etwa ungefähr rund circa ca fast knapp annähernd".split()),
     clock=Clock(
         before=frozenset({"um", "gegen"}),
         hours=frozenset({"uhr"}),

@@ -179,6 +179,7 @@ LANGUAGE = Language(
     month_end=frozenset({"finales de", "fin de", "final de"}),
     coordinators=frozenset("y o pero mientras".split()),
     articles=frozenset("un una".split()),
+    approximate=frozenset("aproximadamente casi unos unas alrededor".split()),
     clock=Clock(
         before=frozenset({"a las", "a la", "hasta las"}),
         quarters=frozenset({"cuarto"}),

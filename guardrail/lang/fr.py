@@ -170,6 +170,7 @@ LANGUAGE = Language(
     month_end=frozenset({"fin", "fin de"}),
     coordinators=frozenset("et ou mais tandis alors".split()),
     articles=frozenset("un une".split()),
+    approximate=frozenset("environ presque quasiment approximativement".split()),
     clock=Clock(
         before=frozenset({"à", "vers"}),
         hours=frozenset({"h"}),

@@ -119,6 +119,7 @@ LANGUAGE = Language(
     month_end=frozenset({"fine", "fine di"}),
     coordinators=frozenset("e o ma mentre invece".split()),
     articles=frozenset("un uno una".split()),
+    approximate=frozenset("circa quasi approssimativamente".split()),
     clock=Clock(
         before=frozenset({"alle", "dalle", "entro le"}),
         quarters=frozenset({"quarto"}),

@@ -101,6 +101,7 @@ LANGUAGE = Language(
     month_end=frozenset({"eind", "einde"}),
     coordinators=frozenset("en of maar terwijl".split()),
     articles=frozenset("een".split()),
+    approximate=frozenset("ongeveer circa bijna ruim rond".split()),
     clock=Clock(
         before=frozenset({"om", "rond"}),
         quarters=frozenset({"kwart"}),

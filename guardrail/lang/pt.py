@@ -121,6 +121,7 @@ LANGUAGE = Language(
     month_end=frozenset({"final de", "fim de"}),
     coordinators=frozenset("e ou mas enquanto".split()),
     articles=frozenset("um uma".split()),
+    approximate=frozenset("aproximadamente quase cerca".split()),
     clock=Clock(
         before=frozenset({"às", "até às", "das"}),
         quarters=frozenset({"quarto"}),

@@ -162,6 +162,10 @@ _NOT_NAMES = frozenset(
 )
 
 
+#: English words right before an amount that make it approximate ("about 40", "just under").
+_APPROXIMATE = frozenset("about around roughly approximately nearly almost some just".split())
+
+
 @dataclass(frozen=True)
 class _Tables:
     """The words values are read with in one language: English's, plus the language's own."""
@@ -207,6 +211,8 @@ class _Tables:
     percent: tuple[tuple[str, ...], ...] = (("%",), ("percent",), ("per", "cent"))
     #: how a time of day is said in words
     clock: Clock = field(default_factory=Clock)
+    #: words right before an amount that make it approximate ("about", "etwa")
+    approximate: frozenset[str] = _APPROXIMATE
 
 
 def _in_minutes(units: Mapping[str, tuple[str, float]]) -> dict[str, tuple[str, float]]:
@@ -298,6 +304,7 @@ def tables(code: str) -> _Tables:
         joined_numbers=code in _JOINED_NUMBERS,
         percent=(*_EN.percent, *(tuple(_TOKEN.findall(p.lower())) for p in lang.percent)),
         clock=lang.clock,
+        approximate=_APPROXIMATE | lang.approximate,
     )
 
 
@@ -320,14 +327,20 @@ class Value:
     #: paracetamol tablets": paracetamol, tablet; "8 tablets of paracetamol": tablet,
     #: paracetamol), so the two counts compare though their first words differ.
     nouns: frozenset[str] = frozenset()
+    #: Said as approximate ("about 40", "etwa 200 mg", "just under 40%").
+    approx: bool = False
 
     def same(self, other: Value) -> bool:
         """The same value (kinds and keys must already agree); "at most 20" and "at least
-        20" are not the same."""
+        20" are not the same. An approximate amount is the same as one within
+        :data:`APPROXIMATE_SHARE` of it ("just under 40%" and "39.9%")."""
         if self.bound and other.bound and self.bound != other.bound:
             return False
         if self.amount is not None and other.amount is not None:
-            return abs(self.amount - other.amount) <= 1e-9 * max(1.0, abs(self.amount))
+            gap = abs(self.amount - other.amount)
+            if (self.approx or other.approx) and self.kind in _BOUNDED:
+                return gap <= APPROXIMATE_SHARE * max(abs(self.amount), abs(other.amount))
+            return gap <= 1e-9 * max(1.0, abs(self.amount))
         return self.text == other.text
 
     def comparable(self, other: Value) -> bool:
@@ -336,6 +349,10 @@ class Value:
         if self.kind != other.kind:
             return False
         return self.key == other.key or counted_alike(self.nouns, other.nouns)
+
+
+#: How far apart an approximate amount and another may be and still agree.
+APPROXIMATE_SHARE = 0.1
 
 
 def bound_against(a: Value, b: Value) -> bool:
@@ -621,6 +638,16 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if low in t.ordinals or _ORDINAL_SUFFIX.match(low):
             m = _ORDINAL_SUFFIX.match(low)
             value = float(m.group(1)) if m else float(t.ordinals[low])
+            k = i + 2 if i + 2 < n and toks[i + 1].low == "of" else i + 1
+            if m and 1 <= value <= 31 and k < n and toks[k].low in t.months:
+                # "15th Jan 2027", "the 1st of March": a day of a month
+                add("date", "day", float(t.months[toks[k].low] * 100 + value), "", i, k + 1)
+                j = k + 1
+                if j < n and toks[j].digit and _is_year(toks[j], float(toks[j].text)):
+                    add("year", "year", float(toks[j].text), "", j, j + 1)
+                    j += 1
+                i = j
+                continue
             add("ordinal", "ordinal", value, "", i, i + 1)
             i += 1
             continue
@@ -935,6 +962,8 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
         if v.kind == "quantity" and not v.key and a > 0 and toks[a - 1].low in _AGE_WORDS:
             v = replace(v, key="months", amount=(v.amount or 0.0) * 12)  # "aged 16": years
             aged = b + 1
+        if any(tok.low in t.approximate for tok in toks[max(0, a - _BOUND_WORDS) : a]):
+            v = replace(v, approx=True)  # "about 40", "just under 40%", "etwa 200 mg"
         out.append(replace(v, bound=bound) if bound else v)
     return out
 

@@ -229,13 +229,23 @@ class LexicalVerifier:
         return prepared.conflicts.check(statement, assessment)
 
     def value_verdict(
-        self, statement: str, assessment: Assessment, prepared: Prepared
+        self,
+        statement: str,
+        assessment: Assessment,
+        prepared: Prepared,
+        reply: Sequence[str] | None = None,
     ) -> Finding | None:
         """The conflict check's finding, when it decides ``statement``: a conflicting value
         (or its denial), a yes/no attribute a JSON record states otherwise, a comparison the
-        same or the other way round, or a match once values are normalized."""
+        same or the other way round, or a match once values are normalized. ``reply``: the
+        reply words of a statement read with its question (by default, those recorded for
+        ``statement``); a value of the question's own ("the 7am flight" in "Which terminal for
+        the 7am flight?") is what the user said, not what the reply claims, and is not held
+        against it."""
+        if reply is None:
+            reply = reply_values(statement)
         found = self.conflict(statement, assessment, prepared)
-        if found is not None:
+        if found is not None and not _said_by_question(found.stated.surface, reply):
             return found.finding()
         slotted = slot_verdict(assessment, prepared.index, self.lexicon)
         if slotted is not None:
@@ -268,7 +278,7 @@ class LexicalVerifier:
         for statement, source in zip(statements, origins, strict=True):
             a = self.assess(statement, prepared)
             finding = reply_verdict(statement, source, a, prepared.index, self.lexicon)
-            finding = finding or self.value_verdict(statement, a, prepared)
+            finding = finding or self.value_verdict(statement, a, prepared, reply_values(source))
             out.append(finding)
             if finding is None:
                 rest.append((statement, source, a))
@@ -486,6 +496,15 @@ def model_finding(
     if encoder is not None:
         reason = f"{reason[:-1] if reason.endswith('.') else reason} {_encoder_note(encoder)}."
     return Finding(outcome, reason)
+
+
+def _said_by_question(surface: str, reply: Sequence[str]) -> bool:
+    """A value (``surface``) of a statement read with its question that none of the reply's
+    words say: it came from the question."""
+    if not reply:
+        return False
+    words = {w.lower() for r in reply for w in re.findall(r"\w+", r)}
+    return not any(w.lower() in words for w in re.findall(r"\w+", surface))
 
 
 def _medicine_named(found: Finding, source: str, prepared: Prepared) -> Finding:
