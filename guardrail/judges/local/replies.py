@@ -56,7 +56,7 @@ from guardrail.judges.local.times import (
     hour_value,
     same_date,
 )
-from guardrail.judges.local.values import DIMENSIONS, Value, bound_words, extract
+from guardrail.judges.local.values import DIMENSIONS, Value, bound_words, extract, tables
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
@@ -743,7 +743,8 @@ def _wanted(
     said = " ".join(words)
     reply = {t.lower for t in tokenize(said, "lexical")}
     said_terms = [t for t in terms if t.surface.lower().replace("’", "'") in reply]
-    own = [t for t in said_terms if t.surface.lower() not in _HEDGES]
+    # a hedge is no word to find, nor an ordinal's ending ("the 19th" is read "19", "th")
+    own = [t for t in said_terms if t.surface.lower() not in _HEDGES | _ORDINAL_ENDINGS]
     whole = _span(source, words)  # "seven in the morning" is a time; "seven in morning" not
     times, dates = _times(whole), calendar_dates(whole)
     hours = _bare_hours(words) if clock and not (times or dates) else []
@@ -751,6 +752,9 @@ def _wanted(
         times = set().union(*hours)
     if times or dates:
         own = [t for t in own if t.number is not None or t.surface.lower() not in _CLOCK_WORDS]
+    if dates:  # the month is in the date: "15th Jan 2027" is placed by "15/01/2027"
+        months = tables(current_language()).months
+        own = [t for t in own if t.number is not None or t.surface.lower() not in months]
     bounded = [v for v in extract(said) if v.bound and v.amount is not None]
     if bounded:  # "at most eight": the bound's words bound the number, they are not values
         skip = bound_words(current_language())
@@ -770,6 +774,10 @@ def _wanted(
     }
     wanted.measure(measured)
     return wanted
+
+
+#: English ordinal endings, which the tokenizer splits from their number ("19th").
+_ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th"})
 
 
 def _measures(text: str) -> list[Value]:

@@ -77,3 +77,12 @@ def test_an_ordinal_before_another_word_stays_an_ordinal() -> None:
     with reading("en"):
         values = extract("The clinic is on the 3rd floor.")
     assert [(v.kind, v.amount) for v in values] == [("ordinal", 3.0)]
+
+
+def test_a_date_reply_with_its_month_in_words_is_placed_by_the_date_in_figures() -> None:
+    context = "Residence permit details: valid until 14/03/2027. Biometrics taken 02/02/2024."
+    question = "When does my residence permit run out?"
+    right, reasons = scored(question, "14th Mar 2027.", context)
+    assert right < 1.0 and not any("another date" in r for r in reasons), reasons
+    wrong, reasons = scored(question, "2nd Feb 2027.", context)
+    assert wrong == 1.0 and any("another date" in r for r in reasons), reasons
