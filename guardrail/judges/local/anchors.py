@@ -107,7 +107,7 @@ def gives(found: Value, value: Value) -> bool:
     if value.kind != "quantity" or found.kind != "quantity" or value.amount is None:
         return False
     if {value.key, found.key} == {"months", "minutes"} and found.amount is not None:
-        return _months_in_days(value, found) and not bound_against(value, found)
+        return months_in_days(value, found) and not bound_against(value, found)
     if found.amount is not None and (value.key in _MEASURED) != (found.key in _MEASURED):
         return _counted_in(value, found) and not bound_against(value, found)
     if value.key in _MEASURED or found.key in _MEASURED:
@@ -143,7 +143,7 @@ def _compound(key: str, unit: str) -> bool:
 _MONTH_DAYS = (28, 31)
 
 
-def _months_in_days(a: Value, b: Value) -> bool:
+def months_in_days(a: Value, b: Value) -> bool:
     """A count of months and a count of days (or weeks) that span it: "zwei Monate" and
     "sechzig Tage", "drei Monate" and "zwölf Wochen" (a month is 28 to 31 days)."""
     months, minutes = (a, b) if a.key == "months" else (b, a)

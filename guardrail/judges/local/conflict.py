@@ -33,7 +33,13 @@ from dataclasses import dataclass, replace
 from guardrail.judges.local import anchors, bindings, bounds, contrast, entities, weekdays
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
-from guardrail.judges.local.values import Value, bound_against, extract
+from guardrail.judges.local.values import (
+    DURATION_DIMS,
+    MINUTES_PER_DAY,
+    Value,
+    bound_against,
+    extract,
+)
 from guardrail.judges.local.verify import (
     Assessment,
     ContextIndex,
@@ -191,7 +197,7 @@ class ConflictCheck:
         for value in candidates:
             rivals = self._rivals(value, found, statement, unit.text)
             admitted = all(r.bound for r in rivals) and any(_within(value, r) for r in rivals)
-            if rivals and not admitted and not any(value.same(r) for r in rivals):
+            if rivals and not admitted and not any(_agrees(value, r) for r in rivals):
                 # bounds already fold in the negations and comparatives around an amount
                 # ("not more than 20" is at most 20): a clash of bounds alone is never denied
                 bounds_only = any(replace(value, bound=0).same(replace(r, bound=0)) for r in rivals)
@@ -372,7 +378,7 @@ class ConflictCheck:
         self, value: Value, found: list[Value], statement: str, unit_text: str
     ) -> list[Value]:
         """The unit's values that ``value`` must equal to be supported."""
-        same_kind = [v for v in found if value.comparable(v)]
+        same_kind = [v for v in found if value.comparable(v)] + _other_span(value, found)
         if value.kind != "name" or not same_kind:
             if value.kind == "quantity" and not value.key:
                 # a bare number: no unit to know what it counts, but the same amount bound
@@ -382,6 +388,38 @@ class ConflictCheck:
         stated_words = set(_words(statement))
         others = [v for v in same_kind if not any(w in stated_words for w in _distinctive(v.text))]
         return [v for v in others if _same_slot(statement, value, unit_text, v)]
+
+
+#: Shortest length of time in days that a count of months is compared with ("two months"
+#: against "two weeks"; a number of minutes or hours is another fact's).
+_SPAN_DAYS = 7
+
+
+def _other_span(value: Value, found: Sequence[Value]) -> list[Value]:
+    """Lengths of time of the unit in the other duration dimension than ``value`` (months
+    against days and weeks): "about two months" against "within two weeks"."""
+    if value.kind != "quantity" or value.key not in DURATION_DIMS:
+        return []
+    return [
+        v
+        for v in found
+        if v.kind == "quantity"
+        and {value.key, v.key} == DURATION_DIMS
+        and min(_days(value), _days(v)) >= _SPAN_DAYS
+    ]
+
+
+def _days(value: Value) -> float:
+    """A length of time in days (a month taken as 30)."""
+    amount = value.amount or 0.0
+    return amount * 30 if value.key == "months" else amount / MINUTES_PER_DAY
+
+
+def _agrees(value: Value, rival: Value) -> bool:
+    """``value`` is ``rival``'s: the same value, or months the days span."""
+    if value.key == rival.key or value.kind != "quantity":
+        return value.same(rival)
+    return value.bound == rival.bound and anchors.months_in_days(value, rival)
 
 
 #: Shortest word of a name that, found in the context, makes the name count as stated there.
@@ -469,6 +507,8 @@ def _within(value: Value, bounded: Value) -> bool:
     than 3 years"): no other value, but one of those the bound allows."""
     if value.bound or not bounded.bound or value.amount is None or bounded.amount is None:
         return False
+    if value.key != bounded.key and value.kind == "quantity":  # months against days
+        return (_days(value) - _days(bounded)) * bounded.bound < 0
     return (value.amount - bounded.amount) * bounded.bound < 0
 
 
