@@ -45,6 +45,9 @@ class Clock:
     #: words before an hour that make it a time of day ("a las", "alle", "om", "um"), one or
     #: two words; a range ("de 2 à 3 heures") or a limit ("jusqu'à 10 heures") is a length
     before: frozenset[str] = frozenset()
+    #: words right before one of :attr:`before` that make the hour a limit, not a time of day
+    #: ("jusqu'à 10 heures": up to ten hours)
+    until: frozenset[str] = frozenset()
     #: words after an hour that always make it a time of day ("Uhr"; "h" written onto it)
     hours: frozenset[str] = frozenset()
     #: words for a quarter of an hour after a joiner ("y cuarto", "et quart")

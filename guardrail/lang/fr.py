@@ -173,6 +173,7 @@ LANGUAGE = Language(
     approximate=frozenset("environ presque quasiment approximativement".split()),
     clock=Clock(
         before=frozenset({"à", "vers"}),
+        until=frozenset({"jusqu", "jusqu'"}),
         hours=frozenset({"h"}),
         quarters=frozenset({"quart"}),
         evening=frozenset({"soir", "après-midi"}),

@@ -86,16 +86,10 @@ def anchored(
     return Finding(Support.SUPPORTED, f"The context gives the same values: {quote(best.unit.text)}")
 
 
-def in_unit(term: Term, unit: Unit) -> bool:
-    """The context unit ``unit`` has the statement's word ``term`` (or a word of its
-    meaning)."""
-    return term.stem in unit.stems or bool(term.same & unit.same)
-
-
 def about(assessment: Assessment, unit: Unit) -> bool:
     """The statement shares a word other than its values with ``unit``: a bare value
     ("Half past eleven at night.") says nothing of which fact it belongs to."""
-    return any(t.number is None and in_unit(t, unit) for t in assessment.terms)
+    return any(t.number is None and unit.holds(t) for t in assessment.terms)
 
 
 def gives(found: Value, value: Value) -> bool:

@@ -73,7 +73,7 @@ class Part:
     unit: Unit
 
     def holds(self, term: Term) -> bool:
-        return term.stem in self.unit.stems or bool(term.same & self.unit.same)
+        return self.unit.holds(term)
 
 
 def _coordinators() -> frozenset[str]:

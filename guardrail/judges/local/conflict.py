@@ -164,9 +164,13 @@ class ConflictCheck:
             self._words = {w for u in self.index.units for w in _words(u.text)}
         return self._words
 
-    def check(self, statement: str, assessment: Assessment) -> Conflict | None:
+    def check(
+        self, statement: str, assessment: Assessment, reply: Sequence[str] = ()
+    ) -> Conflict | None:
         """The first conflicting value of ``statement`` (whose matching pass is
-        ``assessment``), or ``None``."""
+        ``assessment``), or ``None``. ``reply``: the reply words of a statement read with its
+        question; a value none of them says is the question's own ("the 7am flight" in "Which
+        terminal for the 7am flight?"), what the user said and not what the reply claims."""
         best = assessment.best
         if best is None or not assessment.terms:
             return None
@@ -182,7 +186,9 @@ class ConflictCheck:
                 stated = [v for v in stated if _day(v) is None]
         unit = best.unit
         found = self.values_of(unit)
-        candidates = [v for v in stated if not self._anywhere(v)]
+        candidates = [
+            v for v in stated if not self._anywhere(v) and not _said_by_question(v.surface, reply)
+        ]
         if not candidates:
             return None
         # a value the context states in another spelling ("a day" / "24 hours") is no frame
@@ -292,11 +298,11 @@ class ConflictCheck:
         unit = best.unit
         # a name whose words the best sentence has (read there as a common noun: "nach dem
         # letzten Durchfall") is given by it; a name from another sentence still blocks
-        text = unit.text.lower()
+        words = set(_words(unit.text))
         stated = [
             v
             for v in self.stated(statement)
-            if v.kind != "name" or not all(w.lower() in text for w in _words(v.text))
+            if v.kind != "name" or not all(w in words for w in _words(v.text))
         ]
         if self._told_elsewhere(stated, assessment, unit):
             return None
@@ -316,10 +322,10 @@ class ConflictCheck:
         sentence, one of them a word the best lacks: the statement's values may belong to
         another fact."""
         words = [t for t in a.terms if t.number is None]
-        held = sum(anchors.in_unit(t, best) for t in words)
+        held = {id(t) for t in words if best.holds(t)}
         for unit in self.index.units:
-            own = [t for t in words if anchors.in_unit(t, unit)]
-            if unit is best or len(own) < held or all(anchors.in_unit(t, best) for t in own):
+            own = [t for t in words if unit.holds(t)]
+            if unit is best or len(own) < len(held) or all(id(t) in held for t in own):
                 continue
             found = self.values_of(unit)
             for v in stated:
@@ -473,6 +479,15 @@ def _spanning_initials(text: str) -> set[str]:
 def _distinctive(name: str) -> list[str]:
     """A name's own words ("caspian" of "caspian sea")."""
     return [w for w in name.split() if w not in _GENERIC_NAME_WORDS]
+
+
+def _said_by_question(surface: str, reply: Sequence[str]) -> bool:
+    """A value (``surface``) of a statement read with its question that none of the reply's
+    words say: it came from the question."""
+    if not reply:
+        return False
+    said = {w for r in reply for w in _words(r)}
+    return not any(w in said for w in _words(surface))
 
 
 #: Words besides its values that a statement may have and still be a bare value.

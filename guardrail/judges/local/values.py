@@ -797,16 +797,12 @@ def _and_half(
     return None
 
 
-#: Words before "à" that make the hour after it a limit, not a time ("jusqu'à 10 heures").
-_UNTIL = frozenset({"jusqu", "jusqu'"})
-
-
 def _led(toks: list[_Tok], i: int, clock: Clock) -> bool:
     """One of the clock's words (one or two words) comes right before ``toks[i]``, and the
     number is neither a range's far end ("de 2 à 3 heures") nor a limit."""
     if i == 0:
         return False
-    if i > 1 and (toks[i - 2].digit or toks[i - 2].low in _UNTIL):
+    if i > 1 and (toks[i - 2].digit or toks[i - 2].low in clock.until):
         return False
     two = f"{toks[i - 2].low} {toks[i - 1].low}" if i > 1 else ""
     return toks[i - 1].low in clock.before or two in clock.before

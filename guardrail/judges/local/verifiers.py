@@ -222,11 +222,16 @@ class LexicalVerifier:
         return found
 
     def conflict(
-        self, statement: str, assessment: Assessment, prepared: Prepared
+        self,
+        statement: str,
+        assessment: Assessment,
+        prepared: Prepared,
+        reply: Sequence[str] = (),
     ) -> Conflict | None:
-        """A value of ``statement`` that its best context unit states differently."""
+        """A value of ``statement`` that its best context unit states differently (of a
+        statement read with its question, a value of its ``reply`` words)."""
         assert prepared.conflicts is not None
-        return prepared.conflicts.check(statement, assessment)
+        return prepared.conflicts.check(statement, assessment, reply)
 
     def value_verdict(
         self,
@@ -244,8 +249,8 @@ class LexicalVerifier:
         against it."""
         if reply is None:
             reply = reply_values(statement)
-        found = self.conflict(statement, assessment, prepared)
-        if found is not None and not _said_by_question(found.stated.surface, reply):
+        found = self.conflict(statement, assessment, prepared, reply)
+        if found is not None:
             return found.finding()
         slotted = slot_verdict(assessment, prepared.index, self.lexicon)
         if slotted is not None:
@@ -496,15 +501,6 @@ def model_finding(
     if encoder is not None:
         reason = f"{reason[:-1] if reason.endswith('.') else reason} {_encoder_note(encoder)}."
     return Finding(outcome, reason)
-
-
-def _said_by_question(surface: str, reply: Sequence[str]) -> bool:
-    """A value (``surface``) of a statement read with its question that none of the reply's
-    words say: it came from the question."""
-    if not reply:
-        return False
-    words = {w.lower() for r in reply for w in re.findall(r"\w+", r)}
-    return not any(w.lower() in words for w in re.findall(r"\w+", surface))
 
 
 def _medicine_named(found: Finding, source: str, prepared: Prepared) -> Finding:

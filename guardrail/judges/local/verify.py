@@ -104,6 +104,10 @@ class Unit:
     forms: frozenset[str] = frozenset()
     parts: frozenset[str] = frozenset()
 
+    def holds(self, term: Term) -> bool:
+        """The unit has the statement's word ``term`` (or a word of its meaning)."""
+        return term.stem in self.stems or bool(term.same & self.same)
+
     def negations_about(self, terms: Iterable[Term]) -> int:
         """Negations of this unit that govern one of ``terms`` (or govern nothing we can see).
 
