@@ -76,3 +76,20 @@ def write_results(name: str, payload: dict[str, Any], path: str | Path | None = 
     body["machine"] = {**machine(), **payload.get("machine", {})}
     out.write_text(json.dumps(body, indent=2, allow_nan=False) + "\n", encoding="utf-8")
     return out
+
+
+def stated_conflict(report: Any) -> bool:
+    """Whether a :class:`~guardrail.models.ScoreReport` flags its answer on a stated conflict —
+    a verifier said NO to a factoid's synonym or YES to its antonym — rather than only on
+    missing support (every verdict NOT SURE). An answer caught only by missing support is
+    caught by what its words fail to match, so a faithful restatement in other words is
+    flagged the same way: the share caught on a stated conflict is the part of the catch rate
+    that does not trade against restatements passing."""
+    if report is None:
+        return False
+    for factoid in report.factoids:
+        for variant in factoid.variants:
+            wanted = "NO" if variant.relation.value == "synonym" else "YES"
+            if any(v.label.value == wanted for v in variant.verdicts):
+                return True
+    return False

@@ -2,7 +2,7 @@
 guard decides on contradicted and faithful answers.
 
     python -m benchmarks.languages
-        [--split test|dev|all|holdout|unseen|unseen2|...|unseen9]
+        [--split test|dev|all|holdout|unseen|unseen2|...|unseen10]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 
@@ -22,7 +22,8 @@ development), ``unseen6/<code>.jsonl`` (``--split unseen6``: written after ``uns
 used for development), ``unseen7/<code>.jsonl`` (``--split unseen7``: written after
 ``unseen6`` had been measured), ``unseen8/<code>.jsonl`` (``--split unseen8``: written before
 ``unseen7`` was used for development), ``unseen9/<code>.jsonl`` (``--split unseen9``: written
-before ``unseen8`` was used for development) and
+before ``unseen8`` was used for development), ``unseen10/<code>.jsonl`` (``--split unseen10``:
+written before ``unseen9`` was used for development) and
 ``short.jsonl`` (replies of three
 to six words, for language identification only). They were written before the language work was
 tuned; report the test half.
@@ -35,7 +36,9 @@ Per language it prints:
   topic's, and **sensitive→general**: sensitive questions given the default topic;
 * **caught**: contradicted answers the policy did not pass (any action but ``pass``),
   **kept**: faithful restatements it passed; both with the turn's detected languages and the
-  policy's languages rule, as a guard would decide;
+  policy's languages rule, as a guard would decide; **on a conflict**: the contradicted
+  answers caught with a stated conflict (a NO to a factoid's synonym or a YES to its
+  antonym), not only for lack of support, which reworded faithful answers share;
 * **scored ≥ 0.8 / ≤ 0.3**: the judge's own view (MetaRAG with the policy's judge):
   contradictions scored at least 0.8, restatements at most 0.3.
 
@@ -57,7 +60,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks._common import repo_root, write_results
+from benchmarks._common import repo_root, stated_conflict, write_results
 from guardrail.judges.registry import make_judge
 from guardrail.lang import detect, detect_turn
 from guardrail.lang.detect import forget_detections
@@ -68,7 +71,7 @@ from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
 #: The suites written after the test half, never tuned on before they were measured.
-HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 10)))
+HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 11)))
 #: The unseen suites' topic labels that the default policy names otherwise; a label the policy
 #: has neither under its own name nor here is the policy's default topic.
 UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}
@@ -218,6 +221,7 @@ def run(
             if kind == "contradicted":
                 row["contradicted"] += 1
                 row["caught"] += not passed
+                row["stated"] += not passed and stated_conflict(report)
                 row["scored_high"] += report.score >= CAUGHT
             else:
                 row["faithful"] += 1
@@ -259,7 +263,17 @@ def _share(n: int, d: int) -> str:
 
 def print_tables(found: dict[str, Any], console: Console) -> None:
     table = Table(title=f"languages, {found['split']} half, judge {found['judge']}")
-    for col in ("lang", "lang id", "topic", "sens→gen", "caught", "kept", "≥ 0.8", "≤ 0.3"):
+    for col in (
+        "lang",
+        "lang id",
+        "topic",
+        "sens→gen",
+        "caught",
+        "on a conflict",
+        "kept",
+        "≥ 0.8",
+        "≤ 0.3",
+    ):
         table.add_column(col, justify="left" if col == "lang" else "right")
     lid = found["language_id"]["per_language"]
     for code, row in found["per_language"].items():
@@ -270,6 +284,7 @@ def print_tables(found: dict[str, Any], console: Console) -> None:
             _share(row.get("topic_right", 0), row.get("questions", 0)),
             _share(row.get("sensitive_general", 0), row.get("sensitive", 0)),
             _share(row.get("caught", 0), row.get("contradicted", 0)),
+            _share(row.get("stated", 0), row.get("contradicted", 0)),
             _share(row.get("kept", 0), row.get("faithful", 0)),
             _share(row.get("scored_high", 0), row.get("contradicted", 0)),
             _share(row.get("scored_low", 0), row.get("faithful", 0)),

@@ -271,7 +271,8 @@ LANGUAGE = Language(
     without=frozenset({"sin", "salvo"}),
     bounds=frozenset(
         "más menos exceder excede superar supera sobrepasar exceda"
-        " excedas excedan supere superes superen sobrepasa sobrepase sobrepasen".split()
+        " excedas excedan supere superes superen sobrepasa sobrepase sobrepasen"
+        " pasar pasa pase pases pasen".split()
     ),
     bounds_before={
         "superar": -1,
@@ -292,6 +293,11 @@ LANGUAGE = Language(
         "exceder los": -1,
         "sobrepasar": -1,
         "sobrepasar los": -1,
+        # "no pasar de 300 mg": not going past an amount, as "no superar"
+        "pasar de": -1,
+        "pase de": -1,
+        "pases de": -1,
+        "pasen de": -1,
         "como máximo": 1,
         "máximo": 1,
         "hasta": 1,

@@ -207,7 +207,7 @@ LANGUAGE = Language(
     without=frozenset({"sem", "salvo"}),
     bounds=frozenset(
         "mais menos exceder ultrapassar ultrapassa"
-        " ultrapasse ultrapassem excede exceda excedam".split()
+        " ultrapasse ultrapassem excede exceda excedam passar passa passe passem".split()
     ),
     bounds_before={
         "ultrapassar": -1,
@@ -218,6 +218,13 @@ LANGUAGE = Language(
         "exceda": -1,
         "excedam": -1,
         "ultrapassar os": -1,
+        # "não passar dos 400 mg": not going past an amount, as "não ultrapassar"
+        "passar dos": -1,
+        "passar das": -1,
+        "passar de": -1,
+        "passe dos": -1,
+        "passe das": -1,
+        "passe de": -1,
         "ultrapassar as": -1,
         "exceder": -1,
         "no máximo": 1,

@@ -9,7 +9,7 @@ price against "free" has a value on one side only when "free" is not read as a p
 read (:func:`~guardrail.lang.context.current_language`): English's cues, plus the language
 module's (:attr:`~guardrail.lang.base.Language.pay`, ``immediate``, ``wait``, ``free``).
 
-A statement is contradicted when its best context unit covers most of its other words
+A statement is contradicted when its best context unit covers half or more of its other words
 (:data:`FRAME_COVERAGE`), the statement holds a cue of one side, the unit a cue of the other
 and neither of the two is negated ("no fee" is free). Anything else is left to the other checks.
 """
@@ -20,13 +20,13 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from guardrail.judges.local.values import DURATION_DIMS, tables
+from guardrail.judges.local.values import DURATION_DIMS, extract, tables
 from guardrail.judges.local.verify import Assessment, Finding, Support, quote
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
 
 #: Share of the statement's weight, cue words left out, that its best unit must cover.
-FRAME_COVERAGE = 0.7
+FRAME_COVERAGE = 0.5
 
 _EN_PAY = frozenset(
     {"must pay", "have to pay", "has to pay", "need to pay", "needs to pay", "pay for", "charged",
@@ -163,6 +163,21 @@ def _frame(assessment: Assessment, cue_words: set[str]) -> bool:
 _AFTER = ("after",)
 
 
+#: A digit or a currency sign: a text that may give an amount of money.
+_MONEY = re.compile(r"[\d$€£¥]")
+
+
+def _prices(text: str) -> set[str]:
+    """The words of the amounts of money ``text`` gives ("8", "euros" of "costs 8 euros";
+    "£3" as written and as "3")."""
+    out: set[str] = set()
+    for value in extract(text):
+        if value.kind == "money":
+            out.update(_words(value.surface))
+            out.update(w.strip(".,") for w in value.surface.lower().split())
+    return out
+
+
 def _bounded_waits(words: list[str]) -> set[str]:
     """The waits ``words`` give as a length of time after "after" or a lower bound ("after
     12 months", "more than six months", "at least 14 days"): a wait as much as "wait" is.
@@ -211,9 +226,10 @@ def finding(statement: str, assessment: Assessment) -> Finding | None:
         return None
     table = cues(current_language())
     said = _words(assessment.core or statement)
-    if table.keys.isdisjoint(said):
+    if table.keys.isdisjoint(said) and not _MONEY.search(statement):
         return None  # no cue at all: the common case, decided at once
     unit = _words(best.unit.text)
+    price = _prices(assessment.core or statement)  # "costs 8 euros": the amount is the price
     for one, other in (
         (table.pay, table.free),
         (table.free, table.pay),
@@ -221,12 +237,18 @@ def finding(statement: str, assessment: Assessment) -> Finding | None:
         (table.wait, table.immediate),
     ):
         mine = _found(said, one) | (_bounded_waits(said) if one is table.wait else set())
+        if one is table.pay and price and not _found(said, table.free):
+            mine |= price  # "Blue badge holders pay £3": a price is a cue of paying
         if not mine:
             continue
         theirs = _found(unit, other) | (_bounded_waits(unit) if other is table.wait else set())
         if not theirs or _found(unit, one) or _found(said, other):
             continue
+        if one is table.pay and _prices(best.unit.text):
+            continue  # the unit gives a price itself: its "free" is of something else
         cue_words = {w for p in mine | theirs for w in p.split()}
+        if one is table.pay:
+            cue_words |= price
         if one is table.wait:  # "wait *an hour and then* call": the wait's length and its "then"
             cue_words |= _waited(statement) | _THEN
         if _frame(assessment, cue_words):

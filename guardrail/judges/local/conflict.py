@@ -5,9 +5,9 @@ Every offline verifier (and the cascade's screen) runs it before its own decisio
 decided the same way whichever verifier is chosen:
 
 1. The statement is matched to its best context unit by the rules' matching pass
-   (:func:`~guardrail.judges.local.verify.assess`). The unit must cover most of the statement
-   *apart from its values* (:data:`FRAME_COVERAGE`): the statement and the unit talk about the
-   same thing.
+   (:func:`~guardrail.judges.local.verify.assess`). The unit must cover a good part of the
+   statement *apart from its values* (:data:`FRAME_COVERAGE` of its weight): the statement and
+   the unit talk about the same thing.
 2. Values are read from both (:mod:`~guardrail.judges.local.values`): amounts with units,
    money, percentages, times, dates, years, weekdays, ordinals, names. A statement value
    *conflicts* when the unit states values of the same kind and dimension, none equal to it,
@@ -49,14 +49,17 @@ from guardrail.judges.local.verify import (
     Unit,
     _Match,
     _match,
+    negation_positions,
+    negation_scopes,
     quote,
+    without_scope,
 )
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
 from guardrail.text.stemming import stem
 
 #: Share of the statement's weight (values left out) its best context unit must cover.
-FRAME_COVERAGE = 0.7
+FRAME_COVERAGE = 0.5
 #: Statements whose values one context's check remembers.
 _STATEMENTS_KEPT = 4096
 #: Fewest words besides the values that must match, so "It is Paris." never decides.
@@ -209,7 +212,13 @@ class ConflictCheck:
                 bounds_only = any(replace(value, bound=0).same(replace(r, bound=0)) for r in rivals)
                 denied = (
                     not bounds_only
-                    and _parity(assessment, unit) == 1
+                    and (
+                        _parity(assessment, unit)
+                        + _withouts(assessment, unit, self.lex)
+                        + _apart(assessment, unit, value, self.lex)
+                    )
+                    % 2
+                    == 1
                     and not _denies_a_clause(statement, assessment)
                 )
                 return Conflict(value, tuple(rivals), unit.text, denied)
@@ -582,6 +591,51 @@ def _parity(assessment: Assessment, unit: Unit) -> int:
         weights = assessment.weights
         opposed = len(_match(unit, assessment.terms, weights, assessment.elsewhere).opposed)
     return (assessment.negations + unit.negations_about(assessment.terms) + opposed) % 2
+
+
+def _apart(assessment: Assessment, unit: Unit, value: Value, lex: Lexicon) -> int:
+    """The statement's negations that a clause break (",", ";", ":") keeps from ``value``
+    ("Those who do *not* arrive by plane, register in Budel"): they deny their own clause,
+    not the value, so a value conflict stays one — unless the unit denies the same words."""
+    core = assessment.core
+    at = core.find(value.surface) if core else -1
+    if at < 0:
+        return 0
+    tokens = assessment.tokens
+    apart = 0
+    for i, scope in zip(negation_positions(tokens, lex), negation_scopes(tokens, lex), strict=True):
+        if tokens[i].lower in lex.without_words:
+            continue  # counted by _withouts
+        if any(scope & s for s in unit.scopes):
+            continue  # the unit denies the same words: the two negations pair
+        lo, hi = sorted((tokens[i].end, at))
+        apart += any(t.text in _CLAUSE_BREAKS and lo <= t.start < hi for t in tokens)
+    return apart
+
+
+#: Signs that end a clause within a sentence.
+_CLAUSE_BREAKS = frozenset({",", ";", ":"})
+
+
+def _withouts(assessment: Assessment, unit: Unit, lex: Lexicon) -> int:
+    """The statement's "without"s ("senza problemi", "ohne Fieber") that the unit does not
+    answer with a negation of the same words: each denies its own noun only, never the value
+    the statement gives, so a value conflict stays one. A "without" the unit answers ("unless
+    a doctor advises" for "without a doctor's advice") pairs with the unit's negation."""
+    tokens = assessment.tokens
+    best = assessment.best
+    match = (
+        best
+        if best is not None and best.unit is unit
+        else _match(unit, assessment.terms, assessment.weights, assessment.elsewhere)
+    )
+    opposed = {t.stem for t in match.opposed}  # "uncomplicated" for "without complications"
+    unpaired = 0
+    for i in negation_positions(tokens, lex):
+        if tokens[i].lower in lex.without_words:
+            scope = without_scope(tokens, i, lex)
+            unpaired += not (scope & opposed or any(scope & s for s in unit.scopes))
+    return unpaired
 
 
 def _same_slot(statement: str, value: Value, unit_text: str, rival: Value) -> bool:

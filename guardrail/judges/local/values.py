@@ -1069,8 +1069,9 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
             break
         if word in t.units:
             return word, k + step + 1  # "24 hours", "one month's notice"
-        if tok.low in t.stopwords:
-            break  # "6 tablets a day": the unit is what comes before "a"
+        if tok.low in t.stopwords or tok.low in _RATE_WORDS:
+            break  # "6 tablets a day": the unit is what comes before "a"; "20 vakantiedagen
+            # per jaar": 20 of a thing each year, not 20 years
     if (
         k < len(toks)
         and toks[k].low.isalpha()
@@ -1084,6 +1085,9 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
     return None, j
 
 
+#: Words that make a rate of the unit after them ("per", "pro", "par", "por"): no unit of
+#: the amount before them.
+_RATE_WORDS = frozenset("per pro par por".split())
 #: Words that join a counted thing to what it is made of ("tablets of paracetamol").
 _LINKERS = frozenset("of de du des di del della da do dos das van von".split())
 #: Words after an amount read for what it counts.

@@ -97,7 +97,7 @@ class Unit:
     numbers: frozenset[float]
     entities: frozenset[str]
     size: int
-    #: For each negation, the stems it governs (see :func:`_negation_scopes`).
+    #: For each negation, the stems it governs (see :func:`negation_scopes`).
     scopes: tuple[frozenset[str], ...] = ()
     #: Its words and their roots, and the pieces its compounds may be made of (a language
     #: that joins compounds; else empty).
@@ -145,7 +145,7 @@ def negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
         low = tok.lower  # lower-cased with a plain apostrophe: what is_negation compares
         nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         if (low in _FREE_OF and nxt == "of") or low in lex.without_words:
-            if _without_scope(tokens, i, lex) or low in _FREE_OF:
+            if without_scope(tokens, i, lex) or low in _FREE_OF:
                 out.append(i)  # "free of charge": no charge; "without notice": no notice
             continue
         if low not in negations and not low.endswith("n't"):
@@ -204,7 +204,7 @@ _NO_NOUN = frozenset(
 )
 
 
-def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], ...]:
+def negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], ...]:
     """The stems each negation governs: the next few content words and the word before."""
     scopes: list[frozenset[str]] = []
     for i in negation_positions(tokens, lex):
@@ -216,7 +216,7 @@ def _negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str],
             scopes.append(frozenset(scope))
             continue
         if tokens[i].lower in lex.without_words:  # "without notice": the notice, nothing else
-            scopes.append(_without_scope(tokens, i, lex))
+            scopes.append(without_scope(tokens, i, lex))
             continue
         noun_only = tokens[i].lower in _NO_NOUN
         for later in tokens[i + 1 :]:
@@ -254,7 +254,7 @@ _WITHOUT_IDIOMS = frozenset(
 )
 
 
-def _without_scope(tokens: list[Token], i: int, lex: Lexicon) -> frozenset[str]:
+def without_scope(tokens: list[Token], i: int, lex: Lexicon) -> frozenset[str]:
     """The stems "without" (``tokens[i]``) denies: the content words of the noun phrase after
     it, up to :data:`_WITHOUT_REACH` ("without notice and without compensation": notice)."""
     scope: list[str] = []
@@ -456,7 +456,7 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
     for t in terms:
         for key, sign in t.polar:
             polar.setdefault(key, set()).add(sign)
-    scopes = _negation_scopes(tokens, lex)
+    scopes = negation_scopes(tokens, lex)
     same = {k for t in terms for k in t.same}
     if lex.free_phrases and any(p in text.lower() for p in lex.free_phrases):
         same.add(FREE_KEY)

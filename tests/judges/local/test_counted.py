@@ -43,3 +43,17 @@ def test_a_compound_compares_with_its_head() -> None:
         compound = _count("Nehmen Sie sechs Ibuprofentabletten.")
         assert compound.comparable(_count("Erwachsene dürfen sechs Tabletten Ibuprofen nehmen."))
         assert not compound.comparable(_count("Trinken Sie sechs Gläser Wasser."))
+
+
+def test_a_rate_word_ends_the_search_for_a_unit() -> None:
+    """ "20 vakantiedagen per jaar" counts days each year: "jaar" after "per" is the rate's
+    unit, not the amount's (it is no length of 20 years)."""
+    for code, text in (
+        ("nl", "Je hebt recht op 20 vakantiedagen per jaar."),
+        ("de", "Sie haben Anspruch auf 30 Urlaubstage pro Jahr."),
+        ("fr", "Vous avez droit à 25 congés par an."),
+    ):
+        with reading(code):
+            found = extract(text)
+        assert found, text
+        assert all(v.key not in ("months", "years") for v in found), (text, found)

@@ -54,7 +54,6 @@ def test_a_limit_phrased_another_way_with_another_amount_is_flagged() -> None:
     assert _score(answer, LIMIT, "How many capsules may I take?") >= FLAGGED
 
 
-@pytest.mark.xfail(reason="the same limit in other words is not yet matched word for word")
 def test_the_same_limit_phrased_another_way_passes() -> None:
     answer = "Patients may take no more than 4 capsules in 24 hours."
     assert _score(answer, LIMIT, "How many capsules may I take?") < FLAGGED

@@ -77,3 +77,57 @@ def test_a_no_before_a_noun_denies_that_noun_only(context: str, statement: str) 
     """ "through *no* fault of your own" denies the fault, not the decision before it."""
     (found,) = verified("en", [statement], context)
     assert found is not Support.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "statement"),
+    [
+        (
+            "it",
+            "In una gravidanza fisiologica il consultorio prevede tre visite ostetriche.",
+            "In una gravidanza senza problemi il consultorio prevede cinque visite ostetriche.",
+        ),
+        (
+            "en",
+            "For an uncomplicated pregnancy the clinic offers three midwife visits.",
+            "For a pregnancy without complications the clinic offers five midwife visits.",
+        ),
+        (
+            "fr",
+            "Pour une entorse simple, le kinésithérapeute prévoit 6 séances.",
+            "Pour une entorse sans gravité, le kinésithérapeute prévoit 12 séances.",
+        ),
+        (
+            "de",
+            "Bei einer einfachen Erkältung dauert die Krankschreibung höchstens 3 Tage.",
+            "Bei einer Erkältung ohne Fieber dauert die Krankschreibung höchstens 10 Tage.",
+        ),
+    ],
+)
+def test_without_does_not_deny_another_value(language: str, context: str, statement: str) -> None:
+    """A "without" that denies its own noun ("senza problemi") says nothing of the value the
+    statement gives: a different value is no denial of the context's one."""
+    (found,) = verified(language, [statement], context)
+    assert found is not Support.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "statement"),
+    [
+        (
+            "en",
+            "The appeal period lasts 14 days.",
+            "The appeal period does not last 30 days.",
+        ),
+        (
+            "it",
+            "In una gravidanza fisiologica il consultorio prevede tre visite ostetriche.",
+            "In una gravidanza senza problemi il consultorio prevede tre visite ostetriche.",
+        ),
+    ],
+)
+def test_a_denied_or_equal_value_is_not_contradicted(
+    language: str, context: str, statement: str
+) -> None:
+    (found,) = verified(language, [statement], context)
+    assert found is not Support.CONTRADICTED
