@@ -216,6 +216,7 @@ class ConflictCheck:
                         _parity(assessment, unit)
                         + _withouts(assessment, unit, self.lex)
                         + _apart(assessment, unit, value, self.lex)
+                        + _bound_opposites(assessment, unit, self.lex)
                     )
                     % 2
                     == 1
@@ -434,7 +435,9 @@ def _agrees(value: Value, rival: Value) -> bool:
     """``value`` is ``rival``'s: the same value, or months the days span."""
     if value.key == rival.key or value.kind != "quantity":
         return value.same(rival)
-    return value.bound == rival.bound and anchors.months_in_days(value, rival)
+    # as in Value.same, a bound on one side only ("at least 2 months" / "60 days") agrees
+    bounds_agree = not value.bound or not rival.bound or value.bound == rival.bound
+    return bounds_agree and anchors.months_in_days(value, rival)
 
 
 #: Shortest word of a name that, found in the context, makes the name count as stated there.
@@ -584,13 +587,16 @@ def _denies_a_clause(statement: str, assessment: Assessment) -> bool:
 def _parity(assessment: Assessment, unit: Unit) -> int:
     """Negations of the statement, the unit's negations about it, and opposite words: odd
     means the statement says the opposite of the unit."""
+    opposed = len(_opposed(assessment, unit))
+    return (assessment.negations + unit.negations_about(assessment.terms) + opposed) % 2
+
+
+def _opposed(assessment: Assessment, unit: Unit) -> list[Term]:
+    """The statement's words that ``unit`` holds an opposite of."""
     best = assessment.best
     if best is not None and best.unit is unit:
-        opposed = len(best.opposed)
-    else:
-        weights = assessment.weights
-        opposed = len(_match(unit, assessment.terms, weights, assessment.elsewhere).opposed)
-    return (assessment.negations + unit.negations_about(assessment.terms) + opposed) % 2
+        return list(best.opposed)
+    return list(_match(unit, assessment.terms, assessment.weights, assessment.elsewhere).opposed)
 
 
 def _apart(assessment: Assessment, unit: Unit, value: Value, lex: Lexicon) -> int:
@@ -617,19 +623,20 @@ def _apart(assessment: Assessment, unit: Unit, value: Value, lex: Lexicon) -> in
 _CLAUSE_BREAKS = frozenset({",", ";", ":"})
 
 
+def _bound_opposites(assessment: Assessment, unit: Unit, lex: Lexicon) -> int:
+    """Opposite words between statement and unit that are bound words ("au *moins* 3 000
+    euros" / "10 000 euros ou *plus*"): the values' bounds already hold them, so they deny
+    nothing."""
+    return sum(t.surface.lower() in lex.bound_words for t in _opposed(assessment, unit))
+
+
 def _withouts(assessment: Assessment, unit: Unit, lex: Lexicon) -> int:
     """The statement's "without"s ("senza problemi", "ohne Fieber") that the unit does not
     answer with a negation of the same words: each denies its own noun only, never the value
     the statement gives, so a value conflict stays one. A "without" the unit answers ("unless
     a doctor advises" for "without a doctor's advice") pairs with the unit's negation."""
     tokens = assessment.tokens
-    best = assessment.best
-    match = (
-        best
-        if best is not None and best.unit is unit
-        else _match(unit, assessment.terms, assessment.weights, assessment.elsewhere)
-    )
-    opposed = {t.stem for t in match.opposed}  # "uncomplicated" for "without complications"
+    opposed = {t.stem for t in _opposed(assessment, unit)}  # "uncomplicated": no complications
     unpaired = 0
     for i in negation_positions(tokens, lex):
         if tokens[i].lower in lex.without_words:

@@ -35,8 +35,10 @@ KINDS = (
 )
 
 _TOKEN = re.compile(
-    r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,:]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?|[$€£¥%]|[^\w\s]", re.UNICODE
-)
+    r"\d+(?:st|nd|rd|th)\b|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,:])|\d+(?:[.,:]\d+)*"
+    r"|[^\W\d_]+(?:['’][^\W\d_]+)?|[$€£¥%]|[^\w\s]",
+    re.UNICODE,
+)  # "3 000 mg", "15 000 €": thousands grouped by spaces are one number
 
 _SMALL = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -404,7 +406,7 @@ def _tokens(text: str, elided: frozenset[str] = frozenset()) -> list[_Tok]:
 
 
 def _number(tok: _Tok, decimal_comma: bool = False) -> float | None:
-    raw = tok.text
+    raw = re.sub(r"[ \u00a0\u202f]", "", tok.text)
     if decimal_comma and (value := comma_decimal(raw)) is not None:
         return value
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
@@ -530,11 +532,14 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         low = tok.low
         if low in t.articles and (one := _article_duration(toks, i, t)) is not None:
             length, a, key = one  # "within a week", "half an hour": one of the unit
-            add("quantity", key, length, "", a, i + 2)
-            i += 2
+            length, end = _and_a_half(toks, i + 2, t, length)  # "a month and a half"
+            add("quantity", key, length, "", a, end)
+            i = end
             continue
         if (low in t.indefinite or _half(low, t)) and (got := _one_unit(toks, i, t)) is not None:
             length, key, after = got  # "un año", "eine halbe Stunde", "mezz'ora"
+            if not _half(low, t):
+                length, after = _and_a_half(toks, after, t, length)  # "un mes y medio"
             add("quantity", key, length, "", i, after)
             i = after
             continue
@@ -795,6 +800,13 @@ def _and_half(
     if toks[after].low in quarters:
         return 0.25, after + 1
     return None
+
+
+def _and_a_half(toks: list[_Tok], k: int, t: _Tables, length: float) -> tuple[float, int]:
+    """One unit (``length`` long) and, when a half follows at ``toks[k]`` ("un mois *et
+    demi*", "a month *and a half*"), half of it more: the length and the index after it."""
+    half = _and_half(toks, k, t)
+    return (length * (1 + half[0]), half[1]) if half is not None else (length, k)
 
 
 def _led(toks: list[_Tok], i: int, clock: Clock) -> bool:
@@ -1077,6 +1089,7 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
         and toks[k].low.isalpha()
         and toks[k].low not in STOPWORDS
         and toks[k].low not in _RANGE_WORDS  # "12 bis 18 Monate": a range, not "12 bis"
+        and toks[k].low not in _RATE_WORDS  # "quatre-vingts par jour": no unit "par"
     ):
         word = toks[k].low
         if len(word) > 2 and word not in t.months and word not in t.weekdays:

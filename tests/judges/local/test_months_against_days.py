@@ -26,3 +26,30 @@ VISA = "The visa is valid for more than 3 months."
 def test_months_are_compared_with_days(context: str, statement: str, contradicted: bool) -> None:
     (found,) = verified("en", [statement], context)
     assert (found is Support.CONTRADICTED) is contradicted
+
+
+@pytest.mark.parametrize(
+    ("language", "context", "statement"),
+    [
+        (
+            "es",
+            "El trabajador debe preavisar con 60 días de antelación si lleva más de dos años en"
+            " la empresa.",
+            "Si llevas más de dos años, tienes que avisar con al menos dos meses de antelación.",
+        ),
+        (
+            "pt",
+            "O trabalhador com mais de dois anos de antiguidade deve avisar o empregador com 60"
+            " dias de antecedência.",
+            "Com mais de dois anos de casa, tem de avisar com pelo menos dois meses de"
+            " antecedência.",
+        ),
+    ],
+)
+def test_a_bound_on_one_side_only_agrees_in_days(
+    language: str, context: str, statement: str
+) -> None:
+    """ "at least two months" against a notice of "60 days": the same length, the bound said
+    on one side only, as amounts of one unit agree."""
+    (found,) = verified(language, [statement], context)
+    assert found is not Support.CONTRADICTED
