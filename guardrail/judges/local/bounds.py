@@ -17,11 +17,12 @@ and neither of the two is negated ("no fee" is free). Anything else is left to t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from guardrail.judges.local.values import DURATION_DIMS, extract, tables
-from guardrail.judges.local.verify import Assessment, Finding, Support, quote
+from guardrail.judges.local.values import DURATION_DIMS, Value, tables
+from guardrail.judges.local.verify import Assessment, Finding, Support, Unit, quote
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
 
@@ -167,11 +168,11 @@ _AFTER = ("after",)
 _MONEY = re.compile(r"[\d$€£¥]")
 
 
-def _prices(text: str) -> set[str]:
-    """The words of the amounts of money ``text`` gives ("8", "euros" of "costs 8 euros";
+def _prices(values: list[Value]) -> set[str]:
+    """The words of the amounts of money among ``values`` ("8", "euros" of "costs 8 euros";
     "£3" as written and as "3")."""
     out: set[str] = set()
-    for value in extract(text):
+    for value in values:
         if value.kind == "money":
             out.update(_words(value.surface))
             out.update(w.strip(".,") for w in value.surface.lower().split())
@@ -218,9 +219,15 @@ def _waited(statement: str) -> set[str]:
     return out
 
 
-def finding(statement: str, assessment: Assessment) -> Finding | None:
+def finding(
+    statement: str,
+    assessment: Assessment,
+    stated: Callable[[str], list[Value]],
+    values_of: Callable[[Unit], list[Value]],
+) -> Finding | None:
     """Contradicted when the statement and its best unit take the two sides of "pay" / "free"
-    or "immediately" / "wait"; ``None`` otherwise."""
+    or "immediately" / "wait"; ``None`` otherwise. ``stated`` and ``values_of`` give the
+    values of a statement and of a unit (remembered by the caller)."""
     best = assessment.best
     if best is None or not assessment.terms or assessment.negations:
         return None
@@ -229,22 +236,23 @@ def finding(statement: str, assessment: Assessment) -> Finding | None:
     if table.keys.isdisjoint(said) and not _MONEY.search(statement):
         return None  # no cue at all: the common case, decided at once
     unit = _words(best.unit.text)
-    price = _prices(assessment.core or statement)  # "costs 8 euros": the amount is the price
+    price: set[str] = set()
     for one, other in (
         (table.pay, table.free),
         (table.free, table.pay),
         (table.immediate, table.wait),
         (table.wait, table.immediate),
     ):
-        mine = _found(said, one) | (_bounded_waits(said) if one is table.wait else set())
-        if one is table.pay and price and not _found(said, table.free):
-            mine |= price  # "Blue badge holders pay £3": a price is a cue of paying
-        if not mine:
-            continue
         theirs = _found(unit, other) | (_bounded_waits(unit) if other is table.wait else set())
-        if not theirs or _found(unit, one) or _found(said, other):
+        if not theirs or _found(unit, one):
             continue
-        if one is table.pay and _prices(best.unit.text):
+        mine = _found(said, one) | (_bounded_waits(said) if one is table.wait else set())
+        if one is table.pay and not _found(said, table.free):
+            price = _prices(stated(statement))  # "costs 8 euros": the amount is the price
+            mine |= price  # "Blue badge holders pay £3": a price is a cue of paying
+        if not mine or _found(said, other):
+            continue
+        if one is table.pay and _prices(values_of(best.unit)):
             continue  # the unit gives a price itself: its "free" is of something else
         cue_words = {w for p in mine | theirs for w in p.split()}
         if one is table.pay:

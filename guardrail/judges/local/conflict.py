@@ -52,7 +52,6 @@ from guardrail.judges.local.verify import (
     negation_positions,
     negation_scopes,
     quote,
-    without_scope,
 )
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
@@ -214,9 +213,7 @@ class ConflictCheck:
                     not bounds_only
                     and (
                         _parity(assessment, unit)
-                        + _withouts(assessment, unit, self.lex)
-                        + _apart(assessment, unit, value, self.lex)
-                        + _bound_opposites(assessment, unit, self.lex)
+                        + _denying_nothing(assessment, unit, value, self.lex)
                     )
                     % 2
                     == 1
@@ -258,7 +255,7 @@ class ConflictCheck:
         if best is None:
             return None
         kind = (
-            bounds.finding(statement, assessment)
+            bounds.finding(statement, assessment, self.stated, self.values_of)
             or entities.moved(statement, assessment, self.stated, self.values_of, self.index.units)
             or bindings.rebound(
                 statement, self.stated(statement), assessment, lambda: self.parts, self.lex
@@ -599,50 +596,38 @@ def _opposed(assessment: Assessment, unit: Unit) -> list[Term]:
     return list(_match(unit, assessment.terms, assessment.weights, assessment.elsewhere).opposed)
 
 
-def _apart(assessment: Assessment, unit: Unit, value: Value, lex: Lexicon) -> int:
-    """The statement's negations that a clause break (",", ";", ":") keeps from ``value``
-    ("Those who do *not* arrive by plane, register in Budel"): they deny their own clause,
-    not the value, so a value conflict stays one — unless the unit denies the same words."""
+def _denying_nothing(assessment: Assessment, unit: Unit, value: Value, lex: Lexicon) -> int:
+    """The statement's negations and opposite words that deny nothing of ``value``, each
+    counted once so that it drops out of the parity:
+
+    - a "without" ("senza problemi", "ohne Fieber") denies its own noun only — unless the
+      unit answers it with a negation of the same words ("unless a doctor advises" for
+      "without a doctor's advice"), or holds its opposite ("uncomplicated");
+    - a negation a clause break (",", ";", ":") keeps from the value ("Those who do *not*
+      arrive by plane, register in Budel") denies its own clause — unless the unit denies
+      the same words;
+    - an opposite word that is a bound word ("au *moins* 3 000 euros" / "10 000 euros ou
+      *plus*"): the values' bounds already hold it.
+    """
+    opposed = _opposed(assessment, unit)
+    opposed_stems = {t.stem for t in opposed}
+    count = sum(t.surface.lower() in lex.bound_words for t in opposed)
+    tokens = assessment.tokens
     core = assessment.core
     at = core.find(value.surface) if core else -1
-    if at < 0:
-        return 0
-    tokens = assessment.tokens
-    apart = 0
     for i, scope in zip(negation_positions(tokens, lex), negation_scopes(tokens, lex), strict=True):
-        if tokens[i].lower in lex.without_words:
-            continue  # counted by _withouts
         if any(scope & s for s in unit.scopes):
             continue  # the unit denies the same words: the two negations pair
-        lo, hi = sorted((tokens[i].end, at))
-        apart += any(t.text in _CLAUSE_BREAKS and lo <= t.start < hi for t in tokens)
-    return apart
+        if tokens[i].lower in lex.without_words:
+            count += not scope & opposed_stems
+        elif at >= 0:
+            lo, hi = sorted((tokens[i].end, at))
+            count += any(t.text in _CLAUSE_BREAKS and lo <= t.start < hi for t in tokens)
+    return count
 
 
 #: Signs that end a clause within a sentence.
 _CLAUSE_BREAKS = frozenset({",", ";", ":"})
-
-
-def _bound_opposites(assessment: Assessment, unit: Unit, lex: Lexicon) -> int:
-    """Opposite words between statement and unit that are bound words ("au *moins* 3 000
-    euros" / "10 000 euros ou *plus*"): the values' bounds already hold them, so they deny
-    nothing."""
-    return sum(t.surface.lower() in lex.bound_words for t in _opposed(assessment, unit))
-
-
-def _withouts(assessment: Assessment, unit: Unit, lex: Lexicon) -> int:
-    """The statement's "without"s ("senza problemi", "ohne Fieber") that the unit does not
-    answer with a negation of the same words: each denies its own noun only, never the value
-    the statement gives, so a value conflict stays one. A "without" the unit answers ("unless
-    a doctor advises" for "without a doctor's advice") pairs with the unit's negation."""
-    tokens = assessment.tokens
-    opposed = {t.stem for t in _opposed(assessment, unit)}  # "uncomplicated": no complications
-    unpaired = 0
-    for i in negation_positions(tokens, lex):
-        if tokens[i].lower in lex.without_words:
-            scope = without_scope(tokens, i, lex)
-            unpaired += not (scope & opposed or any(scope & s for s in unit.scopes))
-    return unpaired
 
 
 def _same_slot(statement: str, value: Value, unit_text: str, rival: Value) -> bool:

@@ -405,8 +405,12 @@ def _tokens(text: str, elided: frozenset[str] = frozenset()) -> list[_Tok]:
     return out
 
 
+#: Spaces that group thousands ("3 000", with a no-break or narrow no-break space too).
+_GROUP_SPACES = str.maketrans("", "", " \u00a0\u202f")
+
+
 def _number(tok: _Tok, decimal_comma: bool = False) -> float | None:
-    raw = re.sub(r"[ \u00a0\u202f]", "", tok.text)
+    raw = tok.text.translate(_GROUP_SPACES)
     if decimal_comma and (value := comma_decimal(raw)) is not None:
         return value
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):

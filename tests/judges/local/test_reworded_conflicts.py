@@ -70,7 +70,31 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("language", "context", "wrong", "faithful"), CASES)
+#: Reworded so that the context's sentence holds between half and 70 % of the statement's
+#: other words (weighted): contradicted only since the frame asks for half, not 70 %.
+HALF_REWORDED = [
+    (
+        "en",
+        "Adults may take no more than 4 g of paracetamol in 24 hours.",
+        "Grown-ups should never take over 6 g of paracetamol in 24 hours.",
+        "Grown-ups should never take over 4 g of paracetamol in 24 hours.",
+    ),
+    (
+        "de",
+        "Der Urlaubsanspruch beträgt bei einer Fünftagewoche 24 Werktage im Jahr.",
+        "Wer eine Fünftagewoche hat, bekommt im Jahr 30 Werktage Urlaub.",
+        "Wer eine Fünftagewoche hat, bekommt im Jahr 24 Werktage Urlaub.",
+    ),
+    (
+        "fr",
+        "La demande de regroupement familial est examinée dans un délai de six mois.",
+        "La préfecture examine votre dossier de regroupement familial en neuf mois.",
+        "La préfecture examine votre dossier de regroupement familial en six mois.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "context", "wrong", "faithful"), CASES + HALF_REWORDED)
 def test_a_reworded_statement_with_another_value_is_contradicted(
     language: str, context: str, wrong: str, faithful: str
 ) -> None:
@@ -78,7 +102,9 @@ def test_a_reworded_statement_with_another_value_is_contradicted(
     assert found is Support.CONTRADICTED
 
 
-@pytest.mark.parametrize(("language", "context", "wrong", "faithful"), CASES + HEAVILY_REWORDED)
+@pytest.mark.parametrize(
+    ("language", "context", "wrong", "faithful"), CASES + HALF_REWORDED + HEAVILY_REWORDED
+)
 def test_the_same_value_reworded_is_not_contradicted(
     language: str, context: str, wrong: str, faithful: str
 ) -> None:
