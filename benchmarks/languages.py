@@ -2,7 +2,7 @@
 guard decides on contradicted and faithful answers.
 
     python -m benchmarks.languages
-        [--split test|dev|all|holdout|unseen|unseen2|...|unseen10]
+        [--split test|dev|all|holdout|unseen|unseen2|...|unseen11]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 
@@ -23,7 +23,8 @@ used for development), ``unseen7/<code>.jsonl`` (``--split unseen7``: written af
 ``unseen6`` had been measured), ``unseen8/<code>.jsonl`` (``--split unseen8``: written before
 ``unseen7`` was used for development), ``unseen9/<code>.jsonl`` (``--split unseen9``: written
 before ``unseen8`` was used for development), ``unseen10/<code>.jsonl`` (``--split unseen10``:
-written before ``unseen9`` was used for development) and
+written before ``unseen9`` was used for development), ``unseen11/<code>.jsonl`` (``--split
+unseen11``: written before ``unseen10`` was used for development) and
 ``short.jsonl`` (replies of three
 to six words, for language identification only). They were written before the language work was
 tuned; report the test half.
@@ -71,7 +72,7 @@ from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
 #: The suites written after the test half, never tuned on before they were measured.
-HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 11)))
+HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 12)))
 #: The unseen suites' topic labels that the default policy names otherwise; a label the policy
 #: has neither under its own name nor here is the policy's default topic.
 UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}
