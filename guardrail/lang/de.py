@@ -102,7 +102,8 @@ LANGUAGE = Language(
         dein deine deinen deinem deiner unser unsere unseren unserem unserer
         dazu daran darauf damit dabei davon dafür darum darüber dahin daher
         weiter weg zurück los her hin fest
-        musst kannst darfst sollst willst möchtest magst gehen geht gehst""".split()
+        musst kannst darfst sollst willst möchtest magst gehen geht gehst
+        diesem jener jene jenes jenem jenen""".split()
     ),
     opposites=(
         ("erste", "letzte"),

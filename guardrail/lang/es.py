@@ -83,7 +83,9 @@ LANGUAGE = Language(
         puedo debe deben debo hay le les me te cualquier cualquiera todo toda
         sí pues entonces bueno mi mis tu tus nos os lo la le les ya aquí allí ahí solo sólo
         usted ustedes vosotros
-        debes debemos puedes podemos tienes tiene tienen tengo ir vaya vas va""".split()
+        debes debemos puedes podemos tienes tiene tienen tengo ir vaya vas va
+        este esta estos estas ese esa esos esas aquel aquella aquellos aquellas
+        esto eso aquello""".split()
     ),
     opposites=(
         ("primer", "último"),
@@ -272,7 +274,7 @@ LANGUAGE = Language(
     bounds=frozenset(
         "más menos exceder excede superar supera sobrepasar exceda"
         " excedas excedan supere superes superen sobrepasa sobrepase sobrepasen"
-        " pasar pasa pase pases pasen".split()
+        " pasar pasa pase pases pasen excediendo superando sobrepasando".split()
     ),
     bounds_before={
         "superar": -1,
@@ -293,6 +295,14 @@ LANGUAGE = Language(
         "exceder los": -1,
         "sobrepasar": -1,
         "sobrepasar los": -1,
+        # "no excediendo 3 comprimidos": the gerund, as "no exceder"
+        "excediendo": -1,
+        "excediendo los": -1,
+        "excediendo las": -1,
+        "superando": -1,
+        "superando los": -1,
+        "superando las": -1,
+        "sobrepasando": -1,
         # "no pasar de 300 mg": not going past an amount, as "no superar"
         "pasar de": -1,
         "pase de": -1,

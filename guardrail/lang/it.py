@@ -35,7 +35,9 @@ LANGUAGE = Language(
         devo c ci qualsiasi qualunque ogni
         no sì mi ti ci vi ne me te glielo gliela poi già pure proprio ecco allora quindi
         comunque ancora solo soltanto qui qua lì là suo mio tuo mia tua miei tuoi
-        devi dobbiamo dovete puoi possiamo potete andare vada vai va""".split()
+        devi dobbiamo dovete puoi possiamo potete andare vada vai va
+        questo questa questi queste quello quella quelli quelle quel quei quegli
+        codesto codesta""".split()
     ),
     opposites=(
         ("primo", "ultimo"),
@@ -199,7 +201,10 @@ LANGUAGE = Language(
     number_joiners=frozenset({"e"}),
     decimal_comma=True,
     without=frozenset({"senza", "salvo"}),
-    bounds=frozenset("più meno superare supera oltre superi superate superino".split()),
+    bounds=frozenset(
+        "più meno superare supera oltre superi superate superino superando eccedere"
+        " eccedendo".split()
+    ),
     bounds_before={
         "superare": -1,
         "supera": -1,
@@ -209,6 +214,12 @@ LANGUAGE = Language(
         "superare i": -1,
         "superare le": -1,
         "oltrepassare": -1,
+        # "non superando le 3 compresse": the gerund, as "non superare"
+        "superando": -1,
+        "superando i": -1,
+        "superando le": -1,
+        "eccedere": -1,
+        "eccedendo": -1,
         "al massimo": 1,
         "massimo": 1,
         "fino a": 1,

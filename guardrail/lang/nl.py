@@ -46,7 +46,8 @@ LANGUAGE = Language(
         nee ja jawel hoor wel even gewoon je jij jou jouw uw hem haar hen hun mij me mijn ons
         onze jullie zo dus toch nog al daarover daarvoor daarom daarmee daarbij erover ervan
         erop ermee waarvan waarover waarvoor
-        moest kun kunt wilt zult mocht gaan ga gaat ten""".split()
+        moest kun kunt wilt zult mocht gaan ga gaat ten
+        zulke zulk""".split()
     ),
     opposites=(
         ("eerste", "laatste"),
@@ -90,6 +91,9 @@ LANGUAGE = Language(
                 "afraden",
                 "probleem",
                 "problemen",
+                "vermijd",
+                "vermijden",
+                "vermijdt",
             ),
         ),
         (("verplicht", "nodig", "vereist"), ("vrijwillig", "optioneel")),

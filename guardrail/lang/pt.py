@@ -41,7 +41,9 @@ LANGUAGE = Language(
         podem posso deve devem devo há lhe qualquer todo toda
         sim pois então bem meu minha meus minhas teu tua nos vos lhes me te já aqui ali lá
         só apenas vocês senhor senhora
-        deves devemos podes podemos tens tem têm tenho ir vá vai""".split()
+        deves devemos podes podemos tens tem têm tenho ir vá vai
+        este esta estes estas esse essa esses essas isto isso aquele aquela aqueles
+        aquelas aquilo""".split()
     ),
     opposites=(
         ("primeiro", "último"),
@@ -206,7 +208,7 @@ LANGUAGE = Language(
     decimal_comma=True,
     without=frozenset({"sem", "salvo"}),
     bounds=frozenset(
-        "mais menos exceder ultrapassar ultrapassa"
+        "mais menos exceder excedendo ultrapassar ultrapassa ultrapassando"
         " ultrapasse ultrapassem excede exceda excedam passar passa passe passem".split()
     ),
     bounds_before={
@@ -227,6 +229,13 @@ LANGUAGE = Language(
         "passe de": -1,
         "ultrapassar as": -1,
         "exceder": -1,
+        # "não excedendo 3 comprimidos": the gerund, as "não exceder"
+        "excedendo": -1,
+        "excedendo os": -1,
+        "excedendo as": -1,
+        "ultrapassando": -1,
+        "ultrapassando os": -1,
+        "ultrapassando as": -1,
         "no máximo": 1,
         "máximo": 1,
         "até": 1,

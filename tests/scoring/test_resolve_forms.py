@@ -97,7 +97,7 @@ def test_tag_questions(question: str, answer: str, expected: list[str]) -> None:
         (
             "how many paracetamol can I take in a day?",
             "No more than eight.",
-            "You can take no more than eight in a day.",
+            "You can take no more than eight paracetamol in a day.",
         ),
         ("when can visitors come?", "From 8 am - 10 pm.", "Visitors can come from 8 am to 10 pm."),
         (

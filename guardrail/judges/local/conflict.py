@@ -39,6 +39,7 @@ from guardrail.judges.local.values import (
     Value,
     bound_against,
     extract,
+    rate_periods,
 )
 from guardrail.judges.local.verify import (
     Assessment,
@@ -107,6 +108,7 @@ class ConflictCheck:
         self._words: set[str] | None = None
         self._initials: set[str] | None = None
         self._stems: set[str] | None = None
+        self._periods: set[tuple[str, float | None]] | None = None
         self._comparisons = Comparisons(lex)
         self._stated: dict[str, list[Value]] = {}
 
@@ -195,9 +197,9 @@ class ConflictCheck:
             return None
         # a value the context states in another spelling ("a day" / "24 hours") is no frame
         # word the unit lacks
-        value_words = {v.surface.lower() for v in candidates} | {
-            v.surface.lower()
-            for v in stated
+        value_words = {_amount_words(v, self.lex) for v in candidates} | {
+            _amount_words(v, self.lex)
+            for v in [*stated, *_given_periods(statement, unit.text, found)]
             if any(_is_value(t, {v.surface.lower()}) for t in best.missing)
         }
         if not _frame_matches(best, assessment, value_words):
@@ -315,10 +317,19 @@ class ConflictCheck:
             return None
         if _bare(statement, stated) and not anchors.about(assessment, unit):
             return None  # "Half past eleven at night.": a value alone, of no named fact
+        # a rate's period ("par jour") that the sentence gives as a length of time ("par 24
+        # heures") anchors too; one it does not give is left to the words, as before
+        found = self.values_of(unit)
+        theirs = rate_periods(unit.text)
+        given = [
+            p
+            for p in rate_periods(assessment.core or statement)
+            if any(anchors.gives(f, p) for f in [*found, *theirs])
+        ]
         return anchors.anchored(
             assessment,
-            stated,
-            self.values_of(unit),
+            [*stated, *given],
+            [*found, *(t for t in theirs if any(anchors.gives(t, p) for p in given))],
             self.lex,
             lambda: [p for p in self.parts if p.text in unit.text],
         )
@@ -359,7 +370,18 @@ class ConflictCheck:
             ):
                 return True
             return all(w in self.words for w in names) or (_acronym(value.surface) in self.initials)
+        if value.kind == "quantity" and (value.key, value.amount) in self.periods:
+            return True  # "in one day" for "6 capsules *al día*": the rate's period
         return any(value.comparable(v) and value.same(v) for v in self.context_values)
+
+    @property
+    def periods(self) -> set[tuple[str, float | None]]:
+        """The periods of the context's rates ("per day", "al día"): one of the unit each."""
+        if self._periods is None:
+            self._periods = {
+                (v.key, v.amount) for u in self.index.units for v in rate_periods(u.text)
+            }
+        return self._periods
 
     @property
     def initials(self) -> set[str]:
@@ -594,6 +616,24 @@ def _opposed(assessment: Assessment, unit: Unit) -> list[Term]:
     if best is not None and best.unit is unit:
         return list(best.opposed)
     return list(_match(unit, assessment.terms, assessment.weights, assessment.elsewhere).opposed)
+
+
+def _amount_words(value: Value, lex: Lexicon) -> str:
+    """The words of ``value`` that say its amount: for a count of things ("cinq comprimés")
+    the number only, since what is counted is the frame both sides must share."""
+    surface = value.surface.lower()
+    if not value.nouns:
+        return surface
+    words = surface.split()
+    amount = [w for w in words if w[:1].isdigit() or lex.number_value(w) is not None]
+    return " ".join(amount) or surface
+
+
+def _given_periods(statement: str, unit_text: str, found: Sequence[Value]) -> list[Value]:
+    """The statement's rate periods ("par jour") whose length the unit gives ("par 24
+    heures", "en 24 horas"): said another way, not frame words the unit lacks."""
+    lengths = {(v.key, v.amount) for v in [*found, *rate_periods(unit_text)]}
+    return [p for p in rate_periods(statement) if (p.key, p.amount) in lengths]
 
 
 def _denying_nothing(assessment: Assessment, unit: Unit, value: Value, lex: Lexicon) -> int:

@@ -213,6 +213,9 @@ class _Tables:
     percent: tuple[tuple[str, ...], ...] = (("%",), ("percent",), ("per", "cent"))
     #: how a time of day is said in words
     clock: Clock = field(default_factory=Clock)
+    #: words for "without": before a bound they reverse it as a negation does ("without
+    #: exceeding 3" is at most 3)
+    without: frozenset[str] = frozenset()
     #: words right before an amount that make it approximate ("about", "etwa")
     approximate: frozenset[str] = _APPROXIMATE
 
@@ -240,6 +243,7 @@ def _english() -> _Tables:
         bounds_before=dict(_BOUNDS_BEFORE),
         bounds_after=dict(_BOUNDS_AFTER),
         negations=frozenset({"not", "no", "never", "don't", "doesn't", "mustn't", "cannot"}),
+        without=frozenset({"without"}),
         articles=_ARTICLES,
         month_end=_MONTH_END,
         clock=_EN_CLOCK,
@@ -299,6 +303,7 @@ def tables(code: str) -> _Tables:
         lang.stopwords | lang.negations,
         lang.decimal_comma,
         month_end=_EN.month_end | lang.month_end,
+        without=_EN.without | lang.without,
         indefinite=lang.articles,
         halves=lang.halves,
         elided=lang.elided,
@@ -590,9 +595,10 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             i += 1
             continue
         clock = re.fullmatch(r"(\d{1,2})[:.](\d{2})", tok.text) if tok.digit else None
-        ampm, after = _ampm(toks, i + 1) if tok.digit else (None, i + 1)
-        if clock or (tok.digit and ampm and re.fullmatch(r"\d{1,2}", tok.text)):
-            hour = int(clock.group(1)) if clock else int(tok.text)
+        ampm, after = _ampm(toks, i + 1) if tok.digit else _day_part(toks, i, t)
+        worded = not tok.digit and ampm is not None  # "ten in the morning", "eleven at night"
+        if clock or worded or (tok.digit and ampm and re.fullmatch(r"\d{1,2}", tok.text)):
+            hour = int(clock.group(1)) if clock else int(t.small[low]) if worded else int(tok.text)
             minute = int(clock.group(2)) if clock else 0
             if hour <= 24 and minute < 60 and (clock or 1 <= hour <= 12):
                 if ampm == "n":
@@ -959,7 +965,10 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
             found = t.bounds_before.get(_phrase(toks, a - size, a))
             if found:
                 start = a - size
-                negated = any(toks[k].low in t.negations for k in range(max(0, start - 3), start))
+                negated = any(
+                    toks[k].low in t.negations or toks[k].low in t.without
+                    for k in range(max(0, start - 3), start)
+                )
                 spans = start > 0 and toks[start - 1].low in _SPAN_WORDS
                 if spans and _phrase(toks, start, a) in _AT_LEAST:
                     negated = False  # "must not drive for at least 4 hours": the ban lasts 4+
@@ -987,6 +996,26 @@ _DAY_PARTS = (
     (("in", "the", "evening"), "p"),
     (("at", "night"), "n"),  # pm from 6 to 11, am after midnight ("2 at night")
 )
+
+
+#: Words after which an hour in words is a time of day ("*at* ten in the morning"); at the
+#: start of a text it is one too ("Ten in the morning.").
+_BEFORE_WORDED_HOUR = frozenset("at until till by from before after around about to".split())
+
+
+def _day_part(toks: list[_Tok], i: int, t: _Tables) -> tuple[str | None, int]:
+    """A part of the day after an hour in words at ``toks[i]`` ("ten *in the morning*",
+    "eleven *at night*"): its half of the day and the index after it; (None, i + 1) when
+    ``toks[i]`` is no such hour."""
+    hour = t.small.get(toks[i].low)
+    if hour is None or not 1 <= hour <= 12 or hour != int(hour):
+        return None, i + 1
+    if i and toks[i - 1].low not in _BEFORE_WORDED_HOUR:
+        return None, i + 1  # "take *two* in the morning": a count, not a time
+    for words, half in _DAY_PARTS:
+        if tuple(x.low for x in toks[i + 1 : i + 1 + len(words)]) == words:
+            return half, i + 1 + len(words)
+    return None, i + 1
 
 
 def _ampm(toks: list[_Tok], j: int) -> tuple[str | None, int]:
@@ -1105,6 +1134,26 @@ def _unit(toks: list[_Tok], j: int, t: _Tables) -> tuple[str | None, int]:
 #: Words that make a rate of the unit after them ("per", "pro", "par", "por"): no unit of
 #: the amount before them.
 _RATE_WORDS = frozenset("per pro par por".split())
+#: Words before a unit of time that make it a rate's period ("per day", "al día", "ao dia",
+#: "am Tag").
+_PER_ONE = _RATE_WORDS | frozenset("al ao am".split())
+
+
+def rate_periods(text: str) -> list[Value]:
+    """The periods of the rates ``text`` gives ("6 cápsulas *al día*", "20 Stunden *pro
+    Woche*"): one of the unit each, a length of time, what "in one day" or "a week" states.
+    They are not among :func:`extract`'s values (a rate's period is no fact of its own to
+    mutate or to set against another)."""
+    t = tables(current_language())
+    toks = _tokens(text, t.elided)
+    out: list[Value] = []
+    for i in range(len(toks) - 1):
+        if toks[i].low in _PER_ONE and (got := _timed(1.0, toks[i + 1].low, i + 2, t)):
+            start, end = toks[i].start, toks[i + 1].end
+            out.append(Value("quantity", got[1], got[0], "", start, end, text[start:end]))
+    return out
+
+
 #: Words that join a counted thing to what it is made of ("tablets of paracetamol").
 _LINKERS = frozenset("of de du des di del della da do dos das van von".split())
 #: Words after an amount read for what it counts.

@@ -145,6 +145,8 @@ def negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
         low = tok.lower  # lower-cased with a plain apostrophe: what is_negation compares
         nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         if (low in _FREE_OF and nxt == "of") or low in lex.without_words:
+            if low in lex.without_words and _bounds_a_number(tokens, i, lex):
+                continue  # "without exceeding 3 tablets": at most 3, no denial
             if without_scope(tokens, i, lex) or low in _FREE_OF:
                 out.append(i)  # "free of charge": no charge; "without notice": no notice
             continue
@@ -254,6 +256,42 @@ _WITHOUT_IDIOMS = frozenset(
 )
 
 
+#: Nouns that "without" turns into *safely* ("sans risque", "sin riesgo", "ohne Gefahr").
+_RISKS = frozenset(
+    "risk risks risque risques riesgo riesgos rischio rischi risco riscos risiko risiken "
+    "risico gefahr gevaar danger peligro pericolo perigo".split()
+)
+
+
+def _safely(low: str, lex: Lexicon) -> bool:
+    """``low`` is a risk noun the language's verdict words do not hold: after "without" the
+    phrase says *safely* and neither word is a fact the passage must hold. (A risk noun on the
+    verdict scale, English's "risk" or French "danger", is read by the scale: "without" then
+    negates a negative verdict.)"""
+    return low in _RISKS and not word_reading(low, lex).polar
+
+
+def _safely_phrase(tokens: list[Token], i: int, lex: Lexicon) -> bool:
+    """``tokens[i]`` is a word of a "without risk" phrase (:func:`_safely`): its "without"
+    or its noun, "any" allowed between."""
+    low = tokens[i].lower
+    if low in lex.without_words:
+        for tok in tokens[i + 1 : i + 4]:
+            if not tok.is_word:
+                return False
+            if lex.is_content(tok.lower):
+                return _safely(tok.lower, lex)
+        return False
+    if not _safely(low, lex):
+        return False
+    for j in range(i - 1, max(-1, i - 3), -1):
+        if tokens[j].lower in lex.without_words:
+            return True
+        if not tokens[j].is_word or lex.is_content(tokens[j].lower):
+            return False
+    return False
+
+
 def without_scope(tokens: list[Token], i: int, lex: Lexicon) -> frozenset[str]:
     """The stems "without" (``tokens[i]``) denies: the content words of the noun phrase after
     it, up to :data:`_WITHOUT_REACH` ("without notice and without compensation": notice)."""
@@ -262,7 +300,7 @@ def without_scope(tokens: list[Token], i: int, lex: Lexicon) -> frozenset[str]:
         if later.text in _SCOPE_BREAK or later.lower in _SCOPE_STOP:
             break
         if later.is_word and lex.is_content(later.lower):
-            if not scope and later.lower in _WITHOUT_IDIOMS:
+            if not scope and (later.lower in _WITHOUT_IDIOMS or _safely(later.lower, lex)):
                 return frozenset()  # "without any problem" is "fine", not a denial
             scope.append(stem(later.lower))
             if len(scope) >= _WITHOUT_REACH:
@@ -417,7 +455,7 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
                 out[-1] = replace(out[-1], surface=f"{out[-1].surface} {text}", number=made)
                 last_number = i
                 continue
-        if not reading.content:
+        if not reading.content or _safely_phrase(tokens, i, lex):
             continue
         if not head.isupper() or reading.unnamed:
             entity = False

@@ -20,7 +20,10 @@ reads follow-up sentences, ``resolve_follow(question, sentence)`` (the same for 
 sentence; without it only the first sentence is read) and, if it can tell, ``asks_time(question)``
 (whether the question asks for a time of day, so that a bare hour in the reply — "From 9." —
 is read as a clock time) and ``premise(question)`` (what the question says around the
-sentence it asks: "we're in a self-catered flat"). English is
+sentence it asks: "we're in a self-catered flat"), ``question_text(question)`` (the question
+as its rules read it: "whats" as "what's") and ``question_parts(question)`` (the questions a
+compound question asks, "What is the fee, and how long does it take?": the answer's first
+sentences are read with them in turn). English is
 :mod:`guardrail.scoring.resolve.english` (its grammar, yes/no and wh rules in the private
 ``_en_*`` modules beside it); another language is one more module and one entry in
 :data:`LANGUAGES`.
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, cast
 
@@ -136,23 +140,33 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         return Resolution(answer, abstention=True, language=language)
     if not question.strip():
         return Resolution(answer, language=language)
+    typed = getattr(rules, "question_text", None)  # optional for a language module
+    question = typed(question) if typed is not None else question
     spans = _split_lead(rules, answer, spans)
     parts: list[tuple[Span, tuple[ResolvedStatement, ...]]] = []
+    asked_by: list[str] = []  # the question each part answers
     follow = getattr(rules, "resolve_follow", None)  # optional for a language module
+    split = getattr(rules, "question_parts", None)  # optional for a language module
+    questions = split(question) if split is not None else [question]
     for index, (start, end) in enumerate(spans):
-        read = rules.resolve_sentence if index == 0 else follow
+        read: Callable[[str, str], list[tuple[str, str]]] | None
+        if index < len(questions):  # one reply sentence for each question asked
+            asked, read = questions[index], rules.resolve_sentence
+        else:
+            asked, read = questions[-1], follow
         if read is None:
             break
-        made = read(question, answer[start:end])
+        made = read(asked, answer[start:end])
         if not made:
             break  # a sentence of its own: what follows can point into it
         words = _word_span(answer, start, end)
         parts.append(((start, end), _placed(answer, words, made)))
+        asked_by.append(asked)
     if not parts:
         return Resolution(answer, language=language)
     marks: dict[str, list[str]] = {}
-    for (start, end), made in parts:
-        marks.update(_reply_values(question, answer[start:end], made))
+    for ((start, end), placed), asked in zip(parts, asked_by, strict=True):
+        marks.update(_reply_values(asked, answer[start:end], placed))
     asks_time = getattr(rules, "asks_time", None)  # optional for a language module
     statements = tuple(s for _, made in parts for s in made)
     premise = getattr(rules, "premise", None)  # optional for a language module

@@ -288,7 +288,7 @@ def is_finite(word: str, morph: Morphology) -> bool:
     return found is not None and found[1] in ("s", "ed") and not word[:1].isupper()
 
 
-def _asked_piece(question: str) -> str:
+def asked_piece(question: str) -> str:
     """The question's last interrogative sentence (the one a reply answers), as written."""
     pieces = [p for p in re.split(r"(?<=[.!?])\s+", question.strip()) if p.strip()]
     asked = [p for p in pieces if p.rstrip().endswith("?")]
@@ -297,9 +297,9 @@ def _asked_piece(question: str) -> str:
 
 def question_sentence(question: str) -> list[str]:
     """The words of the question's last interrogative sentence (the one a reply answers)."""
-    chosen = _asked_piece(question)
+    chosen = asked_piece(question)
     tagged = _tag_question(chosen)
-    words = tagged if tagged is not None else _asked_clause(chosen)
+    words = tagged if tagged is not None else _asked_clause(_without_trailing_premise(chosen))
     while words and words[0].lower() in ("so", "and", "but", "also", "please", "then"):
         words = words[1:]
     if words and words[0].lower().replace("’", "'") in _WH_CONTRACTIONS:
@@ -358,7 +358,7 @@ def _tag_question(text: str) -> list[str] | None:
 def agrees_with_negative_tag(question: str) -> bool:
     """Whether ``question`` states a negative and asks "right?" or "correct?" ("I shouldn't
     take it with milk, right?"): there a "right" or "correct" agrees with the negative."""
-    found = _TAG.match(_asked_piece(question).strip().replace("’", "'"))
+    found = _TAG.match(asked_piece(question).strip().replace("’", "'"))
     if found is None or found["aux"]:
         return False
     body = [w.lower() for w in split_words(found["body"])]
@@ -384,6 +384,45 @@ _PREMISE_DASH = re.compile(
 )
 
 
+#: Words that open a clause the asker adds about themselves or their case after the question
+#: ("..., I'm 45", "..., the original is with my lawyer", "..., my bus is often late").
+_PREMISE_OPENERS = frozenset(
+    "i i'm i've im my we we're our he he's she she's they they're his her their the it's".split()
+)
+
+
+def _without_trailing_premise(sentence: str) -> str:
+    """``sentence`` without a clause of the asker's own after its question, past a comma
+    ("how many can I take in a day, I'm 45": the age is the asker's, not the question's);
+    a condition ("..., if I pay in dollars") stays."""
+    parts = sentence.split(",")
+    for i in range(1, len(parts)):
+        words = split_words(parts[i])
+        if (
+            words
+            and [w.lower() for w in words[:2]] not in (["the", "one"], ["the", "ones"])
+            and words[0].lower().replace("’", "'") in _PREMISE_OPENERS
+            and (
+                "'" in words[0].replace("’", "'")  # "I'm", "it's": the verb is in the word
+                or has_finite(words[1:] if words[0].lower() in DETERMINERS else words)
+            )
+            and _asks(split_words(",".join(parts[:i])))
+        ):
+            return ",".join(parts[:i]).rstrip() + ("?" if sentence.rstrip().endswith("?") else "")
+    return sentence
+
+
+def _asks(words: list[str]) -> bool:
+    """Whether ``words`` hold a question of their own (an auxiliary or a wh-word)."""
+    return any(
+        w.lower().replace("’", "'") in AUX
+        or w.lower().replace("’", "'") in NEGATED
+        or w.lower() in _ASKING
+        or w.lower().replace("’", "'") in _WH_CONTRACTIONS
+        for w in words
+    )
+
+
 def _asked_clause(sentence: str) -> list[str]:
     """The words of the asking clause of ``sentence``: after a comma, when what follows it
     opens a question (an auxiliary or a wh-word). A premise before it ("My mum is 70, does
@@ -402,10 +441,15 @@ def _asked_clause(sentence: str) -> list[str]:
             linked = linked[1:]  # "..., so when do I get paid?"
         if linked and linked[0].lower() in _ASKING:
             after = linked
+        elif len(linked) > 1 and linked[0].lower() in PREPOSITIONS and linked[1].lower() in _ASKING:
+            after = linked  # "..., until what time can he stay?"
         if not after or not before:
             continue
         head = after[0].lower().replace("’", "'")
-        if head in AUX or head in NEGATED or head in _ASKING:
+        asking = head in _ASKING or (
+            head in PREPOSITIONS and len(after) > 1 and after[1].lower() in _ASKING
+        )
+        if head in AUX or head in NEGATED or asking:
             if before[0].lower() in _CONDITIONS:
                 return [*after, *[w.lower() if j == 0 else w for j, w in enumerate(before)]]
             return after

@@ -114,7 +114,7 @@ def _value(q: WhQuestion, reply: list[str]) -> tuple[str, ...]:
         for j, noun in enumerate(q.noun):
             if noun.lower().rstrip("s") in answered:
                 return (*words, *q.noun[j + 1 :])
-        return (*words, *q.noun) if not _has_unit(words) else tuple(words)
+        return (*words, *q.noun) if not _has_unit(_unbounded(words)) else tuple(words)
     first = words[0].lower() if words else ""
     if first in PREPOSITIONS or first in ("every", "only", "once", "twice"):
         return tuple(words)
@@ -152,6 +152,31 @@ def _without_period(rest: list[str], value: tuple[str, ...]) -> list[str]:
 def _frequency(q: WhQuestion) -> bool:
     """ "How many times (a day) ...?": the reply is an adverb of frequency, not an object."""
     return q.wh == "how many" and bool(q.noun) and q.noun[0].lower() in ("times", "time")
+
+
+#: Words that bound or hedge a count before its number ("up to ten", "no more than eight").
+_COUNT_BOUNDS = sorted(
+    (
+        p.split()
+        for p in (
+            "up to", "at most", "at least", "no more than", "not more than", "no fewer than",
+            "no less than", "not less than", "more than", "less than", "fewer than",
+            "a maximum of", "a minimum of", "maximum", "minimum", "max", "about", "around",
+            "roughly", "approximately", "over", "under", "only", "just", "exactly",
+        )
+    ),
+    key=len,
+    reverse=True,
+)  # fmt: skip
+
+
+def _unbounded(words: list[str]) -> list[str]:
+    """``words`` without the bound before its number ("up to ten" -> "ten")."""
+    low = [w.lower() for w in words]
+    for bound in _COUNT_BOUNDS:
+        if low[: len(bound)] == bound and len(words) > len(bound):
+            return words[len(bound) :]
+    return words
 
 
 def _has_unit(words: list[str]) -> bool:

@@ -35,6 +35,7 @@ from guardrail.scoring.resolve._en_grammar import (
     Clause,
     Made,
     agrees_with_negative_tag,
+    asked_piece,
     clause,
     has_finite,
     is_verb,
@@ -47,7 +48,15 @@ from guardrail.scoring.resolve._en_wh import MAX_VALUE_WORDS, WhQuestion, resolv
 
 LANGUAGE = "en"
 
-__all__ = ["LANGUAGE", "abstains", "lead_end", "resolve_follow", "resolve_sentence"]
+__all__ = [
+    "LANGUAGE",
+    "abstains",
+    "lead_end",
+    "question_parts",
+    "question_text",
+    "resolve_follow",
+    "resolve_sentence",
+]
 
 #: Longest reply sentence (in words) read as leaning on its question.
 MAX_WORDS = 14
@@ -90,7 +99,7 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
         if reply is None or found is None:
             return []
         made, negated = found
-        if _is_request(made):
+        if _is_request(made, asked):
             return []  # "Could you send me the form?" + "Sure." is an offer, not a claim
         return _fragments_joined(
             [
@@ -119,6 +128,69 @@ def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     if not bound and LEAD.match(reply_text) is not None and read_reply(reply_text) is not None:
         return []  # "Yes." to a wh-question: nothing to place
     return [(text, rule) for text, rule in resolve_wh(q, words) if text]
+
+
+#: Contractions typed without their apostrophe ("whats", "isnt", "dont", "im"), as written
+#: with it. "its", "ill", "id", "wed" and "well" are words of their own and left alone.
+_TYPED = re.compile(
+    r"\b(?:(?P<s>what|where|when|who|how|that|there)s"
+    r"|(?P<nt>is|are|was|were|do|does|did|has|have|had|should|could|would|must|need|ca|wo)nt"
+    r"|(?P<pronoun>i)(?P<rest>m|ve)|(?P<re>you|they|we)re)\b",
+    re.IGNORECASE,
+)
+
+
+def _typed(found: re.Match[str]) -> str:
+    if found["s"]:
+        return f"{found['s']}'s"
+    if found["nt"]:
+        return f"{found['nt']}n't"
+    if found["pronoun"]:
+        return f"I'{found['rest']}"
+    return f"{found['re']}'re"
+
+
+def question_text(question: str) -> str:
+    """The question as the rules read it: contractions typed without their apostrophe
+    ("whats the fee", "isnt it free", "im 17") written with it."""
+    return _TYPED.sub(_typed, question)
+
+
+#: "and" before a second question of its own: a wh-word, or an auxiliary and its subject
+#: ("how often do I take it *and can I* drink with it", "when does it open *and is there* a
+#: fee"); "if I am late and do not call" goes on with one question.
+_SECOND_QUESTION = re.compile(
+    r"(?:\s*,\s*|\s+)and\s+(?=(?:(?:for|from|until|till|by|at|in|on|to|with)\s+)?"
+    r"(?:who|what|which|when|where|how|why|whose)\b"
+    r"|(?:is|are|was|were|do|does|did|can|could|will|would|should|shall|may|might|must|have"
+    r"|has|need)(?:n't)?\s+(?:i|you|we|they|he|she|it|there|my|your|his|her|our|their|the"
+    r"|a|an|this|that|these|those)\b)",
+    re.IGNORECASE,
+)
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions ``question`` asks, in order: two or more when its last interrogative
+    sentence joins questions of their own with "and" ("What is the fee, and how long does it
+    take?"), each with the sentences before it (a premise stays with every part); the
+    question itself otherwise. A part without a clause of its own ("..., and for how
+    long?") is left out: a reply to it is read as written."""
+    asked = asked_piece(question)
+    at = question.rfind(asked) if asked else -1
+    if at < 0:
+        return [question]
+    pieces = _SECOND_QUESTION.split(asked.rstrip(" ?"))
+    if len(pieces) < 2:
+        return [question]
+    before = question[:at]
+    parts = [pieces[0], *(p for p in pieces[1:] if _has_clause(p))]
+    return [f"{before}{p.strip()}?" for p in parts]
+
+
+def _has_clause(part: str) -> bool:
+    """A question of its own: an auxiliary after its wh-words ("how long does it take"), not
+    a bare wh-phrase ("for how long", "how much")."""
+    return any(w.lower() in AUX or w.lower() in NEGATED for w in split_words(part))
 
 
 #: A contrast after a reply's value ("Desk 4, not Desk 5."): the value is the part before it.
@@ -286,8 +358,12 @@ _REQUEST_VERBS = frozenset(
 )
 
 
-def _is_request(made: Clause) -> bool:
+def _is_request(made: Clause, asked: list[str]) -> bool:
+    """ "Could you send me the form?": the asker's own "you" (not an "I" the statement turned
+    into "you": "Can I give it to my son?")."""
     if [w.lower() for w in made.subject] != ["you"] or not made.verb or not made.predicate:
+        return False
+    if len(asked) < 2 or asked[1].lower() != "you":
         return False
     return made.aux in ("could", "would", "will") or made.predicate[0].lower() in _REQUEST_VERBS
 

@@ -18,12 +18,6 @@ HEAVILY_REWORDED = [
         "A grown-up can have up to 4 g of paracetamol over a whole day and night.",
     ),
     (
-        "de",
-        "Der Urlaubsanspruch beträgt bei einer Fünftagewoche 24 Werktage im Jahr.",
-        "Wer fünf Tage pro Woche arbeitet, hat jährlich Anspruch auf 30 Werktage Urlaub.",
-        "Wer fünf Tage pro Woche arbeitet, hat jährlich Anspruch auf 24 Werktage Urlaub.",
-    ),
-    (
         "fr",
         "La demande de regroupement familial est examinée dans un délai de six mois.",
         "Il faut compter neuf mois au plus pour que la préfecture étudie votre demande de"
@@ -41,6 +35,12 @@ HEAVILY_REWORDED = [
 
 
 CASES = [
+    (
+        "de",
+        "Der Urlaubsanspruch beträgt bei einer Fünftagewoche 24 Werktage im Jahr.",
+        "Wer fünf Tage pro Woche arbeitet, hat jährlich Anspruch auf 30 Werktage Urlaub.",
+        "Wer fünf Tage pro Woche arbeitet, hat jährlich Anspruch auf 24 Werktage Urlaub.",
+    ),
     (
         "en",
         "Adults may take no more than 4 g of paracetamol in 24 hours.",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from guardrail.judges.local.values import extract
+from guardrail.judges.local.values import extract, rate_periods
 from guardrail.judges.local.verify import Support
 from guardrail.lang.context import reading
 from tests.verifying import verified
@@ -59,3 +59,59 @@ def test_a_bound_word_opposite_denies_nothing() -> None:
         "fr", ["Il faut déclarer toute somme en espèces d'au moins 3 000 euros."], context
     )
     assert found is Support.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("Ten in the morning is the latest you can arrive.", 600),
+        ("The ward is open until eleven at night.", 23 * 60),
+        ("Come back at two in the afternoon.", 14 * 60),
+    ],
+)
+def test_an_hour_in_words_with_its_part_of_the_day_is_a_time(text: str, minutes: int) -> None:
+    times = [v for v in extract(text) if v.kind == "time"]
+    assert [v.amount for v in times] == [minutes]
+
+
+@pytest.mark.parametrize(
+    "text", ["Take two in the morning and one at night.", "Take one in the morning."]
+)
+def test_a_count_of_doses_with_its_part_of_the_day_is_no_time(text: str) -> None:
+    assert not [v for v in extract(text) if v.kind == "time"]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "Take 2 tablets per day."),
+        ("es", "No tome más de 6 cápsulas al día."),
+        ("fr", "Prenez 3 comprimés par jour."),
+        ("de", "Höchstens 3 Tabletten pro Tag."),
+        ("pt", "Tome 4 comprimidos por dia."),
+        ("it", "Prenda 3 compresse al giorno."),
+    ],
+)
+def test_a_rates_period_is_one_of_its_unit(language: str, text: str) -> None:
+    """ "per day" / "al día" is a period of one day, as "a day" and "un día" are, so a
+    statement's "in one day" finds it in the passage; it is no value of its own."""
+    with reading(language):
+        assert [(v.key, v.amount) for v in rate_periods(text)] == [("minutes", 1440.0)]
+        assert all(v.key != "minutes" for v in extract(text))
+
+
+def test_within_one_day_matches_a_rate_per_day() -> None:
+    context = (
+        "Adultos: 1 cápsula de metamizol de 575 mg cada 6 a 8 horas, sin superar las 6"
+        " cápsulas al día."
+    )
+    right, wrong = verified(
+        "es",
+        [
+            "No se tome más de seis cápsulas en un día.",
+            "No se tome más de ocho cápsulas en un día.",
+        ],
+        context,
+    )
+    assert right is not Support.CONTRADICTED
+    assert wrong is Support.CONTRADICTED
