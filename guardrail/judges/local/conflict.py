@@ -199,7 +199,7 @@ class ConflictCheck:
         # word the unit lacks
         value_words = {_amount_words(v, self.lex) for v in candidates} | {
             _amount_words(v, self.lex)
-            for v in [*stated, *_given_periods(statement, unit.text, found)]
+            for v in [*stated, *_given_periods(statement, unit.text, found)[0]]
             if any(_is_value(t, {v.surface.lower()}) for t in best.missing)
         }
         if not _frame_matches(best, assessment, value_words):
@@ -320,16 +320,11 @@ class ConflictCheck:
         # a rate's period ("par jour") that the sentence gives as a length of time ("par 24
         # heures") anchors too; one it does not give is left to the words, as before
         found = self.values_of(unit)
-        theirs = rate_periods(unit.text)
-        given = [
-            p
-            for p in rate_periods(assessment.core or statement)
-            if any(anchors.gives(f, p) for f in [*found, *theirs])
-        ]
+        given, theirs = _given_periods(assessment.core or statement, unit.text, found)
         return anchors.anchored(
             assessment,
             [*stated, *given],
-            [*found, *(t for t in theirs if any(anchors.gives(t, p) for p in given))],
+            [*found, *theirs],
             self.lex,
             lambda: [p for p in self.parts if p.text in unit.text],
         )
@@ -629,11 +624,17 @@ def _amount_words(value: Value, lex: Lexicon) -> str:
     return " ".join(amount) or surface
 
 
-def _given_periods(statement: str, unit_text: str, found: Sequence[Value]) -> list[Value]:
-    """The statement's rate periods ("par jour") whose length the unit gives ("par 24
-    heures", "en 24 horas"): said another way, not frame words the unit lacks."""
-    lengths = {(v.key, v.amount) for v in [*found, *rate_periods(unit_text)]}
-    return [p for p in rate_periods(statement) if (p.key, p.amount) in lengths]
+def _given_periods(
+    statement: str, unit_text: str, found: Sequence[Value]
+) -> tuple[list[Value], list[Value]]:
+    """The statement's rate periods ("par jour") that the unit gives as a length of time
+    ("par 24 heures", "en 24 horas") or as a period of its own, and the unit's periods that
+    give them: the same fact said another way, not frame words the unit lacks."""
+    theirs = rate_periods(unit_text)
+    given = [
+        p for p in rate_periods(statement) if any(anchors.gives(f, p) for f in [*found, *theirs])
+    ]
+    return given, [t for t in theirs if any(anchors.gives(t, p) for p in given)]
 
 
 def _denying_nothing(assessment: Assessment, unit: Unit, value: Value, lex: Lexicon) -> int:

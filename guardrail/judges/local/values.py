@@ -1139,19 +1139,24 @@ _RATE_WORDS = frozenset("per pro par por".split())
 _PER_ONE = _RATE_WORDS | frozenset("al ao am".split())
 
 
-def rate_periods(text: str) -> list[Value]:
+def rate_periods(text: str) -> tuple[Value, ...]:
     """The periods of the rates ``text`` gives ("6 cápsulas *al día*", "20 Stunden *pro
     Woche*"): one of the unit each, a length of time, what "in one day" or "a week" states.
     They are not among :func:`extract`'s values (a rate's period is no fact of its own to
     mutate or to set against another)."""
-    t = tables(current_language())
+    return _rate_periods(current_language(), text)
+
+
+@lru_cache(maxsize=4096)
+def _rate_periods(code: str, text: str) -> tuple[Value, ...]:
+    t = tables(code)
     toks = _tokens(text, t.elided)
     out: list[Value] = []
     for i in range(len(toks) - 1):
         if toks[i].low in _PER_ONE and (got := _timed(1.0, toks[i + 1].low, i + 2, t)):
             start, end = toks[i].start, toks[i + 1].end
             out.append(Value("quantity", got[1], got[0], "", start, end, text[start:end]))
-    return out
+    return tuple(out)
 
 
 #: Words that join a counted thing to what it is made of ("tablets of paracetamol").
