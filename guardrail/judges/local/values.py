@@ -1012,10 +1012,16 @@ def _day_part(toks: list[_Tok], i: int, t: _Tables) -> tuple[str | None, int]:
         return None, i + 1
     if i and toks[i - 1].low not in _BEFORE_WORDED_HOUR:
         return None, i + 1  # "take *two* in the morning": a count, not a time
+    return _part_of_day(toks, i + 1)
+
+
+def _part_of_day(toks: list[_Tok], j: int) -> tuple[str | None, int]:
+    """A part of the day at ``toks[j]`` ("in the morning", "at night"): its half of the day
+    and the index after it; (None, j) when none."""
     for words, half in _DAY_PARTS:
-        if tuple(x.low for x in toks[i + 1 : i + 1 + len(words)]) == words:
-            return half, i + 1 + len(words)
-    return None, i + 1
+        if tuple(x.low for x in toks[j : j + len(words)]) == words:
+            return half, j + len(words)
+    return None, j
 
 
 def _ampm(toks: list[_Tok], j: int) -> tuple[str | None, int]:
@@ -1026,9 +1032,9 @@ def _ampm(toks: list[_Tok], j: int) -> tuple[str | None, int]:
     low = toks[j].low
     if low in ("am", "pm"):
         return low[0], j + 1
-    for words, half in _DAY_PARTS:  # "8 in the morning", "4 in the afternoon", "11 at night"
-        if tuple(t.low for t in toks[j : j + len(words)]) == words:
-            return half, j + len(words)
+    half, after = _part_of_day(toks, j)  # "8 in the morning", "4 in the afternoon", "11 at night"
+    if half is not None:
+        return half, after
     if low in ("a", "p") and j + 3 < len(toks) + 1:
         parts = "".join(t.low for t in toks[j : j + 4])
         m = re.match(r"^(a|p)\.m\.?", parts)

@@ -144,7 +144,7 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
     question = typed(question) if typed is not None else question
     spans = _split_lead(rules, answer, spans)
     parts: list[tuple[Span, tuple[ResolvedStatement, ...]]] = []
-    asked_by: list[str] = []  # the question each part answers
+    marks: dict[str, list[str]] = {}
     follow = getattr(rules, "resolve_follow", None)  # optional for a language module
     split = getattr(rules, "question_parts", None)  # optional for a language module
     questions = split(question) if split is not None else [question]
@@ -159,14 +159,11 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         made = read(asked, answer[start:end])
         if not made:
             break  # a sentence of its own: what follows can point into it
-        words = _word_span(answer, start, end)
-        parts.append(((start, end), _placed(answer, words, made)))
-        asked_by.append(asked)
+        placed = _placed(answer, _word_span(answer, start, end), made)
+        parts.append(((start, end), placed))
+        marks.update(_reply_values(asked, answer[start:end], placed))
     if not parts:
         return Resolution(answer, language=language)
-    marks: dict[str, list[str]] = {}
-    for ((start, end), placed), asked in zip(parts, asked_by, strict=True):
-        marks.update(_reply_values(asked, answer[start:end], placed))
     asks_time = getattr(rules, "asks_time", None)  # optional for a language module
     statements = tuple(s for _, made in parts for s in made)
     premise = getattr(rules, "premise", None)  # optional for a language module

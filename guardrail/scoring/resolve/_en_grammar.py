@@ -423,6 +423,13 @@ def _asks(words: list[str]) -> bool:
     )
 
 
+def _opens_wh(words: list[str]) -> bool:
+    """``words`` open with a wh-word, a preposition allowed before it ("until what time")."""
+    if words and words[0].lower() in PREPOSITIONS:
+        words = words[1:]
+    return bool(words) and words[0].lower() in _ASKING
+
+
 def _asked_clause(sentence: str) -> list[str]:
     """The words of the asking clause of ``sentence``: after a comma, when what follows it
     opens a question (an auxiliary or a wh-word). A premise before it ("My mum is 70, does
@@ -439,17 +446,12 @@ def _asked_clause(sentence: str) -> list[str]:
         linked = after
         while linked and linked[0].lower() in _CONNECTORS:
             linked = linked[1:]  # "..., so when do I get paid?"
-        if linked and linked[0].lower() in _ASKING:
+        if _opens_wh(linked):
             after = linked
-        elif len(linked) > 1 and linked[0].lower() in PREPOSITIONS and linked[1].lower() in _ASKING:
-            after = linked  # "..., until what time can he stay?"
         if not after or not before:
             continue
         head = after[0].lower().replace("’", "'")
-        asking = head in _ASKING or (
-            head in PREPOSITIONS and len(after) > 1 and after[1].lower() in _ASKING
-        )
-        if head in AUX or head in NEGATED or asking:
+        if head in AUX or head in NEGATED or _opens_wh(after):
             if before[0].lower() in _CONDITIONS:
                 return [*after, *[w.lower() if j == 0 else w for j, w in enumerate(before)]]
             return after

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from guardrail.judges.local.values import bound_words, tables
 from guardrail.scoring.resolve._en_grammar import (
     AUX,
     BE,
@@ -154,29 +155,18 @@ def _frequency(q: WhQuestion) -> bool:
     return q.wh == "how many" and bool(q.noun) and q.noun[0].lower() in ("times", "time")
 
 
-#: Words that bound or hedge a count before its number ("up to ten", "no more than eight").
-_COUNT_BOUNDS = sorted(
-    (
-        p.split()
-        for p in (
-            "up to", "at most", "at least", "no more than", "not more than", "no fewer than",
-            "no less than", "not less than", "more than", "less than", "fewer than",
-            "a maximum of", "a minimum of", "maximum", "minimum", "max", "about", "around",
-            "roughly", "approximately", "over", "under", "only", "just", "exactly",
-        )
-    ),
-    key=len,
-    reverse=True,
-)  # fmt: skip
+#: Words that bound or hedge a count before its number ("up to ten", "no more than eight"):
+#: the value reader's bound phrases, negations and hedges, and a few of a reply's own.
+_COUNT_BOUNDS = bound_words("en") | tables("en").approximate | {"only", "exactly"}
 
 
 def _unbounded(words: list[str]) -> list[str]:
     """``words`` without the bound before its number ("up to ten" -> "ten")."""
     low = [w.lower() for w in words]
-    for bound in _COUNT_BOUNDS:
-        if low[: len(bound)] == bound and len(words) > len(bound):
-            return words[len(bound) :]
-    return words
+    k = 1 if low[:1] == ["a"] and low[1:2] and low[1] in _COUNT_BOUNDS else 0  # "a maximum of"
+    while k < len(words) - 1 and low[k] in _COUNT_BOUNDS:
+        k += 1
+    return words[k:]
 
 
 def _has_unit(words: list[str]) -> bool:
