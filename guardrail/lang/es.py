@@ -317,6 +317,7 @@ LANGUAGE = Language(
         "mínimo": -1,
         "más de": -1,
         "a partir de": -1,
+        "a partir del": -1,
         "desde": -1,
         "mayores de": -1,
         "mayor de": -1,

@@ -1,6 +1,8 @@
 """Questions as people type them: contractions without their apostrophe ("whats", "isnt",
 "dont"), two questions in one ("how often do I take it and can I drink with it") answered
-sentence by sentence, and a bounded count ("Up to ten.") that keeps the question's noun."""
+sentence by sentence, a bounded count ("Up to ten.") that keeps the question's noun, and a
+condition typed without its comma ("if i collect it myself how long does it take") kept with
+the resolved statement."""
 
 from __future__ import annotations
 
@@ -168,3 +170,25 @@ def test_the_askers_own_clause_after_the_question_is_left_out(
         assert found and "dollars" in found[0]
     else:
         assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "kept"),
+    [
+        (
+            "if i collect it from the surgery myself how long does a repeat prescription take",
+            "Five working days.",
+            "if you collect it from the surgery yourself",
+        ),
+        ("when im on nights how many breaks do i get", "Two.", "when you're on nights"),
+    ],
+)
+def test_a_condition_without_its_comma_is_kept(question: str, answer: str, kept: str) -> None:
+    (found,) = statements(question, answer)
+    assert kept in found
+    with_comma = question.replace(" how ", ", how ", 1)
+    assert statements(with_comma, answer) == [found]
+
+
+def test_a_wh_question_that_opens_with_when_is_no_condition() -> None:
+    assert statements("when do i get paid", "On Friday.") == ["You get paid on Friday."]

@@ -199,6 +199,51 @@ def _bounded_waits(words: list[str]) -> set[str]:
     return out
 
 
+#: Words a denied wait may hold between its negation and the wait ("no *need to* wait", "sin
+#: *tener que* esperar", "ohne *lange* zu warten").
+_DENIED_WAIT_REACH = 4
+#: Signs that end the clause a negation denies.
+_CLAUSE_END = re.compile(r"[,;:.!?()]")
+
+
+def _denied_waits(text: str, waits: frozenset[str]) -> set[str]:
+    """The waits ``text`` denies within one clause ("without waiting", "no need to wait",
+    "sin tener que esperar", "zonder te wachten"): each says "immediately" as much as an
+    immediate cue does, and its negation denies the wait, not the statement."""
+    negators = _negators(current_language())
+    units = tables(current_language()).units
+    firsts = _firsts(waits)
+    out: set[str] = set()
+    for clause in _CLAUSE_END.split(text):
+        words = _words(clause)
+        for i, word in enumerate(words):
+            if word not in negators:
+                continue
+            for j in range(i + 1, min(len(words), i + 2 + _DENIED_WAIT_REACH)):
+                if not any(words[j : j + len(p)] == list(p) for p in firsts.get(words[j], ())):
+                    continue
+                after = words[j + 1 : j + 2 + _DENIED_WAIT_REACH]
+                if not any(units.get(w, ("", 0.0))[0] in DURATION_DIMS for w in after):
+                    out.add(" ".join(words[i : j + 1]))  # "do not wait *3 days*": a deadline
+                break
+    return out
+
+
+def _without_phrases(words: list[str], phrases: set[str]) -> list[str]:
+    """``words`` with every run of words that spells one of ``phrases`` left out."""
+    runs = [p.split() for p in phrases]
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        run = next((r for r in runs if words[i : i + len(r)] == r), None)
+        if run is None:
+            out.append(words[i])
+            i += 1
+        else:
+            i += len(run)
+    return out
+
+
 #: Words that put the action after the wait ("wait an hour *then* call"), per language.
 _THEN = frozenset(
     "then after afterwards dann danach puis ensuite luego después depois poi dopo dan "
@@ -229,13 +274,18 @@ def finding(
     or "immediately" / "wait"; ``None`` otherwise. ``stated`` and ``values_of`` give the
     values of a statement and of a unit (remembered by the caller)."""
     best = assessment.best
-    if best is None or not assessment.terms or assessment.negations:
+    if best is None or not assessment.terms:
         return None
     table = cues(current_language())
     said = _words(assessment.core or statement)
     if table.keys.isdisjoint(said) and not _MONEY.search(statement):
         return None  # no cue at all: the common case, decided at once
-    unit = _words(best.unit.text)
+    denied_waits = _denied_waits(assessment.core or statement, table.wait)
+    if assessment.negations > len(denied_waits):
+        return None
+    said = _without_phrases(said, denied_waits)  # a denied wait is no wait of the statement's
+    unit_denied = _denied_waits(best.unit.text, table.wait)
+    unit = _without_phrases(_words(best.unit.text), unit_denied)
     price: set[str] = set()
     for one, other in (
         (table.pay, table.free),
@@ -244,9 +294,13 @@ def finding(
         (table.wait, table.immediate),
     ):
         theirs = _found(unit, other) | (_bounded_waits(unit) if other is table.wait else set())
-        if not theirs or _found(unit, one):
+        if other is table.immediate:
+            theirs |= unit_denied
+        if not theirs or _found(unit, one) or (one is table.immediate and unit_denied):
             continue
         mine = _found(said, one) | (_bounded_waits(said) if one is table.wait else set())
+        if one is table.immediate:
+            mine |= denied_waits  # "without waiting", "sin tener que esperar"
         if one is table.pay and not _found(said, table.free):
             price = _prices(stated(statement))  # "costs 8 euros": the amount is the price
             mine |= price  # "Blue badge holders pay £3": a price is a cue of paying

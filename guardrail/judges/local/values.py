@@ -752,7 +752,7 @@ def _half_hour(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None
     language whose :attr:`Clock.half_before` is set), "half past six", "quarter to ten"."""
     low = toks[i].low
     if low in t.halves and t.clock.half_before and (hour := _hour_at(toks, i + 1, t)):
-        return float((hour[0] - 1) * 60 + 30), hour[1]
+        return _evening(toks, hour[1], (hour[0] - 1) * 60 + 30, t)  # "halb sieben abends"
     if low in ("half", "quarter") and i + 1 < len(toks) and toks[i + 1].low in _PAST:
         if (hour := _hour_at(toks, i + 2, t)) is None:
             return None
@@ -912,10 +912,15 @@ def _timed(amount: float, unit: str, after: int, t: _Tables) -> tuple[float, str
 _DURATION_AFTER = frozenset("before after later earlier ago beforehand afterwards long".split())
 
 
-#: Words between the two ends of a range ("12 to 15 minutes", "10 bis 12 Tage").
+#: Words between the two ends of a range ("12 to 15 minutes", "10 bis 12 Tage", "dai 16 *ai*
+#: 23 anni", "dos 16 *aos* 23 anos").
 _RANGE_WORDS = frozenset(
-    {"to", "-", "–", "or", "and", "bis", "à", "a", "tot", "y", "e", "und", "et", "en"}
-)
+    {"to", "-", "–", "or", "and", "bis", "à", "a", "tot", "y", "e", "und", "et", "en", "ai",
+     "agli", "aos", "às"}
+)  # fmt: skip
+#: Words a range word may bring before the far end ("tot *en met* 23 jaar", "tra i 16 e *i* 23
+#: anni", "entre los 16 y *los* 23 años").
+_RANGE_LINKS = frozenset({"en", "met", "i", "gli", "le", "los", "las", "os", "as", "les"})
 
 
 def _range_unit(toks: list[_Tok], j: int, t: _Tables) -> str | None:
@@ -923,9 +928,14 @@ def _range_unit(toks: list[_Tok], j: int, t: _Tables) -> str | None:
     ("to 15 minutes", "- to 16-year-olds"): the near end is in the same unit."""
     if j + 2 < len(toks) and toks[j].low in ("-", "–") and toks[j + 1].low in _RANGE_WORDS:
         j += 1  # "5- to 16-year-olds": the near end's hyphen hangs
-    if j + 1 < len(toks) and toks[j].low in _RANGE_WORDS and toks[j + 1].digit:
-        unit, _ = _unit(toks, j + 2, t)
-        return unit
+    if j + 1 < len(toks) and toks[j].low in _RANGE_WORDS:
+        k = j + 1
+        while k < min(len(toks) - 1, j + 3) and toks[k].low in _RANGE_LINKS:
+            k += 1  # "tot en met 23 jaar"
+        if toks[k].digit:
+            unit, _ = _unit(toks, k + 1, t)
+            if k == j + 1 or unit in t.units:
+                return unit
     if j + 1 < len(toks) and toks[j].low in _RANGE_WORDS:
         far = _word_number(toks, j + 1, t)  # "de cincuenta a sesenta y nueve años"
         if far is not None:

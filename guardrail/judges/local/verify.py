@@ -434,6 +434,7 @@ def _composed(before: float, after: float) -> float | None:
 
 def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> list[Term]:
     out: list[Term] = []
+    at: list[int] = []  # the token index of each term
     first_word = next((i for i, t in enumerate(tokens) if t.is_word), -1)
     last_number = -2  # the token index of the last term's number (to compose the next with)
     for i, tok in enumerate(tokens):
@@ -442,6 +443,7 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
         if head.isdigit():
             value = parse_number(text, decimal_comma=lex.decimal_comma)
             out.append(Term(text, text.rstrip("%"), frozenset(), (), value, False))
+            at.append(i)
             last_number = i
             continue
         if not head.isalpha():
@@ -482,9 +484,57 @@ def _terms(tokens: list[Token], lex: Lexicon, lower_vocab: frozenset[str]) -> li
                 namelike=namelike,
             )
         )
+        at.append(i)
         if reading.number is not None:
             last_number = i
+    return _carried(out, at, tokens)
+
+
+#: Tokens from a verdict word to the verdict word it may govern ("advises pregnant women to
+#: avoid").
+_CARRY_REACH = 5
+#: Words that end the stretch a verdict word governs, in every language ("safe *and* effective"
+#: are two verdicts, not one about the other).
+_CARRY_STOP = _SCOPE_STOP | frozenset(
+    "und oder aber et ou mais y o pero e ed ma en of maar".split()
+)
+
+
+#: Words that mark the verb a verdict word governs ("recommends *to* avoid", "raccomanda *di*
+#: evitare", "recommande *d'*éviter", "empfiehlt *zu* meiden", "raadt aan *te* vermijden").
+_TO = frozenset({"to", "di", "de", "d", "d'", "zu", "te", "a"})
+
+
+def _carried(terms: list[Term], at: list[int], tokens: list[Token]) -> list[Term]:
+    """``terms``, a positive verdict word that governs a negative one ("recommends
+    *avoiding*", "raccomanda di *evitare*", "must *avoid*") left without a verdict of its own:
+    it passes the governed verdict on ("recommends avoiding X" says "avoid X", not "X is
+    recommended")."""
+    if sum(1 for t in terms if _verdict_signs(t)) < 2:
+        return terms
+    out = list(terms)
+    for j, term in enumerate(terms):
+        if _verdict_signs(term) != {1}:
+            continue
+        for k in range(j + 1, len(terms)):
+            between = tokens[at[j] + 1 : at[k]]
+            if at[k] - at[j] > _CARRY_REACH or any(
+                t.text in _SCOPE_BREAK or t.lower in _CARRY_STOP for t in between
+            ):
+                break
+            if _verdict_signs(terms[k]):
+                if at[k] - at[j] > 1 and tokens[at[k] - 1].lower not in _TO:
+                    break  # "permitted *without problems*": a noun, not a verb governed
+                if -1 not in _verdict_signs(terms[k]):
+                    break  # "recommends taking": the same verdict, left as it is
+                kept = tuple((key, sign) for key, sign in term.polar if not key.startswith(VERDICT))
+                out[j] = replace(term, polar=kept)
+                break
     return out
+
+
+def _verdict_signs(term: Term) -> set[int]:
+    return {sign for key, sign in term.polar if key.startswith(VERDICT)}
 
 
 def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -> Unit:

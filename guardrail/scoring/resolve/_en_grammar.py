@@ -455,7 +455,28 @@ def _asked_clause(sentence: str) -> list[str]:
             if before[0].lower() in _CONDITIONS:
                 return [*after, *[w.lower() if j == 0 else w for j, w in enumerate(before)]]
             return after
-    return split_words(sentence)
+    return _unmarked_condition(split_words(sentence))
+
+
+#: Words a condition without a comma holds before the wh-question it leads to, at least.
+_CONDITION_WORDS = 3
+
+
+def _unmarked_condition(words: list[str]) -> list[str]:
+    """A condition typed without its comma before a wh-question ("if i collect it myself how
+    long does it take") moved to the end, as with the comma; ``words`` as they are when they
+    open with no condition or no wh-question follows it."""
+    if len(words) < _CONDITION_WORDS + 2 or words[0].lower() not in _CONDITIONS:
+        return words
+    if words[1].lower().replace("’", "'") in AUX or words[1].lower() in NEGATED:
+        return words  # "when do I pay?": the wh-question itself
+    for i in range(_CONDITION_WORDS, len(words) - 1):
+        after = words[i:]
+        if after[0].lower() in _ASKING and any(
+            w.lower().replace("’", "'") in AUX for w in after[1:4]
+        ):
+            return [*after, words[0].lower(), *words[1:i]]
+    return words
 
 
 #: Relative pronouns that open a clause inside a subject ("the office *that* issues permits").

@@ -115,3 +115,52 @@ def test_within_one_day_matches_a_rate_per_day() -> None:
     )
     assert right is not Support.CONTRADICTED
     assert wrong is Support.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "minutes"),
+    [
+        ("de", "Der Kurs beginnt um halb sieben abends.", 18 * 60 + 30),
+        ("de", "Der Kurs beginnt um halb sieben.", 6 * 60 + 30),
+        ("nl", "De les begint om half acht 's avonds.", 19 * 60 + 30),
+    ],
+)
+def test_a_half_hour_before_its_hour_takes_the_part_of_the_day(
+    code: str, text: str, minutes: int
+) -> None:
+    with reading(code):
+        times = [v for v in extract(text) if v.kind == "time"]
+    assert [v.amount for v in times] == [minutes]
+
+
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        ("nl", "Voor moeders van 16 tot en met 23 jaar."),
+        ("it", "Per le mamme dai 16 ai 23 anni."),
+        ("it", "Per le mamme tra i 16 e i 23 anni."),
+        ("pt", "Para mães dos 16 aos 23 anos."),
+        ("es", "Para madres entre los 16 y los 23 años."),
+        ("en", "For mothers from 16 to 23 years."),
+    ],
+)
+def test_a_ranges_near_end_takes_the_far_ends_unit(code: str, text: str) -> None:
+    """ "van 16 tot en met 23 jaar": 16 is an age as 23 is, whatever articles the range
+    word brings before the far end."""
+    with reading(code):
+        ages = [v.amount for v in extract(text) if v.kind == "quantity"]
+    assert ages == [16 * 12, 23 * 12]
+
+
+def test_from_the_twentieth_week_is_a_lower_bound() -> None:
+    context = "O Ibufen deve ser evitado a partir das 20 semanas de gravidez."
+    inside, outside = verified(
+        "pt",
+        [
+            "Com 24 semanas de gravidez o Ibufen deve ser evitado.",
+            "Com 16 semanas de gravidez o Ibufen deve ser evitado.",
+        ],
+        context,
+    )
+    assert inside is not Support.CONTRADICTED
+    assert outside is Support.CONTRADICTED
