@@ -59,7 +59,7 @@ def test_one_languages_words_are_not_read_in_another() -> None:
     """Spanish "once" (eleven) is no number in English; German "Mai" is a month only when
     reading German."""
     assert _values("I only went once.", "en") == []
-    assert _values("Fui once veces.", "es") == [("quantity", "vece", 11.0)]
+    assert _values("Fui once veces.", "es") == [("quantity", "time", 11.0)]
     assert _values("Am 3. Mai 2025", "de") == [("date", "day", 503.0), ("year", "year", 2025.0)]
 
 

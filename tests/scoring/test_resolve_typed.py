@@ -192,3 +192,40 @@ def test_a_condition_without_its_comma_is_kept(question: str, answer: str, kept:
 
 def test_a_wh_question_that_opens_with_when_is_no_condition() -> None:
     assert statements("when do i get paid", "On Friday.") == ["You get paid on Friday."]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "if i win my small claims case does the court itself refund the fee",
+            "No.",
+            "The court itself does not refund the fee if you win your small claims case.",
+        ),
+        (
+            "if i am pregnant can i take dolorex",
+            "No.",
+            "You cannot take dolorex if you are pregnant.",
+        ),
+        ("if i pay in dollars is there a fee", "Yes.", "There is a fee if you pay in dollars."),
+    ],
+)
+def test_a_condition_without_its_comma_before_a_yes_no_question_is_kept(
+    question: str, answer: str, expected: str
+) -> None:
+    assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("are there any free sessions", "Yes, three.", "There are three free sessions."),
+        ("do i need any documents", "Yes, your passport.", "You need your passport."),
+        ("is there a fee", "Yes, £20.", "There is a fee of £20."),
+        ("do i need any documents", "Yes.", "You need any documents."),
+    ],
+)
+def test_a_yes_with_a_value_fills_what_any_asked_for(
+    question: str, answer: str, expected: str
+) -> None:
+    assert statements(question, answer) == [expected]

@@ -210,9 +210,13 @@ def _anywhere(term: Term, index: ContextIndex) -> bool:
     return any(_holds(u, term) for u in index.units)
 
 
-def _frame_cover(unit: Unit, frame: Sequence[tuple[Term, float]]) -> float:
+def _frame_cover(
+    unit: Unit, frame: Sequence[tuple[Term, float]], header: Unit | None = None
+) -> float:
+    """The share of the frame's weight ``unit`` holds, or the passage's ``header`` holds for
+    it (a heading's words are said of every sentence under it)."""
     total = sum(w for _, w in frame) or 1.0
-    return sum(w for t, w in frame if _holds(unit, t)) / total
+    return sum(w for t, w in frame if _holds(unit, t) or (header and _holds(header, t))) / total
 
 
 def _weight(term: Term, index: ContextIndex) -> float:
@@ -397,7 +401,8 @@ def _source_finding(
             Support.UNKNOWN,
             f"The context does not mention the question's frame for the reply's value ({said}).",
         )
-    covers = [(_frame_cover(u, frame), u) for u in index.units]
+    header = verify.header_unit(index, lex)
+    covers = [(_frame_cover(u, frame, header), u) for u in index.units]
     best = max(c for c, _ in covers)
     if best < MIN_FRAME:
         return Finding(
@@ -780,9 +785,14 @@ def _wanted(
 _ORDINAL_ENDINGS = frozenset({"st", "nd", "rd", "th"})
 
 
+#: The keys of quantities compared as amounts: lengths, weights, times and multiples ("twice
+#: the rate" = "double the rate" = "2 times the rate").
+_MEASURED = DIMENSIONS | {"time"}
+
+
 def _measures(text: str) -> list[Value]:
     """The quantities ``text`` gives in a unit that converts (days, hours, metres, grams…)."""
-    return [v for v in extract(text) if v.kind == "quantity" and v.key in DIMENSIONS]
+    return [v for v in extract(text) if v.kind == "quantity" and v.key in _MEASURED]
 
 
 class _Wanted:

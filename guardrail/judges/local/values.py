@@ -118,6 +118,22 @@ MINUTES_PER_DAY = 1440.0
 #: Words that may sit between a number and its unit ("25 vacation days", "3 more weeks").
 _UNIT_GAP = 2
 _TIME_WORDS = {"noon": 12 * 60, "midday": 12 * 60, "midnight": 0}
+#: Words that multiply what follows them ("*double* the normal rate", "*le double du* tarif"),
+#: in every language, by how much; read as a multiple only before a definite determiner
+#: (:data:`_MULTIPLIED`), so "twice a day" stays a frequency.
+_MULTIPLIERS = {
+    "double": 2.0, "twice": 2.0, "triple": 3.0, "treble": 3.0, "doppelt": 2.0,
+    "doppelte": 2.0, "doppelten": 2.0, "dreifache": 3.0, "doble": 2.0, "doppio": 2.0,
+    "triplo": 3.0, "dobro": 2.0, "dubbele": 2.0, "driedubbele": 3.0,
+}  # fmt: skip
+#: Words after a multiplier that make it one ("double *the* rate", "el doble *del* salario").
+_MULTIPLIED = frozenset(
+    "the your their its this that le la l' du des el lo del il della dello dei o do da "
+    "der die das des dem den het van".split()
+)
+#: Words for "times" after a number ("1.5 times the rate", "deux fois le tarif"): a multiple
+#: (or a count of times), one key in every language.
+_TIMES = frozenset({"times", "fois", "veces", "volte", "vezes", "keer", "mal"})
 #: Phrases right before an amount that bound it: +1 at most, -1 at least. A negation just
 #: before the phrase reverses it ("not more than 20" is at most 20).
 _BOUNDS_BEFORE: dict[str, int] = {
@@ -552,6 +568,14 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             add("quantity", key, length, "", i, after)
             i = after
             continue
+        if low in _MULTIPLIERS and i + 1 < n and toks[i + 1].low in _MULTIPLIED:
+            add("quantity", "time", _MULTIPLIERS[low], "", i, i + 1)  # "double the rate"
+            i += 1
+            continue
+        if low == "time" and [x.low for x in toks[i + 1 : i + 4]] == ["and", "a", "half"]:
+            add("quantity", "time", 1.5, "", i, i + 4)  # "time and a half"
+            i += 4
+            continue
         if (said := _half_hour(toks, i, t)) is not None:
             minutes, j = said  # "half tien", "halb zehn", "half past six", "quarter to ten"
             add("time", "clock", minutes, "", i, j)
@@ -674,7 +698,11 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             j = i + 1
         else:
             words = _word_number(toks, i, t)
-            if words is not None and not (low == "one" and not _unit_follows(toks, words[1], t)):
+            if words is not None and not (
+                low == "one"
+                and not _unit_follows(toks, words[1], t)
+                and not _times_after(toks, words[1], t)
+            ):
                 amount, j = words
         if amount is None:
             i += 1
@@ -704,8 +732,14 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             add("money", _CURRENCY_SIGNS[toks[j].low], amount, "", i, j + 1)
             i = j + 1
             continue
-        if (half := _and_half(toks, j, t)) is not None and _unit(toks, half[1], t)[0] in t.units:
-            amount, j = amount + half[0], half[1]  # "two and a half days"
+        if (half := _and_half(toks, j, t)) is not None and (
+            _unit(toks, half[1], t)[0] in t.units or _times_after(toks, j, t)
+        ):
+            amount, j = amount + half[0], half[1]  # "two and a half days", "... times"
+        if j < n and toks[j].low in _TIMES:
+            add("quantity", "time", amount, "", i, j + 1)  # "1.5 times", "deux fois"
+            i = j + 1
+            continue
         unit, end = _unit(toks, j, t)
         if unit in t.units and (half := _and_half(toks, end, t)) is not None:
             amount, end = amount + half[0], half[1]  # "deux jours et demi", "dos horas y media"
@@ -724,6 +758,12 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         out = _with_bounds(out, toks, t)
     out.extend(_names(text, toks, common, t))
     return out
+
+
+def _times_after(toks: list[_Tok], j: int, t: _Tables) -> bool:
+    """ "and a half times" at ``toks[j]`` ("one and a half times the rate")."""
+    half = _and_half(toks, j, t)
+    return half is not None and half[1] < len(toks) and toks[half[1]].low in _TIMES
 
 
 #: Words after "half"/"quarter" that count from the hour after them ("half past six").
@@ -788,6 +828,8 @@ def _spoken_clock(
     if said and k < n and re.fullmatch(r"\d{2}", toks[k].text) and int(toks[k].text) < 60:
         minutes, k = int(toks[k].text), k + 1  # "9 Uhr 30", "9h30"
     elif (said or led) and (half := _and_half(toks, k, t, clock.quarters)) is not None:
+        if half[1] < n and toks[half[1]].low in _TIMES:
+            return None  # "at one and a half times the rate": a multiple, not half past one
         minutes, k, said = round(60 * half[0]), half[1], True
     if not (said or (led and hour <= 24 and _evening_at(toks, k, t))):
         return None

@@ -61,10 +61,14 @@ from guardrail.judges.local.verify import (
     Thresholds,
     assess,
     index_context,
+    negation_positions,
+    negation_scopes,
     quote,
 )
 from guardrail.lang.context import current_language
 from guardrail.registry import Capabilities, Registry
+from guardrail.text.stemming import stem
+from guardrail.text.tokens import tokenize
 
 MODEL = "local-rules-v1"
 TRAINED_MODEL = "local-trained-v1"
@@ -354,7 +358,7 @@ class TrainedVerifier(LexicalVerifier):
                 continue
             f = self.features(a, prepared)
             found = model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding
-            found = _doubted(found, a, statement, model)
+            found = _doubted(found, a, statement, model, self.lexicon)
             if source == statement:
                 found = _anchored(found, statement, a, prepared)
             out.append(found)
@@ -382,7 +386,9 @@ class TrainedVerifier(LexicalVerifier):
                 f = self.features(a, prepared)
                 if checkable(f):
                     model = self.fitted_model
-                    found = _doubted(model_finding(model, a, f, None, rt4chart), a, factoid, model)
+                    found = _doubted(
+                        model_finding(model, a, f, None, rt4chart), a, factoid, model, self.lexicon
+                    )
                     found = _anchored(found, factoid, a, prepared)
             if len(prepared.factoids) < _WINDOWS_KEPT:
                 prepared.factoids[key] = found
@@ -408,6 +414,8 @@ class TrainedVerifier(LexicalVerifier):
         f = self.features(a, prepared)
         if not checkable(f):
             return None
+        if _denied_by_unit(a, self.lexicon):
+            return 1.0  # the unit denies what the statement affirms: never settled as supported
         model = self.fitted_model
         decision = model.decision
         return decision.screen_risk(
@@ -518,12 +526,66 @@ def _medicine_named(found: Finding, source: str, prepared: Prepared) -> Finding:
     return Finding(Support.UNKNOWN, f"The context does not name {other}.")
 
 
-def _doubted(found: Finding, a: Assessment, statement: str, model: VerifierModel) -> Finding:
-    """Not supported when ``statement`` is a short reply read with its question that denies
-    what the context unit it matches says, even loosely ("No, it isn't given during
-    pregnancy." against "Pregnant women are offered the vaccine"): in a short reply every word
-    counts, so a denial and its affirmation are never both supported there."""
-    if found.outcome is not Support.SUPPORTED or not is_resolved(statement):
+def _denied_by_unit(a: Assessment, lex: Lexicon) -> bool:
+    """The statement, with no negation of its own, affirms what its best unit denies: a
+    negation of the unit's main clause governs two or more of the statement's words the unit
+    holds ("do not use a home Doppler" against "Use your home Doppler to check first"), the
+    polarity is reversed and the unit covers half of the statement or more. A negation in a
+    relative or conditional clause ("Complaints *that we cannot resolve* may be referred") is
+    not the unit's denial."""
+    best = a.best
+    read = polarity(a)
+    if best is None or a.negations or not read.parity or read.coverage < _DENIED_COVERAGE:
+        return False
+    core = f" {(a.core or '').lower()} "
+    if any(f" {w} " in core for w in _INSTEAD):
+        return False  # "call the unit *rather than* waiting": a denial of its own
+    missing = {id(t) for t in best.missing} | {id(t) for t in best.opposed}
+    held = [t for t in a.terms if id(t) not in missing and t.number is None]
+    tokens = tokenize(best.unit.text, "lexical")
+    for i, scope in zip(negation_positions(tokens, lex), negation_scopes(tokens, lex), strict=True):
+        if any(t.lower in _SUBORDINATE for t in tokens[max(0, i - _SUBORDINATE_REACH) : i]):
+            continue
+        if any(w[:1].isdigit() for w in scope):
+            continue  # "must not exceed 8 hours": a bound on an amount, not a denial
+        if sum(1 for t in held if t.stem in scope or stem(t.surface.lower()) in scope) >= 2:
+            return True
+    return False
+
+
+#: Coverage a unit needs before its denial of the statement's words is believed.
+_DENIED_COVERAGE = 0.5
+#: Words that open a relative or conditional clause, in every language: a negation just after
+#: one denies within that clause only.
+_SUBORDINATE = frozenset(
+    "that which who whose if unless when where whom que qui si quand lorsque cuando donde "
+    "che se quando dove cui dass wenn falls weil dat wanneer indien omdat quem onde caso "
+    "welche welcher".split()
+)
+#: Words that deny what they introduce ("*rather than* waiting"), in every language.
+_INSTEAD = (
+    "rather than", "instead of", "in place of", "plutôt que", "au lieu de", "en lugar de",
+    "en vez de", "invece di", "anziché", "em vez de", "em lugar de", "statt", "anstatt",
+    "in plaats van",
+)  # fmt: skip
+#: Tokens before a negation searched for a word of :data:`_SUBORDINATE`.
+_SUBORDINATE_REACH = 3
+
+
+def _doubted(
+    found: Finding, a: Assessment, statement: str, model: VerifierModel, lex: Lexicon
+) -> Finding:
+    """Not supported when the statement affirms what its best unit denies
+    (:func:`_denied_by_unit`), or when ``statement`` is a short reply read with its question
+    that denies what the context unit it matches says, even loosely ("No, it isn't given
+    during pregnancy." against "Pregnant women are offered the vaccine"): in a short reply
+    every word counts, so a denial and its affirmation are never both supported there."""
+    if found.outcome is not Support.SUPPORTED:
+        return found
+    if _denied_by_unit(a, lex):
+        reason = f"The context may say the opposite: {quote(a.best.unit.text) if a.best else ''}"
+        return Finding(Support.UNKNOWN, reason.rstrip(": "))
+    if not is_resolved(statement):
         return found
     read = polarity(a)
     if not (read.negated and read.doubtful(model.decision.trust)):

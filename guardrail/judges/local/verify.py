@@ -537,6 +537,23 @@ def _verdict_signs(term: Term) -> set[int]:
     return {sign for key, sign in term.polar if key.startswith(VERDICT)}
 
 
+def header_unit(index: ContextIndex, lex: Lexicon) -> Unit | None:
+    """The heading a passage opens with ("Greyfield Foods pay policy: Hours over 40 ..."), as
+    a unit of its own: what it names is said of every sentence after it. ``None`` when the
+    first sentence opens with no short heading before a colon, or the passage has one
+    sentence."""
+    if len({u.sentence for u in index.units}) < 2:
+        return None
+    head, colon, _ = index.units[0].text.partition(": ")
+    if not colon or not 1 <= len(head.split()) <= _HEADER_WORDS:
+        return None
+    return _unit(head, -1, lex, index.lower_vocab)
+
+
+#: The most words a passage's heading holds.
+_HEADER_WORDS = 8
+
+
 def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -> Unit:
     tokens = tokenize(text, "lexical")
     terms = _terms(tokens, lex, lower_vocab)

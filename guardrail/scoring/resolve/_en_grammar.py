@@ -463,18 +463,26 @@ _CONDITION_WORDS = 3
 
 
 def _unmarked_condition(words: list[str]) -> list[str]:
-    """A condition typed without its comma before a wh-question ("if i collect it myself how
-    long does it take") moved to the end, as with the comma; ``words`` as they are when they
-    open with no condition or no wh-question follows it."""
+    """A condition typed without its comma before the question ("if i collect it myself how
+    long does it take", "if i win does the court refund the fee") moved to the end, as with
+    the comma; ``words`` as they are when they open with no condition or no question follows
+    it."""
     if len(words) < _CONDITION_WORDS + 2 or words[0].lower() not in _CONDITIONS:
         return words
     if words[1].lower().replace("’", "'") in AUX or words[1].lower() in NEGATED:
         return words  # "when do I pay?": the wh-question itself
     for i in range(_CONDITION_WORDS, len(words) - 1):
         after = words[i:]
-        if after[0].lower() in _ASKING and any(
-            w.lower().replace("’", "'") in AUX for w in after[1:4]
-        ):
+        head = after[0].lower().replace("’", "'")
+        wh = head in _ASKING and any(w.lower().replace("’", "'") in AUX for w in after[1:4])
+        # "... does the court refund it", "... can i": an auxiliary before its subject, not
+        # after one ("if i *am* pregnant")
+        inverted = (
+            (head in AUX or head in NEGATED)
+            and words[i - 1].lower() not in PRONOUNS
+            and (after[1].lower() in PRONOUNS or after[1].lower() in DETERMINERS)
+        )
+        if wh or inverted:
             return [*after, words[0].lower(), *words[1:i]]
     return words
 

@@ -291,6 +291,11 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
             # "Does it open before 7 am?" "Yes, at 6 am.": the reply's hour stands for the
             # question's (which it answers); a "no" keeps its qualifier as a tail
             return [(swapped.render(morph, "+"), rule)]
+        filled = _fill_any(asked, qualifier) if reply.sign == "+" else None
+        if filled is not None:
+            # "Do I get any extra days?" "Yes, two extra days.": the reply's value is what
+            # "any" asked for
+            return [(filled.render(morph, "+"), rule)]
         out = [(asked.render(morph, reply.sign, tail=qualifier), rule)]
         if extra:
             echo = replace(clause_, aux=reply.echo_aux or clause_.aux, predicate=extra)
@@ -308,6 +313,35 @@ def resolve_polar(clause_: Clause, negated: bool, reply: Reply) -> list[Made]:
         ),
         (other.render(morph, reply.echo_sign or "+", tail=qualifier), "echo_subject"),
     ]
+
+
+#: Words that ask for an amount or a thing at the end of a yes/no question ("any", "a").
+_OPEN = frozenset({"any", "some", "a", "an"})
+
+
+def _fill_any(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
+    """The question's clause with the noun phrase it ends on ("any extra days", "a fee")
+    given the reply's value: a number takes the place of "any" ("three free sessions"), a
+    noun phrase led by a number or a determiner takes the phrase's place ("two extra days",
+    "your passport"), an amount of money follows "a fee" ("a fee of £20"). ``None`` when
+    the question ends on no such phrase or the reply gives no such value."""
+    words = [w.lower() for w in asked.predicate]
+    at = max((i for i, w in enumerate(words) if w in _OPEN), default=-1)
+    if at < 0 or not qualifier or any(w in PREPOSITIONS for w in words[at + 1 :]):
+        return None
+    if at + 1 >= len(words):
+        return None
+    head = qualifier[0].lower()
+    kept = asked.predicate[:at]
+    if len(qualifier) == 1 and _is_value(qualifier[0]) and words[at] in ("any", "some"):
+        filled = (*kept, qualifier[0], *asked.predicate[at + 1 :])
+    elif len(qualifier) == 1 and qualifier[0][:1] in "£$€" and words[at] in ("a", "an"):
+        filled = (*asked.predicate, "of", qualifier[0])
+    elif len(qualifier) > 1 and (_is_value(qualifier[0]) or head in DETERMINERS - _OPEN):
+        filled = (*kept, *qualifier)
+    else:
+        return None
+    return replace(asked, predicate=filled)
 
 
 def _swap_value(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:

@@ -460,3 +460,15 @@ def test_weekdays_are_the_days_monday_to_friday(answer: str, wrong: bool) -> Non
     context = "The clinic is open 08:00 to 18:00 Monday to Friday and 09:00 to 12:00 on Saturdays."
     outcome = judged("When does the clinic open on weekdays?", answer, context)
     assert (outcome is Support.CONTRADICTED) == wrong
+
+
+def test_a_passages_heading_is_said_of_every_sentence_under_it() -> None:
+    """ "Greyfield Foods pay policy:" names the employer for both sentences: the first does
+    not answer a question about Sunday hours at Greyfield for holding the heading."""
+    context = (
+        "Greyfield Foods pay policy: Hours over 40 a week are paid at 1.5 times the normal rate."
+        " All Sunday hours are paid at double the normal rate."
+    )
+    question = "what are sunday hours paid at greyfield"
+    assert judged(question, "Twice the normal rate.", context) is Support.SUPPORTED
+    assert judged(question, "1.5 times the normal rate.", context) is Support.CONTRADICTED

@@ -164,3 +164,26 @@ def test_from_the_twentieth_week_is_a_lower_bound() -> None:
     )
     assert inside is not Support.CONTRADICTED
     assert outside is Support.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "amount"),
+    [
+        ("en", "Sunday hours are paid at double the normal rate.", 2.0),
+        ("en", "Sunday hours are paid at twice the normal rate.", 2.0),
+        ("en", "Overtime is paid at time and a half.", 1.5),
+        ("en", "Overtime is paid at one and a half times the normal rate.", 1.5),
+        ("en", "Overtime is paid at 1.5 times the normal rate.", 1.5),
+        ("fr", "Les heures du dimanche sont payées le double du tarif.", 2.0),
+        ("fr", "Les heures du dimanche sont payées deux fois le tarif.", 2.0),
+        ("es", "Las horas del domingo se pagan al doble del precio.", 2.0),
+    ],
+)
+def test_a_multiple_is_one_amount_whatever_its_words(code: str, text: str, amount: float) -> None:
+    with reading(code):
+        found = [v for v in extract(text) if v.kind == "quantity"]
+    assert [(v.key, v.amount) for v in found] == [("time", amount)]
+
+
+def test_twice_a_day_is_no_multiple() -> None:
+    assert not [v for v in extract("Take it twice a day.") if v.key == "time"]
