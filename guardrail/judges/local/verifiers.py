@@ -46,7 +46,7 @@ from guardrail.judges.local.features import (
     polarity,
     reverses,
 )
-from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.lexicon import VERDICT, Lexicon
 from guardrail.judges.local.records import RecordFacts, record_finding
 from guardrail.judges.local.replies import is_resolved, reply_values, reply_verdict
 from guardrail.judges.local.slots import slot_verdict
@@ -58,6 +58,7 @@ from guardrail.judges.local.verify import (
     ContextIndex,
     Finding,
     Support,
+    Term,
     Thresholds,
     assess,
     index_context,
@@ -548,13 +549,21 @@ def _denied_by_unit(a: Assessment, lex: Lexicon) -> bool:
             continue
         if any(w[:1].isdigit() for w in scope):
             continue  # "must not exceed 8 hours": a bound on an amount, not a denial
-        if sum(1 for t in held if t.stem in scope or stem(t.surface.lower()) in scope) >= 2:
+        if sum(1 for t in held if _governed(t, scope)) >= 2:
             return True
     return False
 
 
+def _governed(term: Term, scope: frozenset[str]) -> bool:
+    """A negation's ``scope`` holds ``term``: its stem, or its verdict ("can" in "people
+    from outside can enter" against "visits are not permitted")."""
+    if term.stem in scope or stem(term.surface.lower()) in scope:
+        return True
+    return any(key in scope for key, _ in term.polar if key.startswith(VERDICT))
+
+
 #: Coverage a unit needs before its denial of the statement's words is believed.
-_DENIED_COVERAGE = 0.5
+_DENIED_COVERAGE = 0.4
 #: Words that open a relative or conditional clause, in every language: a negation just after
 #: one denies within that clause only.
 _SUBORDINATE = frozenset(
