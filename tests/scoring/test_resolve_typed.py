@@ -229,3 +229,24 @@ def test_a_yes_with_a_value_fills_what_any_asked_for(
     question: str, answer: str, expected: str
 ) -> None:
     assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "Can I donate blood if I have a cold?",
+            "No.",
+            "You cannot donate blood if you have a cold.",
+        ),
+        (
+            "Can my husband sponsor me if he earns less?",
+            "No.",
+            "Your husband cannot sponsor you if he earns less.",
+        ),
+    ],
+)
+def test_the_subject_ends_before_a_condition(question: str, answer: str, expected: str) -> None:
+    """A verb the lexicon does not know ("donate") is no reason to look for the verb inside
+    the condition ("if I *have* a cold")."""
+    assert statements(question, answer) == [expected]

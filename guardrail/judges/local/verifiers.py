@@ -62,14 +62,11 @@ from guardrail.judges.local.verify import (
     Thresholds,
     assess,
     index_context,
-    negation_positions,
-    negation_scopes,
     quote,
 )
 from guardrail.lang.context import current_language
 from guardrail.registry import Capabilities, Registry
 from guardrail.text.stemming import stem
-from guardrail.text.tokens import tokenize
 
 MODEL = "local-rules-v1"
 TRAINED_MODEL = "local-trained-v1"
@@ -359,11 +356,31 @@ class TrainedVerifier(LexicalVerifier):
                 continue
             f = self.features(a, prepared)
             found = model_finding(model, a, f, None, rt4chart) if checkable(f) else a.finding
-            found = _doubted(found, a, statement, model, self.lexicon)
+            found = _doubted(found, a, statement, model)
+            found = self._condition_left_out(found, statement, prepared)
             if source == statement:
                 found = _anchored(found, statement, a, prepared)
             out.append(found)
         return out
+
+    def _condition_left_out(self, found: Finding, statement: str, prepared: Prepared) -> Finding:
+        """Not supported when ``statement`` is a short reply read with its question that ends
+        on the question's condition ("The court itself refunds the fee *if you win your
+        case*.") and its main clause affirms what the passage denies
+        (:func:`_denied_by_unit`): the condition's words can pull the match to a sentence
+        about the condition and away from the one that answers."""
+        if found.outcome is not Support.SUPPORTED or not is_resolved(statement):
+            return found
+        cut = _CONDITION.search(statement)
+        if cut is None:
+            return found
+        main = self.assess(statement[: cut.start()] + ".", prepared)
+        if not _denied_by_unit(main):
+            return found
+        reason = (
+            f"The context may say the opposite: {quote(main.best.unit.text) if main.best else ''}"
+        )
+        return Finding(Support.UNKNOWN, reason.rstrip(": "))
 
     def from_factoid(
         self, factoid: str, variant: Assessment, prepared: Prepared, rt4chart: bool
@@ -387,9 +404,8 @@ class TrainedVerifier(LexicalVerifier):
                 f = self.features(a, prepared)
                 if checkable(f):
                     model = self.fitted_model
-                    found = _doubted(
-                        model_finding(model, a, f, None, rt4chart), a, factoid, model, self.lexicon
-                    )
+                    found = _doubted(model_finding(model, a, f, None, rt4chart), a, factoid, model)
+                    found = self._condition_left_out(found, factoid, prepared)
                     found = _anchored(found, factoid, a, prepared)
             if len(prepared.factoids) < _WINDOWS_KEPT:
                 prepared.factoids[key] = found
@@ -415,7 +431,7 @@ class TrainedVerifier(LexicalVerifier):
         f = self.features(a, prepared)
         if not checkable(f):
             return None
-        if _denied_by_unit(a, self.lexicon):
+        if _denied_by_unit(a):
             return 1.0  # the unit denies what the statement affirms: never settled as supported
         model = self.fitted_model
         decision = model.decision
@@ -527,13 +543,14 @@ def _medicine_named(found: Finding, source: str, prepared: Prepared) -> Finding:
     return Finding(Support.UNKNOWN, f"The context does not name {other}.")
 
 
-def _denied_by_unit(a: Assessment, lex: Lexicon) -> bool:
+def _denied_by_unit(a: Assessment) -> bool:
     """The statement, with no negation of its own, affirms what its best unit denies: a
     negation of the unit's main clause governs two or more of the statement's words the unit
     holds ("do not use a home Doppler" against "Use your home Doppler to check first"), the
-    polarity is reversed and the unit covers half of the statement or more. A negation in a
-    relative or conditional clause ("Complaints *that we cannot resolve* may be referred") is
-    not the unit's denial."""
+    polarity is reversed and the unit covers :data:`_DENIED_COVERAGE` of the statement or more.
+    Only the unit's :attr:`~guardrail.judges.local.verify.Unit.denials` count: a negation in a
+    relative or conditional clause ("Complaints *that we cannot resolve* may be referred") or
+    one that bounds an amount is not the unit's denial."""
     best = a.best
     read = polarity(a)
     if best is None or a.negations or not read.parity or read.coverage < _DENIED_COVERAGE:
@@ -543,15 +560,7 @@ def _denied_by_unit(a: Assessment, lex: Lexicon) -> bool:
         return False  # "call the unit *rather than* waiting": a denial of its own
     missing = {id(t) for t in best.missing} | {id(t) for t in best.opposed}
     held = [t for t in a.terms if id(t) not in missing and t.number is None]
-    tokens = tokenize(best.unit.text, "lexical")
-    for i, scope in zip(negation_positions(tokens, lex), negation_scopes(tokens, lex), strict=True):
-        if any(t.lower in _SUBORDINATE for t in tokens[max(0, i - _SUBORDINATE_REACH) : i]):
-            continue
-        if any(w[:1].isdigit() for w in scope):
-            continue  # "must not exceed 8 hours": a bound on an amount, not a denial
-        if sum(1 for t in held if _governed(t, scope)) >= 2:
-            return True
-    return False
+    return any(sum(1 for t in held if _governed(t, scope)) >= 2 for scope in best.unit.denials)
 
 
 def _governed(term: Term, scope: frozenset[str]) -> bool:
@@ -562,28 +571,19 @@ def _governed(term: Term, scope: frozenset[str]) -> bool:
     return any(key in scope for key, _ in term.polar if key.startswith(VERDICT))
 
 
+#: The condition a resolved statement ends on (the question's own: "... if you win your case").
+_CONDITION = re.compile(r"\s+(?:if|when|once|unless)\s+\S.*$", re.IGNORECASE)
 #: Coverage a unit needs before its denial of the statement's words is believed.
 _DENIED_COVERAGE = 0.4
-#: Words that open a relative or conditional clause, in every language: a negation just after
-#: one denies within that clause only.
-_SUBORDINATE = frozenset(
-    "that which who whose if unless when where whom que qui si quand lorsque cuando donde "
-    "che se quando dove cui dass wenn falls weil dat wanneer indien omdat quem onde caso "
-    "welche welcher".split()
-)
 #: Words that deny what they introduce ("*rather than* waiting"), in every language.
 _INSTEAD = (
     "rather than", "instead of", "in place of", "plutôt que", "au lieu de", "en lugar de",
     "en vez de", "invece di", "anziché", "em vez de", "em lugar de", "statt", "anstatt",
     "in plaats van",
 )  # fmt: skip
-#: Tokens before a negation searched for a word of :data:`_SUBORDINATE`.
-_SUBORDINATE_REACH = 3
 
 
-def _doubted(
-    found: Finding, a: Assessment, statement: str, model: VerifierModel, lex: Lexicon
-) -> Finding:
+def _doubted(found: Finding, a: Assessment, statement: str, model: VerifierModel) -> Finding:
     """Not supported when the statement affirms what its best unit denies
     (:func:`_denied_by_unit`), or when ``statement`` is a short reply read with its question
     that denies what the context unit it matches says, even loosely ("No, it isn't given
@@ -591,7 +591,7 @@ def _doubted(
     every word counts, so a denial and its affirmation are never both supported there."""
     if found.outcome is not Support.SUPPORTED:
         return found
-    if _denied_by_unit(a, lex):
+    if _denied_by_unit(a):
         reason = f"The context may say the opposite: {quote(a.best.unit.text) if a.best else ''}"
         return Finding(Support.UNKNOWN, reason.rstrip(": "))
     if not is_resolved(statement):

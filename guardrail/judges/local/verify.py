@@ -103,6 +103,10 @@ class Unit:
     #: that joins compounds; else empty).
     forms: frozenset[str] = frozenset()
     parts: frozenset[str] = frozenset()
+    #: The scopes of its negations that deny what its main clause says: none inside a
+    #: relative or conditional clause ("Complaints *that we cannot resolve* ..."), none that
+    #: bounds an amount ("must not exceed 8 hours").
+    denials: tuple[frozenset[str], ...] = ()
 
     def holds(self, term: Term) -> bool:
         """The unit has the statement's word ``term`` (or a word of its meaning)."""
@@ -537,6 +541,17 @@ def _verdict_signs(term: Term) -> set[int]:
     return {sign for key, sign in term.polar if key.startswith(VERDICT)}
 
 
+#: Words that open a relative or conditional clause, in every language: a negation just after
+#: one denies within that clause only.
+SUBORDINATE = frozenset(
+    "that which who whose if unless when where whom que qui si quand lorsque cuando donde "
+    "che se quando dove cui dass wenn falls weil dat wanneer indien omdat quem onde caso "
+    "welche welcher".split()
+)
+#: Tokens before a negation searched for a word of :data:`SUBORDINATE`.
+_SUBORDINATE_REACH = 3
+
+
 def header_unit(index: ContextIndex, lex: Lexicon) -> Unit | None:
     """The heading a passage opens with ("Greyfield Foods pay policy: Hours over 40 ..."), as
     a unit of its own: what it names is said of every sentence after it. ``None`` when the
@@ -562,6 +577,12 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
         for key, sign in t.polar:
             polar.setdefault(key, set()).add(sign)
     scopes = negation_scopes(tokens, lex)
+    denials = tuple(
+        scope
+        for i, scope in zip(negation_positions(tokens, lex), scopes, strict=True)
+        if not any(t.lower in SUBORDINATE for t in tokens[max(0, i - _SUBORDINATE_REACH) : i])
+        and not any(w[:1].isdigit() for w in scope)
+    )
     same = {k for t in terms for k in t.same}
     if lex.free_phrases and any(p in text.lower() for p in lex.free_phrases):
         same.add(FREE_KEY)
@@ -575,6 +596,7 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
         entities=frozenset(t.stem for t in terms if t.entity or t.namelike),
         size=len(terms),
         scopes=scopes,
+        denials=denials,
         forms=frozenset(f for t in terms for f in t.forms),
         parts=frozenset(p for t in terms for p in t.parts),
     )

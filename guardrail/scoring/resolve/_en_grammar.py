@@ -558,9 +558,11 @@ def subject_end(
         return 2 if len(rest) == 3 and rest[0].lower() in DETERMINERS else None
     if rest[0].lower() in _PERSONAL and len(rest) > 1 and is_verb(rest[1], morph):
         return 1  # "I start work": a personal pronoun is the whole subject
+    # the subject ends before a condition ("Can I donate blood *if I have* a cold?")
+    condition = next((i for i, w in enumerate(rest) if w.lower() in _CONDITIONS), len(rest))
     candidates = [
         i
-        for i in range(1, len(rest))
+        for i in range(1, condition)
         if is_verb(rest[i], morph)
         and rest[i - 1].lower() not in DETERMINERS | PREPOSITIONS | {"'s", "of"}
         and not rest[i][:1].isupper()

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from guardrail.judges.local import LocalJudge
 from guardrail.judges.local.verify import Support
+from guardrail.scoring.resolve import resolve
 from tests.verifying import verified
 
 #: (language, context that denies, statement that affirms the denied words)
@@ -60,3 +62,25 @@ def test_affirming_what_the_unit_denies_is_not_supported(
 @pytest.mark.parametrize(("context", "statement"), NOT_DENIED)
 def test_no_denial_of_the_statement_leaves_it_supported(context: str, statement: str) -> None:
     assert verified("en", [statement], context) == [Support.SUPPORTED]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "if i win my small claims case does the court itself refund the fee",
+        "if i win my case does the court itself refund the fee",
+    ],
+)
+def test_a_replys_condition_does_not_hide_the_sentence_that_denies_it(question: str) -> None:
+    """ "The court itself refunds the fee if you win your case." matches the sentence about
+    winning best; its main clause is denied by the next sentence, so a "Yes." is not
+    supported, as without the condition."""
+    context = (
+        "Ashworth County Court, small claims: If you win your small claims case, the judge will"
+        " usually order the other side to repay your court fee. The court itself does not refund"
+        " fees."
+    )
+    (statement,) = [s.text for s in resolve(question, "Yes.").statements]
+    assert " if you win your " in statement
+    (found,) = LocalJudge().verifier.check([statement], context, sources=[statement])
+    assert found.outcome is not Support.SUPPORTED
