@@ -401,8 +401,7 @@ def _source_finding(
             Support.UNKNOWN,
             f"The context does not mention the question's frame for the reply's value ({said}).",
         )
-    header = verify.header_unit(index, lex)
-    covers = [(_frame_cover(u, frame, header), u) for u in index.units]
+    covers = [(_frame_cover(u, frame, index.header), u) for u in index.units]
     best = max(c for c, _ in covers)
     if best < MIN_FRAME:
         return Finding(

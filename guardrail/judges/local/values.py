@@ -733,7 +733,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             i = j + 1
             continue
         if (half := _and_half(toks, j, t)) is not None and (
-            _unit(toks, half[1], t)[0] in t.units or _times_after(toks, j, t)
+            _unit(toks, half[1], t)[0] in t.units or (half[1] < n and toks[half[1]].low in _TIMES)
         ):
             amount, j = amount + half[0], half[1]  # "two and a half days", "... times"
         if j < n and toks[j].low in _TIMES:

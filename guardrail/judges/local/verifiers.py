@@ -364,23 +364,26 @@ class TrainedVerifier(LexicalVerifier):
         return out
 
     def _condition_left_out(self, found: Finding, statement: str, prepared: Prepared) -> Finding:
-        """Not supported when ``statement`` is a short reply read with its question that ends
-        on the question's condition ("The court itself refunds the fee *if you win your
-        case*.") and its main clause affirms what the passage denies
-        (:func:`_denied_by_unit`): the condition's words can pull the match to a sentence
-        about the condition and away from the one that answers."""
-        if found.outcome is not Support.SUPPORTED or not is_resolved(statement):
+        """Not supported when ``statement``'s main clause, its condition left out, affirms
+        what the passage denies (:meth:`_denied_without_condition`)."""
+        if found.outcome is not Support.SUPPORTED:
             return found
+        main = self._denied_without_condition(statement, prepared)
+        return found if main is None else _opposite(main)
+
+    def _denied_without_condition(self, statement: str, prepared: Prepared) -> Assessment | None:
+        """The main clause's matching pass when ``statement`` is a short reply read with its
+        question that ends on the question's condition ("The court itself refunds the fee
+        *if you win your case*.") and its main clause affirms what the passage denies
+        (:func:`_denied_by_unit`): the condition's words can pull the match to a sentence
+        about the condition and away from the one that answers. ``None`` otherwise."""
+        if not is_resolved(statement):
+            return None
         cut = _CONDITION.search(statement)
         if cut is None:
-            return found
+            return None
         main = self.assess(statement[: cut.start()] + ".", prepared)
-        if not _denied_by_unit(main):
-            return found
-        reason = (
-            f"The context may say the opposite: {quote(main.best.unit.text) if main.best else ''}"
-        )
-        return Finding(Support.UNKNOWN, reason.rstrip(": "))
+        return main if _denied_by_unit(main) else None
 
     def from_factoid(
         self, factoid: str, variant: Assessment, prepared: Prepared, rt4chart: bool
@@ -418,9 +421,10 @@ class TrainedVerifier(LexicalVerifier):
         """The probability that ``statement`` is not supported by ``context``: the cascade's
         screen (:mod:`guardrail.scoring.cascade`).
 
-        1.0 when the statement reverses the context (polarity) or, with the model's
-        ``rule_clash``, when the rules find a clashing number or name: such a statement is never
-        settled as supported. ``None`` when there is nothing to weigh (no content words, no
+        1.0 when the statement reverses the context (polarity), when the passage denies what
+        it affirms (:func:`_denied_by_unit`, with or without a reply's condition) or, with the
+        model's ``rule_clash``, when the rules find a clashing number or name: such a statement
+        is never settled as supported. ``None`` when there is nothing to weigh (no content words, no
         context).
         """
         prepared = self.prepare(context)
@@ -431,8 +435,8 @@ class TrainedVerifier(LexicalVerifier):
         f = self.features(a, prepared)
         if not checkable(f):
             return None
-        if _denied_by_unit(a):
-            return 1.0  # the unit denies what the statement affirms: never settled as supported
+        if _denied_by_unit(a) or self._denied_without_condition(statement, prepared):
+            return 1.0  # the passage denies what the statement affirms: never settled supported
         model = self.fitted_model
         decision = model.decision
         return decision.screen_risk(
@@ -592,13 +596,17 @@ def _doubted(found: Finding, a: Assessment, statement: str, model: VerifierModel
     if found.outcome is not Support.SUPPORTED:
         return found
     if _denied_by_unit(a):
-        reason = f"The context may say the opposite: {quote(a.best.unit.text) if a.best else ''}"
-        return Finding(Support.UNKNOWN, reason.rstrip(": "))
+        return _opposite(a)
     if not is_resolved(statement):
         return found
     read = polarity(a)
     if not (read.negated and read.doubtful(model.decision.trust)):
         return found  # a stray negation in the unit does not deny an affirmative reply
+    return _opposite(a)
+
+
+def _opposite(a: Assessment) -> Finding:
+    """NOT SURE: the statement's best unit may say the opposite of it."""
     reason = f"The context may say the opposite: {quote(a.best.unit.text) if a.best else ''}"
     return Finding(Support.UNKNOWN, reason.rstrip(": "))
 

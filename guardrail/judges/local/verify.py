@@ -137,6 +137,11 @@ class ContextIndex:
     #: key -> units using it. Its keys are those of ``df``: a clause's keys are its sentence's.
     postings: dict[str, tuple[int, ...]]
     lower_vocab: frozenset[str]
+    #: The heading the passage opens with ("Greyfield Foods pay policy: Hours over 40 ..."),
+    #: as a unit of its own: what it names is said of every sentence after it. ``None`` when
+    #: the first sentence opens with no short heading before a colon, or the passage has one
+    #: sentence.
+    header: Unit | None = None
 
 
 def negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
@@ -543,26 +548,23 @@ def _verdict_signs(term: Term) -> set[int]:
 
 #: Words that open a relative or conditional clause, in every language: a negation just after
 #: one denies within that clause only.
-SUBORDINATE = frozenset(
+_SUBORDINATE = frozenset(
     "that which who whose if unless when where whom que qui si quand lorsque cuando donde "
     "che se quando dove cui dass wenn falls weil dat wanneer indien omdat quem onde caso "
     "welche welcher".split()
 )
-#: Tokens before a negation searched for a word of :data:`SUBORDINATE`.
+#: Tokens before a negation searched for a word of :data:`_SUBORDINATE`.
 _SUBORDINATE_REACH = 3
 
 
-def header_unit(index: ContextIndex, lex: Lexicon) -> Unit | None:
-    """The heading a passage opens with ("Greyfield Foods pay policy: Hours over 40 ..."), as
-    a unit of its own: what it names is said of every sentence after it. ``None`` when the
-    first sentence opens with no short heading before a colon, or the passage has one
-    sentence."""
-    if len({u.sentence for u in index.units}) < 2:
+def _header_unit(units: list[Unit], lex: Lexicon, lower_vocab: frozenset[str]) -> Unit | None:
+    """The heading of a passage whose units are ``units`` (see :attr:`ContextIndex.header`)."""
+    if not units or len({u.sentence for u in units}) < 2:
         return None
-    head, colon, _ = index.units[0].text.partition(": ")
+    head, colon, _ = units[0].text.partition(": ")
     if not colon or not 1 <= len(head.split()) <= _HEADER_WORDS:
         return None
-    return _unit(head, -1, lex, index.lower_vocab)
+    return _unit(head, -1, lex, lower_vocab)
 
 
 #: The most words a passage's heading holds.
@@ -580,7 +582,7 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
     denials = tuple(
         scope
         for i, scope in zip(negation_positions(tokens, lex), scopes, strict=True)
-        if not any(t.lower in SUBORDINATE for t in tokens[max(0, i - _SUBORDINATE_REACH) : i])
+        if not any(t.lower in _SUBORDINATE for t in tokens[max(0, i - _SUBORDINATE_REACH) : i])
         and not any(w[:1].isdigit() for w in scope)
     )
     same = {k for t in terms for k in t.same}
@@ -646,6 +648,7 @@ def index_context(context: str, lex: Lexicon) -> ContextIndex:
         sentences=n_sentences,
         postings={k: tuple(v) for k, v in postings.items()},
         lower_vocab=lower_vocab,
+        header=_header_unit(units, lex, lower_vocab),
     )
 
 

@@ -327,9 +327,9 @@ def _fill_any(asked: Clause, qualifier: tuple[str, ...]) -> Clause | None:
     the question ends on no such phrase or the reply gives no such value."""
     words = [w.lower() for w in asked.predicate]
     at = max((i for i, w in enumerate(words) if w in _OPEN), default=-1)
-    if at < 0 or not qualifier or any(w in PREPOSITIONS for w in words[at + 1 :]):
+    if not 0 <= at < len(words) - 1 or not qualifier:
         return None
-    if at + 1 >= len(words):
+    if any(w in PREPOSITIONS for w in words[at + 1 :]):
         return None
     head = qualifier[0].lower()
     kept = asked.predicate[:at]

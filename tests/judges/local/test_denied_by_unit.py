@@ -82,5 +82,7 @@ def test_a_replys_condition_does_not_hide_the_sentence_that_denies_it(question: 
     )
     (statement,) = [s.text for s in resolve(question, "Yes.").statements]
     assert " if you win your " in statement
-    (found,) = LocalJudge().verifier.check([statement], context, sources=[statement])
+    verifier = LocalJudge().verifier
+    (found,) = verifier.check([statement], context, sources=[statement])
     assert found.outcome is not Support.SUPPORTED
+    assert verifier.risk(statement, context) == 1.0  # the cascade's screen never settles it
