@@ -2,7 +2,7 @@
 guard decides on contradicted and faithful answers.
 
     python -m benchmarks.languages
-        [--split test|dev|all|holdout|unseen|unseen2|...|unseen12]
+        [--split test|dev|all|holdout|unseen|unseen2|...|unseen13]
         [--policy policies/default.yaml]
         [--detectors] [--topics-only] [--json-out PATH]
 
@@ -25,7 +25,9 @@ used for development), ``unseen7/<code>.jsonl`` (``--split unseen7``: written af
 before ``unseen8`` was used for development), ``unseen10/<code>.jsonl`` (``--split unseen10``:
 written before ``unseen9`` was used for development), ``unseen11/<code>.jsonl`` (``--split
 unseen11``: written before ``unseen10`` was used for development), ``unseen12/<code>.jsonl``
-(``--split unseen12``: written before ``unseen11`` was used for development) and
+(``--split unseen12``: written before ``unseen11`` was used for development),
+``unseen13/<code>.jsonl`` (``--split unseen13``: written before ``unseen12`` was used for
+development) and
 ``short.jsonl`` (replies of three
 to six words, for language identification only). They were written before the language work was
 tuned; report the test half.
@@ -73,7 +75,7 @@ from guardrail.topics import TopicClassifier
 
 SUITES = Path("benchmarks") / "data" / "languages"
 #: The suites written after the test half, never tuned on before they were measured.
-HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 13)))
+HELD_OUT = ("holdout", "unseen", *(f"unseen{n}" for n in range(2, 14)))
 #: The unseen suites' topic labels that the default policy names otherwise; a label the policy
 #: has neither under its own name nor here is the policy's default topic.
 UNSEEN_TOPICS = {"medication": "healthcare", "health": "healthcare"}

@@ -15,7 +15,7 @@ the offline verifier — so the second run shows the path an LLM judge takes (th
 decomposition prompt, one mutation and one verification call per answer), not an LLM's skill.
 
     python -m benchmarks.question_dependent
-        [--half test|dev|both|holdout|unseen|unseen2|...|unseen12]
+        [--half test|dev|both|holdout|unseen|unseen2|...|unseen13]
         [--ragtruth] [--out PATH]
 
 ``--ragtruth`` also counts the RAGTruth dev answers (``../shared/data``) the resolution step
@@ -45,8 +45,9 @@ eighth was used for development; ``question_dependent_unseen10.jsonl`` (``--half
 pairs) a tenth, written before the ninth was used for development;
 ``question_dependent_unseen11.jsonl`` (``--half unseen11``, 60 pairs) an eleventh, written
 before the tenth was used for development; ``question_dependent_unseen12.jsonl`` (``--half
-unseen12``, 60 pairs) a twelfth, written before the eleventh was used for development: the
-closest figure to unseen traffic.
+unseen12``, 60 pairs) a twelfth, written before the eleventh was used for development;
+``question_dependent_unseen13.jsonl`` (``--half unseen13``, 60 pairs) a thirteenth, written
+before the twelfth was used for development: the closest figure to unseen traffic.
 
 Beside caught and kept, each table counts the wrong answers caught *on a conflict*: a verifier
 said NO to a factoid's synonym or YES to its antonym. The others are caught only because
@@ -200,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--half",
-        choices=("test", "dev", "both", "holdout", "unseen", *(f"unseen{n}" for n in range(2, 13))),
+        choices=("test", "dev", "both", "holdout", "unseen", *(f"unseen{n}" for n in range(2, 14))),
         default="test",
     )
     parser.add_argument("--out", default=None, help="results JSON path")
