@@ -103,7 +103,8 @@ LANGUAGE = Language(
         dazu daran darauf damit dabei davon dafür darum darüber dahin daher
         weiter weg zurück los her hin fest
         musst kannst darfst sollst willst möchtest magst gehen geht gehst
-        diesem jener jene jenes jenem jenen""".split()
+        diesem jener jene jenes jenem jenen
+        wer wen wem was wo zwar""".split()
     ),
     opposites=(
         ("erste", "letzte"),
@@ -332,6 +333,8 @@ LANGUAGE = Language(
     compounds=True,
     privative=("los", "lose", "losen", "loser", "loses", "frei", "freie", "freien", "freier"),
     synonyms=(
+        ("alkohol", "bier", "wein", "sekt", "schnaps"),
+        ("koffein", "kaffee", "espresso", "cola"),
         ("gefahr", "risiko"),
         ("arzt", "ärztin", "doktor"),
         ("lohn", "gehalt", "verdienst"),

@@ -364,6 +364,8 @@ LANGUAGE = Language(
         "s",
     ),
     synonyms=(
+        ("alcohol", "cerveza", "vino", "cava"),
+        ("cafeína", "café", "cola"),
         ("médico", "médica", "doctor", "doctora"),
         ("día", "jornada"),
         ("gratis", "gratuito", "gratuita", "gratuitamente"),

@@ -79,7 +79,8 @@ LANGUAGE = Language(
         non oui bien alors ainsi surtout vraiment plutôt lui moi toi eux me te y ça cela ceci
         celui celle ceux celles ici là voilà déjà encore juste simplement
         dois devons peux pouvons veux veut voulez voulons aller allez va vas
-        e er re ème ne""".split()
+        e er re ème ne
+        avez avons chaque soit""".split()
     ),
     opposites=(
         ("premier", "dernier"),
@@ -326,6 +327,8 @@ LANGUAGE = Language(
         "moi toi lui le la les leur nous vous en y il elle ils elles on je tu ce".split()
     ),
     synonyms=(
+        ("alcool", "bière", "vin", "champagne"),
+        ("caféine", "café", "expresso", "cola"),
         ("médecin", "docteur"),
         ("jour", "journée"),
         ("an", "année"),

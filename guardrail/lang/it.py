@@ -37,7 +37,8 @@ LANGUAGE = Language(
         comunque ancora solo soltanto qui qua lì là suo mio tuo mia tua miei tuoi
         devi dobbiamo dovete puoi possiamo potete andare vada vai va
         questo questa questi queste quello quella quelli quelle quel quei quegli
-        codesto codesta""".split()
+        codesto codesta
+        hai abbiamo avete dagli dalle dallo negli nello sulle sugli sui tue cioè""".split()
     ),
     opposites=(
         ("primo", "ultimo"),
@@ -286,6 +287,8 @@ LANGUAGE = Language(
     elided=frozenset("l dell all dall nell sull d c un quest quell tutt nessun anch".split()),
     clitics=frozenset(),
     synonyms=(
+        ("alcol", "alcool", "birra", "vino", "spumante"),
+        ("caffeina", "caffè", "espresso", "cola"),
         ("medico", "dottore", "dottoressa"),
         ("giorno", "giornata"),
         ("anno", "annata"),

@@ -47,7 +47,8 @@ LANGUAGE = Language(
         onze jullie zo dus toch nog al daarover daarvoor daarom daarmee daarbij erover ervan
         erop ermee waarvan waarover waarvoor
         moest kun kunt wilt zult mocht gaan ga gaat ten
-        zulke zulk""".split()
+        zulke zulk
+        te""".split()
     ),
     opposites=(
         ("eerste", "laatste"),
@@ -203,6 +204,8 @@ LANGUAGE = Language(
     compounds=True,
     privative=("loos", "loze", "vrij", "vrije"),
     synonyms=(
+        ("alcohol", "bier", "wijn"),
+        ("cafeïne", "koffie", "espresso", "cola"),
         ("arts", "dokter"),
         ("loon", "salaris", "inkomen"),
         ("gratis", "kosteloos", "kostenloos"),

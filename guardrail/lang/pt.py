@@ -43,7 +43,8 @@ LANGUAGE = Language(
         só apenas vocês senhor senhora
         deves devemos podes podemos tens tem têm tenho ir vá vai
         este esta estes estas esse essa esses essas isto isso aquele aquela aqueles
-        aquelas aquilo""".split()
+        aquelas aquilo
+        uma numa num numas nuns duma dum dumas duns pelos pelas""".split()
     ),
     opposites=(
         ("primeiro", "último"),
@@ -298,6 +299,8 @@ LANGUAGE = Language(
     ),
     clitics=frozenset("o a os as lhe lhes me te se nos vos lo la los las no na".split()),
     synonyms=(
+        ("álcool", "cerveja", "vinho", "cachaça"),
+        ("cafeína", "café", "cola"),
         ("médico", "médica", "doutor", "doutora"),
         ("dia", "jornada"),
         ("grátis", "gratuito", "gratuita", "gratuitamente"),

@@ -250,3 +250,49 @@ def test_the_subject_ends_before_a_condition(question: str, answer: str, expecte
     """A verb the lexicon does not know ("donate") is no reason to look for the verb inside
     the condition ("if I *have* a cold")."""
     assert statements(question, answer) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "opening"),
+    [
+        (
+            "whens the deadline to send my form to the council",
+            "5pm on 3 June.",
+            "The deadline to send your form to the council is ",
+        ),
+        ("what time is the cut off to book my slot", "Noon.", "The cut off to book your slot is "),
+        (
+            "when is the last day to return my books",
+            "Friday.",
+            "The last day to return your books is ",
+        ),
+    ],
+)
+def test_the_object_of_an_infinitive_stays_in_the_subject(
+    question: str, answer: str, opening: str
+) -> None:
+    """ "the deadline to send *my* form": a determiner after an infinitive's verb goes on
+    with the subject; it does not end it ("The deadline to send is your form ...")."""
+    made = statements(question, answer)
+    assert len(made) == 1 and made[0].startswith(opening), made
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        (
+            "how long do i take the penicillin for",
+            "Seven days.",
+            ["You take the penicillin for seven days."],
+        ),
+        (
+            "how long do i keep the cast on for?",
+            "Six weeks.",
+            ["You keep the cast on for six weeks."],
+        ),
+    ],
+)
+def test_how_long_with_a_stranded_for(question: str, answer: str, expected: list[str]) -> None:
+    """ "How long do I take X for?": the length goes where the stranded "for" was, after the
+    object ("You take for seven days the penicillin for." before)."""
+    assert statements(question, answer) == expected

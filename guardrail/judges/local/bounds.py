@@ -35,7 +35,7 @@ _EN_PAY = frozenset(
 )  # fmt: skip
 _EN_FREE = frozenset(
     {"free", "free of charge", "for free", "at no cost", "no charge", "without charge",
-     "no fee", "free to"}
+     "no fee", "free to", "costs nothing", "cost nothing", "nothing to pay"}
 )  # fmt: skip
 _EN_IMMEDIATE = frozenset(
     {"immediately", "at once", "straight away", "right away", "without delay", "instantly",
@@ -117,6 +117,8 @@ def _found(words: list[str], phrases: frozenset[str]) -> set[str]:
             before = words[max(0, i - 2) : i]
             if any(w in negators for w in before):
                 continue
+            if words[i + n : i + n + 1] == ["nothing"]:
+                continue  # "costs nothing", "pay nothing": free
             if parts[0] == "free" and (before[-1:] and before[-1] in _NOT_A_PRICE):
                 continue
             if parts == ("free",) and i + n < len(words) and words[i + n] in {"from", "of"}:

@@ -26,7 +26,7 @@ from importlib import resources
 from typing import Any
 
 from guardrail.judges.local.morph import Form, Morphology
-from guardrail.judges.local.values import tables
+from guardrail.judges.local.values import JOINED_NUMBERS, joined_number, tables
 from guardrail.lang.base import lead
 from guardrail.lang.dictionary import knows
 from guardrail.lang.registry import MODULES, language
@@ -37,6 +37,12 @@ _FORMS: tuple[Form, ...] = ("", "s", "ed", "ing")
 VERDICT = "verdict:"
 #: The key shared by the words and phrases for "free of charge" in a language with a module.
 FREE_KEY = "cue:free"
+#: English phrases of several words for "free of charge": a context unit holding one has
+#: :data:`FREE_KEY`, as the word "free" has ("There is no fee for an appeal" / "It's free").
+EN_FREE_PHRASES = frozenset(
+    {"no fee", "no fees", "no charge", "free of charge", "at no cost", "without charge",
+     "costs nothing", "cost nothing", "no cost", "nothing to pay", "not charged"}
+)  # fmt: skip
 
 
 def _surface_map(morph: Morphology, entries: Iterable[str]) -> dict[str, tuple[str, Form]]:
@@ -80,7 +86,7 @@ class Lexicon:
     bound_words: frozenset[str] = frozenset()
     #: prepositions that deny the noun after them ("without", "ohne", "sans"): read as a
     #: negation of that noun only
-    without_words: frozenset[str] = frozenset({"without", "unless"})
+    without_words: frozenset[str] = frozenset({"without", "unless", "except"})
     #: numbers are written "15.000" and "2,25" (:attr:`~guardrail.lang.base.Language.decimal_comma`)
     decimal_comma: bool = False
     #: words that join the parts of a number written in words ("hundred *and* five", "vinte
@@ -104,7 +110,7 @@ class Lexicon:
     )
     #: Phrases of several words for "free of charge" ("sans frais"): a context unit holding
     #: one has :data:`FREE_KEY`, as every one-word form of "free" has.
-    free_phrases: frozenset[str] = field(default=frozenset(), compare=False, hash=False)
+    free_phrases: frozenset[str] = field(default=EN_FREE_PHRASES, compare=False, hash=False)
     #: Every noun is capitalized (German): a capitalized word is then no sign of a name, and
     #: only an acronym ("BAMF") is read as one when verifying.
     capitalized_nouns: bool = False
@@ -112,6 +118,11 @@ class Lexicon:
     #: knows is an ordinary word, so a sentence's first word is not read as a name value
     #: (:meth:`~guardrail.judges.local.conflict.ConflictCheck.common`).
     dictionary: Callable[[str], bool] | None = field(default=None, compare=False, hash=False)
+    #: Numbers written as one word ("duecentocinquanta", "quarante-huit"), for a language that
+    #: writes them so (:func:`~guardrail.judges.local.values.joined_number`).
+    joined_numbers: Callable[[str], float | None] | None = field(
+        default=None, compare=False, hash=False
+    )
     #: What the verifier has read of each word it met (see :func:`~.verify.word_reading`):
     #: a cache, not data (at most :data:`~.verify.WORDS_KEPT` entries).
     readings: dict[str, Any] = field(
@@ -149,6 +160,7 @@ class Lexicon:
             for word in group:
                 for surface in _inflections(morph, word):
                     same.setdefault(stem(surface), set()).add(f"syn:{i}")
+        same.setdefault(stem("free"), set()).add(FREE_KEY)
 
         polar: dict[str, set[tuple[str, int]]] = {}
         for i, (a, b) in enumerate(data.get("antonym_pairs", [])):
@@ -183,7 +195,7 @@ class Lexicon:
             framing_negating=tuple(data.get("framing_negating", [])),
             light_words=frozenset(stem(w) for w in data.get("light_words", [])),
             bound_words=frozenset(data.get("bound_words", [])),
-            without_words=frozenset(data.get("without_words", ["without", "unless"])),
+            without_words=frozenset(data.get("without_words", ["without", "unless", "except"])),
             decimal_comma=bool(data.get("decimal_comma", False)),
             number_joiners=frozenset(data.get("number_joiners", ["and"])),
         )
@@ -212,7 +224,11 @@ class Lexicon:
         )
 
     def number_value(self, word: str) -> float | None:
-        return self.number_words.get(word.lower())
+        low = word.lower()
+        found = self.number_words.get(low)
+        if found is None and self.joined_numbers is not None:
+            return self.joined_numbers(low)
+        return found
 
 
 def _inflections(morph: Morphology, word: str) -> set[str]:
@@ -282,9 +298,10 @@ def _for_language(code: str) -> Lexicon:
         base=lang.base_word if lang.elided or lang.clitics else None,
         parts=lang.compound_parts if lang.compounds else None,
         root_same={k: frozenset(v) for k, v in root_same.items()},
-        free_phrases=frozenset(p for p in lang.free if " " in p),
+        free_phrases=EN_FREE_PHRASES | {p for p in lang.free if " " in p},
         capitalized_nouns=lang.capitalized_nouns,
         dictionary=partial(knows, code),
+        joined_numbers=partial(joined_number, code) if code in JOINED_NUMBERS else None,
     )
 
 

@@ -45,7 +45,7 @@ _SMALL = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
+    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "pair": 2,
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _SCALE_ABBR = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000}
@@ -86,6 +86,7 @@ _CURRENCY_WORDS = {
     "dollar": "usd", "dollars": "usd", "usd": "usd", "euro": "eur", "euros": "eur",
     "eur": "eur", "pound": "gbp", "pounds": "gbp", "gbp": "gbp", "yen": "jpy", "cents": "cent",
     "cent": "cent", "rupees": "inr", "rupee": "inr", "francs": "chf", "franc": "chf",
+    "quid": "gbp",
 }  # fmt: skip
 _PERCENT_WORDS = ("percent", "per cent", "percentage points", "%")
 #: unit -> (dimension, factor to the dimension's base unit)
@@ -324,7 +325,7 @@ def tables(code: str) -> _Tables:
         halves=lang.halves,
         elided=lang.elided,
         code=code,
-        joined_numbers=code in _JOINED_NUMBERS,
+        joined_numbers=code in JOINED_NUMBERS,
         percent=(*_EN.percent, *(tuple(_TOKEN.findall(p.lower())) for p in lang.percent)),
         clock=lang.clock,
         approximate=_APPROXIMATE | lang.approximate,
@@ -360,6 +361,8 @@ class Value:
         if self.bound and other.bound and self.bound != other.bound:
             return False
         if self.amount is not None and other.amount is not None:
+            if self.key == "clock" and EITHER_HALF in (self.text, other.text):
+                return abs(self.amount - other.amount) % _HALF_DAY < 1e-9  # "half past two"
             gap = abs(self.amount - other.amount)
             if (self.approx or other.approx) and self.kind in _BOUNDED:
                 return gap <= APPROXIMATE_SHARE * max(abs(self.amount), abs(other.amount))
@@ -374,6 +377,13 @@ class Value:
         return self.key == other.key or counted_alike(self.nouns, other.nouns)
 
 
+#: The label of a time of day said without a.m., p.m. or a part of the day, in English
+#: ("half past two", "at 2:30"): it agrees with the same time in either half of the day
+#: ("14:30"). A time written with a leading zero ("08:00") is on the 24-hour clock.
+EITHER_HALF = "either half of the day"
+_HALF_DAY = 12 * 60
+#: Minutes after midnight before which a time said in words may be in either half of the day.
+_NOON_HOUR = 13 * 60
 #: How far apart an approximate amount and another may be and still agree.
 APPROXIMATE_SHARE = 0.1
 
@@ -495,8 +505,9 @@ def _joins(current: float, total: float, following: float) -> bool:
     return current == 0 and total > 0 and following < 1000
 
 
-#: Languages that write a number in words as one word, read by text2num.
-_JOINED_NUMBERS = frozenset({"de", "it", "es", "nl"})
+#: Languages that write a number in words as one word, read by text2num (French joins its
+#: words with hyphens: "quarante-huit").
+JOINED_NUMBERS = frozenset({"de", "it", "es", "nl", "fr"})
 #: Plural scale words that count no exact number ("cientos de personas", "miles").
 _VAGUE = frozenset({"cientos", "miles"})
 #: Shortest word tried as a number written in one word ("sechzehn"; "zwölf" is in the tables).
@@ -508,7 +519,7 @@ def joined_number(code: str, low: str) -> float | None:
     """The number ``low`` writes in one word in language ``code`` ("vierundzwanzig": 24,
     "duecentocinquanta": 250), read by text2num (MIT; a compiled parser, no data files);
     ``None`` for any other word."""
-    if len(low) < _JOINED_CHARS or not low.isalpha() or low in _VAGUE:
+    if len(low) < _JOINED_CHARS or not low.replace("-", "").isalpha() or low in _VAGUE:
         return None
     from text_to_num import text2num  # imported on first use
 
@@ -578,7 +589,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             continue
         if (said := _half_hour(toks, i, t)) is not None:
             minutes, j = said  # "half tien", "halb zehn", "half past six", "quarter to ten"
-            add("time", "clock", minutes, "", i, j)
+            either = t.code == "en" and minutes < _NOON_HOUR and not _ampm(toks, j)[0]
+            add("time", "clock", minutes, EITHER_HALF if either else "", i, j)
             i = j
             continue
         if (
@@ -631,7 +643,12 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
                     hour += 12
                 elif ampm == "a" and hour == 12:
                     hour = 0
-                add("time", "clock", float(hour * 60 + minute), "", i, after if ampm else i + 1)
+                either = (
+                    t.code == "en" and clock is not None and not ampm
+                    and not tok.text.startswith("0") and 1 <= hour <= 12
+                )  # fmt: skip
+                label = EITHER_HALF if either else ""  # "at 2:30": 2:30 or 14:30
+                add("time", "clock", float(hour * 60 + minute), label, i, after if ampm else i + 1)
                 i = after if ampm else i + 1
                 continue
         # dates: "15 March 2024", "March 15, 2024", "March 15"; a month alone is a date too
@@ -799,7 +816,53 @@ def _half_hour(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None
         past = 30 if low == "half" else 15 * _PAST[toks[i + 1].low]
         minutes = (hour[0] * 60 + past) % (24 * 60)
         return _evening(toks, hour[1], minutes, t)
-    return None
+    if t.code != "en":
+        return None
+    if low == "half" and (hour := _hour_at(toks, i + 1, t)) is not None:
+        if hour[1] < len(toks) and (toks[hour[1]].low in t.units or toks[hour[1]].low in _A):
+            return None  # "half two days", "half an hour": no time of day
+        return _evening(toks, hour[1], hour[0] * 60 + 30, t)  # British "half five": 5:30
+    return _minutes_past(toks, i, t)
+
+
+#: Articles after "half" that make it a length ("half an hour").
+_A = frozenset({"a", "an"})
+#: Minutes said before "past"/"to" without the word "minutes" ("twenty past two").
+_SPOKEN_MINUTES = frozenset({5, 10, 20, 25})
+#: Words that may follow a time of day said in minutes past an hour ("ten to six *in* the
+#: evening"); any other word makes "five to ten" a range ("five to ten tablets").
+_AFTER_TIME = frozenset(
+    "am pm a.m. p.m. in at on tonight this every each then so but before after until till "
+    "for when if or and o'clock".split()
+)
+#: Words for "minutes" between a count of minutes and "past"/"to".
+_MINUTE_WORDS = frozenset({"minutes", "minute", "mins", "min"})
+
+
+def _minutes_past(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None:
+    """A time of day said in minutes past or to an hour ("twenty past two", "ten to six",
+    "25 minutes past 4"): minutes after midnight and the index after it."""
+    if toks[i].digit:
+        got: tuple[float, int] | None = (_number(toks[i], t.decimal_comma) or 0.0, i + 1)
+    else:
+        got = _word_number(toks, i, t)
+    if got is None or not 1 <= got[0] <= 59 or got[0] != int(got[0]):
+        return None
+    count, k = int(got[0]), got[1]
+    said = k < len(toks) and toks[k].low in _MINUTE_WORDS
+    if said:
+        k += 1
+    elif count not in _SPOKEN_MINUTES:
+        return None  # "two to three days": a range, not a time
+    if k >= len(toks) or toks[k].low not in ("past", "to"):
+        return None
+    if (hour := _hour_at(toks, k + 1, t)) is None:
+        return None
+    after = toks[hour[1]].low if hour[1] < len(toks) else ""
+    if after[:1].isalpha() and after not in _AFTER_TIME:
+        return None  # "five to ten tablets": a range of a count
+    minutes = (hour[0] * 60 + count * _PAST[toks[k].low]) % (24 * 60)
+    return _evening(toks, hour[1], minutes, t)
 
 
 def _spoken_clock(

@@ -215,6 +215,23 @@ _NO_NOUN = frozenset(
 )
 
 
+#: Words for a price: a negation right before one ("no fee") or "nothing" right after one
+#: ("costs nothing") denies the price only, and says that what the sentence names is free.
+_PRICE_WORDS = frozenset({"fee", "fees", "charge", "charges", "cost", "costs", "pay"})
+
+
+def _denied_price(tokens: list[Token], i: int) -> str:
+    """The price word the negation at ``i`` denies ("*no* fee", "costs *nothing*"), or ""."""
+    low = tokens[i].lower
+    if low in ("no", "without") and i + 1 < len(tokens) and tokens[i + 1].lower in _PRICE_WORDS:
+        return tokens[i + 1].lower
+    if low == "nothing" and i >= 1 and tokens[i - 1].lower in _PRICE_WORDS:
+        return tokens[i - 1].lower
+    if low == "nothing" and [t.lower for t in tokens[i + 1 : i + 3]] == ["to", "pay"]:
+        return "pay"
+    return ""
+
+
 def negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], ...]:
     """The stems each negation governs: the next few content words and the word before."""
     scopes: list[frozenset[str]] = []
@@ -228,6 +245,10 @@ def negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], 
             continue
         if tokens[i].lower in lex.without_words:  # "without notice": the notice, nothing else
             scopes.append(without_scope(tokens, i, lex))
+            continue
+        price = _denied_price(tokens, i)
+        if price:  # "no fee for an appeal", "costs nothing": the price, not the appeal
+            scopes.append(frozenset({stem(price)}))
             continue
         noun_only = tokens[i].lower in _NO_NOUN
         for later in tokens[i + 1 :]:
@@ -402,9 +423,28 @@ _DERIVED_STEM = 4
 _DERIVED_APART = frozenset({"curr", "pati", "pres", "cli"})
 
 
+#: Nouns made of a verb with "-ment" ("payment" / "pay", "treatment" / "treat"): such a
+#: noun's key is :data:`NOUN_OF` and its verb's stem, so the verb matches it.
+_MENT = ("ments", "ment")
+NOUN_OF = "noun-of:"
+#: Verbs whose "-ment" noun means something else ("department", "basement", "statement").
+_MENT_APART = frozenset(
+    {"depart", "apart", "base", "state", "supple", "imple", "comple", "docu", "instru",
+     "experi", "argu", "ele", "gar", "seg", "frag", "orna", "senti", "settle", "move", "com",
+     "pig", "fer", "tor"}
+)  # fmt: skip
+
+
 def derived_keys(low: str) -> frozenset[str]:
     """The key an English word shares with the words derived from the same stem by one of
-    :data:`_DERIVED`'s suffixes; none for other words."""
+    :data:`_DERIVED`'s suffixes, or a "-ment" noun's key for its verb (:data:`NOUN_OF`);
+    none for other words."""
+    for suffix in _MENT:
+        if low.endswith(suffix):
+            base = low[: -len(suffix)]
+            if len(base) >= 3 and base.isalpha() and base not in _MENT_APART:
+                return frozenset({f"{NOUN_OF}{stem(base)}"})
+            return frozenset()
     for suffix, kind in _DERIVED:
         if low.endswith(suffix):
             base = low[: -len(suffix)]
@@ -579,6 +619,10 @@ def _unit(text: str, sentence: int, lex: Lexicon, lower_vocab: frozenset[str]) -
         for key, sign in t.polar:
             polar.setdefault(key, set()).add(sign)
     scopes = negation_scopes(tokens, lex)
+    # a negated word's synonym keys are negated with it ("no alcohol" denies "beer")
+    same_of = {t.stem: {k for k in t.same if k.startswith("syn:")} for t in terms if t.same}
+    if any(same_of.values()):
+        scopes = tuple(sc | {k for w in sc for k in same_of.get(w, ())} for sc in scopes)
     denials = tuple(
         scope
         for i, scope in zip(negation_positions(tokens, lex), scopes, strict=True)
@@ -721,6 +765,14 @@ def _joined(term: Term, unit: Unit) -> bool:
     return not term.forms.isdisjoint(unit.parts) or not term.parts.isdisjoint(unit.forms)
 
 
+def _noun_of(term: Term, unit: Unit) -> bool:
+    """Whether ``term`` is the verb of a "-ment" noun of ``unit`` ("pay" / "payment"), or a
+    "-ment" noun whose verb ``unit`` holds."""
+    if f"{NOUN_OF}{term.stem}" in unit.same:
+        return True
+    return any(k.startswith(NOUN_OF) and k[len(NOUN_OF) :] in unit.stems for k in term.same)
+
+
 def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[bool]) -> _Match:
     got = 0.0
     total = sum(weights) or 1.0
@@ -732,7 +784,7 @@ def _match(unit: Unit, terms: list[Term], weights: list[float], elsewhere: list[
         if term.stem in stems or (term.number is not None and term.number in numbers):
             got += weight
             continue
-        if not term.same.isdisjoint(same):
+        if not term.same.isdisjoint(same) or _noun_of(term, unit):
             got += weight
             continue
         relation = 0
@@ -890,6 +942,32 @@ def _read_core(core: str, index: ContextIndex, lex: Lexicon) -> _Core:
     return _Core(tokens, terms, negations, weights, elsewhere, best)
 
 
+#: The verdict scale of obligation ("required" / "optional").
+_REQUIREMENT = f"{VERDICT}requirement"
+#: Words that, before "to", make an obligation ("have to attend", "is obliged to pay").
+_OBLIGED_BEFORE_TO = frozenset({"have", "has", "had", "obliged", "obligated"})
+
+
+def obligation_opposed(tokens: list[Token], terms: list[Term], unit: Unit) -> int:
+    """1 when the statement says an obligation with a modal ("have to attend", "must attend";
+    "do not have to attend" too) and ``unit`` says there is none ("attending is voluntary",
+    "is optional"): the modal is read as the opposite of the unit's word, so "do not have to
+    attend" agrees with "voluntary" and "have to attend" does not. 0 otherwise, and when the
+    statement has an obligation word of its own ("required") or says "must not" (a
+    prohibition, not an obligation)."""
+    if unit.polar.get(_REQUIREMENT) != frozenset({-1}):
+        return 0
+    if any(key == _REQUIREMENT for t in terms for key, _ in t.polar):
+        return 0
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
+        if tok.lower in _OBLIGED_BEFORE_TO and nxt == "to":
+            return 1
+        if tok.lower == "must" and nxt not in ("not", "never"):
+            return 1
+    return 0
+
+
 #: Statement cores remembered per context (see ``memo`` of :func:`assess`).
 CORES_KEPT = 4096
 
@@ -941,7 +1019,12 @@ def assess(
             elsewhere=elsewhere,
             core=core,
         )
-    parity = (negations + best.unit.negations_about(terms) + len(best.opposed)) % 2
+    parity = (
+        negations
+        + best.unit.negations_about(terms)
+        + len(best.opposed)
+        + obligation_opposed(tokens, terms, best.unit)
+    ) % 2
     finding = _decide(best, terms, weights, elsewhere, parity, th)
     return Assessment(
         finding, terms, weights, best, negations, parity, tokens, framing_neg, elsewhere, core

@@ -546,6 +546,8 @@ def subject_end(
             if low in PREDICATE_ADJECTIVES or is_participle(rest[i], morph):
                 return i
             if low in DETERMINERS and low not in ("no", "all", "both", "each", "every"):
+                if i >= 2 and rest[i - 2].lower() == "to":
+                    continue  # the object of an infinitive ("the deadline to send *my* form")
                 return i
             if low in PREPOSITIONS and low != "of" and preposition is None:
                 preposition = i

@@ -326,6 +326,10 @@ def _how_long(q: WhQuestion, reply: list[str], morph: Morphology) -> list[Made]:
     measured = tuple(words) if bare else ("for", *words)
     if not made.verb:
         return [(made.render(morph, "+", fill=measured), "wh_duration")]
+    if len(made.predicate) > 1 and made.predicate[-1].lower() == "for":
+        # "How long do I take Revonil for?" -> "You take Revonil for ten days."
+        predicate = (*made.predicate[:-1], *measured)
+        return [(replace(made, predicate=predicate).render(morph, "+"), "wh_duration")]
     at = _main_verb(made.predicate) + 1
     predicate = (*made.predicate[:at], *measured, *made.predicate[at:])
     return [(replace(made, predicate=predicate).render(morph, "+"), "wh_duration")]
