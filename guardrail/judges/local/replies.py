@@ -80,6 +80,8 @@ _CLOCK: ContextVar[frozenset[str]] = ContextVar("reply_clock", default=frozenset
 _RESOLVED: ContextVar[frozenset[str]] = ContextVar("reply_resolved", default=frozenset())
 #: The words of the turn's question around the sentence it asks (see :func:`remember`).
 _PREMISE: ContextVar[str] = ContextVar("reply_premise", default="")
+#: The turn's whole question (see :func:`remember`): the asker's age (:mod:`.ages`).
+_QUESTION: ContextVar[str] = ContextVar("reply_question", default="")
 _KEY = re.compile(r"[^\w%]+")
 #: Longest reply value read this way (in words other than prepositions and articles): a
 #: name, a place, a date, a time, a number.
@@ -104,6 +106,7 @@ def remember(
     clock: Iterable[str] = (),
     resolved: Iterable[str] = (),
     premise: str = "",
+    question: str = "",
 ) -> None:
     """Start a turn: ``values`` maps each resolved statement to the reply words that fill
     the question's gap in it (an empty mapping: nothing was resolved); ``clock`` names the
@@ -111,12 +114,20 @@ def remember(
     open?"), where a bare hour ("From 9.", "2 till 4.") is a clock time; ``resolved`` names
     every statement read with its question (:func:`is_resolved`); ``premise`` is what the
     question says around the sentence it asks ("we're in a self-catered flat"), which helps
-    choose the passage sentence that answers it. The marks belong to the current context (the
-    task scoring the turn) and replace the previous turn's."""
+    choose the passage sentence that answers it; ``question`` is the whole question (an
+    age it gives rules out a value the passage gives another age group, see
+    :func:`turn_question`). The marks belong to the current context (the task scoring the
+    turn) and replace the previous turn's."""
     _TURN.set({_key(k): tuple(w for w in v if w.strip()) for k, v in values.items() if v})
     _CLOCK.set(frozenset(_key(k) for k in clock))
     _RESOLVED.set(frozenset(_key(k) for k in resolved))
     _PREMISE.set(premise)
+    _QUESTION.set(question)
+
+
+def turn_question() -> str:
+    """The current turn's whole question ("" outside a turn read with its question)."""
+    return _QUESTION.get()
 
 
 def is_resolved(statement: str) -> bool:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from guardrail.exceptions import ConfigError
-from guardrail.judges.local import medicines
+from guardrail.judges.local import ages, medicines
 from guardrail.judges.local.conflict import Conflict, ConflictCheck
 from guardrail.judges.local.encoder import EncoderModel, context_sentences, window
 from guardrail.judges.local.features import (
@@ -48,7 +48,12 @@ from guardrail.judges.local.features import (
 )
 from guardrail.judges.local.lexicon import VERDICT, Lexicon
 from guardrail.judges.local.records import RecordFacts, record_finding
-from guardrail.judges.local.replies import is_resolved, reply_values, reply_verdict
+from guardrail.judges.local.replies import (
+    is_resolved,
+    reply_values,
+    reply_verdict,
+    turn_question,
+)
 from guardrail.judges.local.slots import slot_verdict
 from guardrail.judges.local.structured import json_to_prose
 from guardrail.judges.local.trained import VerifierModel
@@ -282,8 +287,10 @@ class LexicalVerifier:
         origins = list(statements) if sources is None else list(sources)
         out: list[Finding | None] = []
         rest: list[tuple[str, str, Assessment]] = []
+        read: list[Assessment] = []
         for statement, source in zip(statements, origins, strict=True):
             a = self.assess(statement, prepared)
+            read.append(a)
             finding = reply_verdict(statement, source, a, prepared.index, self.lexicon)
             finding = finding or self.value_verdict(statement, a, prepared, reply_values(source))
             out.append(finding)
@@ -291,6 +298,7 @@ class LexicalVerifier:
                 rest.append((statement, source, a))
         decided = iter(self.decide(rest, prepared, rt4chart) if rest else [])
         found = [f if f is not None else next(decided) for f in out]
+        found = [_another_age(f, a) for f, a in zip(found, read, strict=True)]
         return [_medicine_named(f, s, prepared) for f, s in zip(found, origins, strict=True)]
 
     def decide(
@@ -530,6 +538,24 @@ def model_finding(
     if encoder is not None:
         reason = f"{reason[:-1] if reason.endswith('.') else reason} {_encoder_note(encoder)}."
     return Finding(outcome, reason)
+
+
+def _another_age(found: Finding, a: Assessment) -> Finding:
+    """Contradicted, when supported by a sentence that gives its fact for one age group and
+    the turn's question puts the asker outside it ("my 4 year old" against "Children 6-11
+    years: 10 drops"; see :mod:`~guardrail.judges.local.ages`). English only."""
+    if found.outcome is not Support.SUPPORTED or a.best is None or current_language() != "en":
+        return found
+    if a.negations:
+        return found  # "Not at the pharmacy": what the asker cannot have
+    group = ages.outside(turn_question(), a.best.unit.text)
+    if group is None or ages.names_group(a.core or "", group):
+        return found  # "it's 16 and up there": the group's rule, not the asker's case
+    return Finding(
+        Support.CONTRADICTED,
+        f"The context says this of ages {group[0]} to {group[1]}, which the question rules "
+        f"out: {quote(a.best.unit.text)}",
+    )
 
 
 def _medicine_named(found: Finding, source: str, prepared: Prepared) -> Finding:

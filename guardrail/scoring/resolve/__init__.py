@@ -129,7 +129,8 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
     """``answer`` read with ``question`` (see the module docstring). The reply values of its
     statements are handed to the offline judge for this turn
     (:func:`guardrail.judges.local.replies.remember`)."""
-    remember({})  # a turn that resolves nothing carries no marks from the one before
+    # a turn that resolves nothing carries no marks from the one before, only its question
+    remember({}, question=question)
     rules = rules_for(language)
     if rules is None or not answer.strip():
         return Resolution(answer, language=language)
@@ -172,6 +173,7 @@ def resolve(question: str, answer: str, *, language: str = "en") -> Resolution:
         clock=marks if asks_time is not None and asks_time(question) else (),
         resolved=[s.text for s in statements],
         premise=premise(question) if premise is not None else "",
+        question=question,
     )
     return Resolution(answer, statements, parts[0][0], language=language, parts=tuple(parts))
 
