@@ -80,11 +80,9 @@ def group_ages(text: str) -> tuple[int, int] | None:
     return found[0] if len(found) == 1 else None
 
 
-def outside(question: str, text: str) -> tuple[int, int] | None:
-    """The age group of ``text`` when the question's age lies outside it, else ``None``."""
-    asker = asker_age(question)
-    if asker is None:
-        return None
+def outside(asker: tuple[int, int], text: str) -> tuple[int, int] | None:
+    """The age group of ``text`` when the ``asker``'s age (:func:`asker_age`) lies outside
+    it, else ``None``."""
     group = group_ages(text)
     if group is None:
         return None

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from guardrail.judges.local.lexicon import EN_FREE_PHRASES
 from guardrail.judges.local.values import DURATION_DIMS, Value, tables
 from guardrail.judges.local.verify import Assessment, Finding, Support, Unit, quote
 from guardrail.lang.context import current_language
@@ -33,10 +34,9 @@ _EN_PAY = frozenset(
     {"must pay", "have to pay", "has to pay", "need to pay", "needs to pay", "pay for", "charged",
      "a fee", "fee of", "is charged", "are charged", "costs", "paid for by the patient"}
 )  # fmt: skip
-_EN_FREE = frozenset(
-    {"free", "free of charge", "for free", "at no cost", "no charge", "without charge",
-     "no fee", "free to", "costs nothing", "cost nothing", "nothing to pay"}
-)  # fmt: skip
+#: "free" and its phrases (the phrases of several words are the verifier's:
+#: :data:`~guardrail.judges.local.lexicon.EN_FREE_PHRASES`).
+_EN_FREE = frozenset({"free", "for free", "free to"}) | EN_FREE_PHRASES
 _EN_IMMEDIATE = frozenset(
     {"immediately", "at once", "straight away", "right away", "without delay", "instantly",
      "without waiting", "the same day", "straightaway"}

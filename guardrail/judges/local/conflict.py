@@ -52,8 +52,8 @@ from guardrail.judges.local.verify import (
     _match,
     negation_positions,
     negation_scopes,
-    obligation_opposed,
     quote,
+    unit_parity,
 )
 from guardrail.lang.context import current_language
 from guardrail.lang.registry import language
@@ -603,8 +603,7 @@ def _parity(assessment: Assessment, unit: Unit) -> int:
     """Negations of the statement, the unit's negations about it, and opposite words: odd
     means the statement says the opposite of the unit."""
     opposed = len(_opposed(assessment, unit))
-    opposed += obligation_opposed(assessment.tokens, assessment.terms, unit)
-    return (assessment.negations + unit.negations_about(assessment.terms) + opposed) % 2
+    return unit_parity(assessment.negations, assessment.tokens, assessment.terms, unit, opposed)
 
 
 def _opposed(assessment: Assessment, unit: Unit) -> list[Term]:

@@ -805,8 +805,9 @@ def _hour_at(toks: list[_Tok], k: int, t: _Tables) -> tuple[int, int] | None:
 
 
 def _half_hour(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None:
-    """A half or quarter hour said before its hour: "half tien" and "halb zehn" (9:30, in a
-    language whose :attr:`Clock.half_before` is set), "half past six", "quarter to ten"."""
+    """A time said before its hour: "half tien" and "halb zehn" (9:30, in a language whose
+    :attr:`Clock.half_before` is set), "half past six", "quarter to ten"; in English also the
+    British "half five" (5:30) and minutes past or to an hour (:func:`_minutes_past`)."""
     low = toks[i].low
     if low in t.halves and t.clock.half_before and (hour := _hour_at(toks, i + 1, t)):
         return _evening(toks, hour[1], (hour[0] - 1) * 60 + 30, t)  # "halb sieben abends"

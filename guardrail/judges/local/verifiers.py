@@ -298,7 +298,9 @@ class LexicalVerifier:
                 rest.append((statement, source, a))
         decided = iter(self.decide(rest, prepared, rt4chart) if rest else [])
         found = [f if f is not None else next(decided) for f in out]
-        found = [_another_age(f, a) for f, a in zip(found, read, strict=True)]
+        asker = ages.asker_age(turn_question()) if current_language() == "en" else None
+        if asker is not None:  # read once a turn: most questions give no age
+            found = [_another_age(f, a, asker) for f, a in zip(found, read, strict=True)]
         return [_medicine_named(f, s, prepared) for f, s in zip(found, origins, strict=True)]
 
     def decide(
@@ -540,15 +542,15 @@ def model_finding(
     return Finding(outcome, reason)
 
 
-def _another_age(found: Finding, a: Assessment) -> Finding:
+def _another_age(found: Finding, a: Assessment, asker: tuple[int, int]) -> Finding:
     """Contradicted, when supported by a sentence that gives its fact for one age group and
-    the turn's question puts the asker outside it ("my 4 year old" against "Children 6-11
-    years: 10 drops"; see :mod:`~guardrail.judges.local.ages`). English only."""
-    if found.outcome is not Support.SUPPORTED or a.best is None or current_language() != "en":
+    the turn's question puts the asker (aged ``asker``) outside it ("my 4 year old" against
+    "Children 6-11 years: 10 drops"; see :mod:`~guardrail.judges.local.ages`)."""
+    if found.outcome is not Support.SUPPORTED or a.best is None:
         return found
     if a.negations:
         return found  # "Not at the pharmacy": what the asker cannot have
-    group = ages.outside(turn_question(), a.best.unit.text)
+    group = ages.outside(asker, a.best.unit.text)
     if group is None or ages.names_group(a.core or "", group):
         return found  # "it's 16 and up there": the group's rule, not the asker's case
     return Finding(

@@ -215,17 +215,19 @@ _NO_NOUN = frozenset(
 )
 
 
-#: Words for a price: a negation right before one ("no fee") or "nothing" right after one
-#: ("costs nothing") denies the price only, and says that what the sentence names is free.
-_PRICE_WORDS = frozenset({"fee", "fees", "charge", "charges", "cost", "costs", "pay"})
+#: Nouns for a price: a negation right before one ("no fee") denies the price only, and says
+#: that what the sentence names is free ("no *pay*" is no wage, not free: not one of them).
+_PRICE_NOUNS = frozenset({"fee", "fees", "charge", "charges", "cost", "costs"})
+#: Verbs of a price: "nothing" right after one ("costs nothing", "pay nothing") says free.
+_PRICE_VERBS = frozenset({"cost", "costs", "pay", "pays"})
 
 
 def _denied_price(tokens: list[Token], i: int) -> str:
     """The price word the negation at ``i`` denies ("*no* fee", "costs *nothing*"), or ""."""
     low = tokens[i].lower
-    if low in ("no", "without") and i + 1 < len(tokens) and tokens[i + 1].lower in _PRICE_WORDS:
+    if low in ("no", "without") and i + 1 < len(tokens) and tokens[i + 1].lower in _PRICE_NOUNS:
         return tokens[i + 1].lower
-    if low == "nothing" and i >= 1 and tokens[i - 1].lower in _PRICE_WORDS:
+    if low == "nothing" and i >= 1 and tokens[i - 1].lower in _PRICE_VERBS:
         return tokens[i - 1].lower
     if low == "nothing" and [t.lower for t in tokens[i + 1 : i + 3]] == ["to", "pay"]:
         return "pay"
@@ -968,6 +970,17 @@ def obligation_opposed(tokens: list[Token], terms: list[Term], unit: Unit) -> in
     return 0
 
 
+def unit_parity(
+    negations: int, tokens: list[Token], terms: list[Term], unit: Unit, opposed: int
+) -> int:
+    """1 when a statement (its ``negations``, ``tokens`` and ``terms``) says the opposite of
+    ``unit``: an odd count of its negations, the unit's negations about its words, its words
+    the unit holds an opposite of (``opposed``) and a modal obligation the unit says there is
+    none of (:func:`obligation_opposed`); 0 otherwise."""
+    about = unit.negations_about(terms)
+    return (negations + about + opposed + obligation_opposed(tokens, terms, unit)) % 2
+
+
 #: Statement cores remembered per context (see ``memo`` of :func:`assess`).
 CORES_KEPT = 4096
 
@@ -1019,12 +1032,7 @@ def assess(
             elsewhere=elsewhere,
             core=core,
         )
-    parity = (
-        negations
-        + best.unit.negations_about(terms)
-        + len(best.opposed)
-        + obligation_opposed(tokens, terms, best.unit)
-    ) % 2
+    parity = unit_parity(negations, tokens, terms, best.unit, len(best.opposed))
     finding = _decide(best, terms, weights, elsewhere, parity, th)
     return Assessment(
         finding, terms, weights, best, negations, parity, tokens, framing_neg, elsewhere, core

@@ -59,9 +59,11 @@ def test_the_group_a_sentence_speaks_of(text: str, group: tuple[int, int] | None
 
 
 def test_outside_needs_both_ages() -> None:
-    assert outside("my 4 year old", "Children 6-11 years: 10 drops.") == (6, 11)
-    assert outside("my 7 year old", "Children 6-11 years: 10 drops.") is None
-    assert outside("how many drops", "Children 6-11 years: 10 drops.") is None
+    four, seven = asker_age("my 4 year old"), asker_age("my 7 year old")
+    assert four is not None and seven is not None
+    assert outside(four, "Children 6-11 years: 10 drops.") == (6, 11)
+    assert outside(seven, "Children 6-11 years: 10 drops.") is None
+    assert asker_age("how many drops") is None
 
 
 CONTEXT = (

@@ -79,3 +79,12 @@ PRICED = [
 @pytest.mark.parametrize(("context", "statement"), PRICED)
 def test_a_price_against_a_denied_price_is_contradicted(context: str, statement: str) -> None:
     assert verified("en", [statement], context)[0] is Support.CONTRADICTED
+
+
+def test_no_pay_is_no_wage_not_free() -> None:
+    """ "No pay" denies a wage: it does not say the trial shift is free, so "You get paid for
+    the trial shift" is not supported by it."""
+    context = "There is no pay for the trial shift."
+    assert (
+        verified("en", ["You get paid for the trial shift."], context)[0] is not Support.SUPPORTED
+    )
