@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--half",
-        choices=("test", "dev", "both", "holdout", "unseen", *(f"unseen{n}" for n in range(2, 14))),
+        choices=("test", "dev", "both", "holdout", "unseen", *(f"unseen{n}" for n in range(2, 15))),
         default="test",
     )
     parser.add_argument("--out", default=None, help="results JSON path")
