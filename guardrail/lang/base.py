@@ -250,6 +250,7 @@ class Language:
             "bound_words": sorted(self.bounds),
             "decimal_comma": self.decimal_comma,
             "number_joiners": sorted(self.number_joiners),
+            "coordinators": sorted(self.coordinators),
             "without_words": sorted(self.without),
             "light_words": sorted(self.light | self.bound_phrase_words),
             "framing_supportive": [lead(w) for w in self.supportive_wraps],

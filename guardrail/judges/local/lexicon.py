@@ -43,6 +43,12 @@ EN_FREE_PHRASES = frozenset(
     {"no fee", "no fees", "no charge", "free of charge", "at no cost", "without charge",
      "costs nothing", "cost nothing", "no cost", "nothing to pay", "not charged"}
 )  # fmt: skip
+#: English words that join two parts of a sentence, each with its own facts.
+ENGLISH_COORDINATORS = frozenset(
+    {"and", "or", "but", "while", "whereas", "although", "though", "because"}
+)
+#: English words that open a conditional clause.
+ENGLISH_CONDITIONALS = frozenset({"if", "when", "whenever", "once"})
 
 
 def _surface_map(morph: Morphology, entries: Iterable[str]) -> dict[str, tuple[str, Form]]:
@@ -92,6 +98,15 @@ class Lexicon:
     #: words that join the parts of a number written in words ("hundred *and* five", "vinte
     #: *e* dois"; :attr:`~guardrail.lang.base.Language.number_joiners`)
     number_joiners: frozenset[str] = frozenset({"and"})
+    #: words that join two parts of a sentence (the language's
+    #: :attr:`~guardrail.lang.base.Language.coordinators`): a negation denies nothing across
+    #: one ("swallow whole *and* not chew")
+    coordinators: frozenset[str] = ENGLISH_COORDINATORS
+    #: words that open a conditional clause: a negation before one does not deny the
+    #: condition ("do not drive *if* the drops make you drowsy"). English only: elsewhere an
+    #: instruction's imperative and a statement's infinitive do not share a root ("ne
+    #: conduisez pas" / "pouvez conduire"), and the condition's words are what tie the two.
+    conditionals: frozenset[str] = ENGLISH_CONDITIONALS
     #: The language's root of a word (:meth:`~guardrail.lang.base.Language.root`): words of one
     #: root share a key, so inflected forms match. ``None`` for English (its stemmer does it).
     root: Callable[[str], str] | None = field(default=None, compare=False, hash=False)
@@ -198,6 +213,8 @@ class Lexicon:
             without_words=frozenset(data.get("without_words", ["without", "unless", "except"])),
             decimal_comma=bool(data.get("decimal_comma", False)),
             number_joiners=frozenset(data.get("number_joiners", ["and"])),
+            coordinators=frozenset(data.get("coordinators", ENGLISH_COORDINATORS)),
+            conditionals=frozenset(data.get("conditionals", ENGLISH_CONDITIONALS)),
         )
 
     def is_negation(self, word: str) -> bool:
@@ -269,6 +286,7 @@ def _for_language(code: str) -> Lexicon:
                 ("framing_negating", module.negating_wraps),
             ):
                 data[key] = [*data.get(key, []), *(lead(w) for w in wraps)]
+    data["conditionals"] = []  # see Lexicon.conditionals: English only
     built = Lexicon.from_dict(data)
     root_same: dict[str, set[str]] = {}
     first = len(_english_data().get("synonym_groups", []))

@@ -559,6 +559,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
     i = 0
     n = len(toks)
 
+    periods: set[int] = set()  # indices in ``out`` of one-unit durations after "in", "per"
+
     def add(kind: str, key: str, amount: float | None, label: str, a: int, b: int) -> None:
         start, end = toks[a].start, toks[b - 1].end
         out.append(Value(kind, key, amount, label, start, end, text[start:end]))
@@ -569,6 +571,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         if low in t.articles and (one := _article_duration(toks, i, t)) is not None:
             length, a, key = one  # "within a week", "half an hour": one of the unit
             length, end = _and_a_half(toks, i + 2, t, length)  # "a month and a half"
+            if a and toks[a - 1].low in _PERIOD_BEFORE:
+                periods.add(len(out))
             add("quantity", key, length, "", a, end)
             i = end
             continue
@@ -576,6 +580,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             length, key, after = got  # "un año", "eine halbe Stunde", "mezz'ora"
             if not _half(low, t):
                 length, after = _and_a_half(toks, after, t, length)  # "un mes y medio"
+            if i and toks[i - 1].low in _PERIOD_BEFORE:
+                periods.add(len(out))
             add("quantity", key, length, "", i, after)
             i = after
             continue
@@ -762,6 +768,8 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             amount, end = amount + half[0], half[1]  # "deux jours et demi", "dos horas y media"
         if unit is not None:
             dim, per = t.units.get(unit, (unit, 1.0))
+            if amount == 1 and not tok.digit and i and toks[i - 1].low in _PERIOD_BEFORE:
+                periods.add(len(out))  # "in un anno", "en un año": maybe a rate's period
             add("quantity", dim, amount * per, "", i, end)
             if unit not in t.units:
                 out[-1] = replace(out[-1], nouns=_counted(toks, j))
@@ -771,9 +779,32 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
         else:
             add("quantity", "", amount, "", i, j)
         i = max(j, i + 1)
+    if periods:
+        out = _without_periods(out, periods)
     if out:
         out = _with_bounds(out, toks, t)
     out.extend(_names(text, toks, common, t))
+    return out
+
+
+#: Words before "a week", "un anno" that may make it the period of a rate ("*in* a week you
+#: can work at most 48 hours", "*in* un anno ... 250 ore").
+_PERIOD_BEFORE = frozenset("in per each every pro je par por en em ogni".split())
+
+
+def _without_periods(values: list[Value], periods: set[int]) -> list[Value]:
+    """``values`` without the one-unit durations at ``periods`` (after a word of
+    :data:`_PERIOD_BEFORE`) when another duration of the same dimension is said too: "in a
+    week ... 48 hours" counts hours per week, and the week is no amount of its own (nor is
+    "un anno" in "in un anno ... 250 ore")."""
+    out = []
+    for k, v in enumerate(values):
+        if k in periods and any(
+            o.kind == v.kind and o.key in DURATION_DIMS and j not in periods
+            for j, o in enumerate(values)
+        ):
+            continue
+        out.append(v)
     return out
 
 
@@ -974,11 +1005,25 @@ def _article_duration(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int,
     if before is not None and before.low == "half":
         return per / 2, i - 1, dim
     after = toks[i + 2].low if i + 2 < len(toks) else ""
+    if before is not None and before.low in _RATE_IN and i >= 2 and _ends_an_amount(toks[i - 2], t):
+        return None  # "eight hours *in a day*", "three times per week": a rate
     if before is None or not before.low[:1].isalnum() or before.low in _DURATION_LEAD:
         return per, i, dim
     if after in _DURATION_AFTER or unit != toks[i + 1].low:  # "an hour before", "a week's notice"
         return per, i, dim
     return None  # "one tablet a day", "twice a week", "€5 a month": a rate
+
+
+#: Words that make "a day" after an amount a rate ("eight hours *in* a day").
+_RATE_IN = frozenset({"in", "per"})
+#: Words for how many of something: "three times in a week", "two doses per day" are rates.
+_COUNTS = _TIMES | frozenset({"time", "doses", "dose", "tablets", "tablet", "shifts"})
+
+
+def _ends_an_amount(tok: _Tok, t: _Tables) -> bool:
+    """``tok`` ends an amount: a unit of time ("hours"), a count ("times", "tablets"), or a
+    number itself."""
+    return tok.digit or tok.low in t.units or tok.low in _COUNTS or tok.low in t.small
 
 
 def _half(low: str, t: _Tables) -> bool:
@@ -1081,10 +1126,7 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
             found = t.bounds_before.get(_phrase(toks, a - size, a))
             if found:
                 start = a - size
-                negated = any(
-                    toks[k].low in t.negations or toks[k].low in t.without
-                    for k in range(max(0, start - 3), start)
-                )
+                negated = _negated_before(toks, start, t)
                 spans = start > 0 and toks[start - 1].low in _SPAN_WORDS
                 if spans and _phrase(toks, start, a) in _AT_LEAST:
                     negated = False  # "must not drive for at least 4 hours": the ban lasts 4+
@@ -1103,6 +1145,23 @@ def _with_bounds(values: list[Value], toks: list[_Tok], t: _Tables) -> list[Valu
             v = replace(v, approx=True)  # "about 40", "just under 40%", "etwa 200 mg"
         out.append(replace(v, bound=bound) if bound else v)
     return out
+
+
+#: Words before a bound phrase searched for a negation that reverses it ("will not be
+#: scheduled for *more than* 9 hours" is at most 9 hours).
+_NEGATION_REACH = 5
+
+
+def _negated_before(toks: list[_Tok], start: int, t: _Tables) -> bool:
+    """A negation (or "without") among the :data:`_NEGATION_REACH` words before ``start``,
+    in the same clause (a punctuation mark ends the search)."""
+    for k in range(start - 1, max(0, start - _NEGATION_REACH) - 1, -1):
+        low = toks[k].low
+        if not low[:1].isalnum():
+            return False
+        if low in t.negations or low in t.without:
+            return True
+    return False
 
 
 #: Parts of the day after a bare hour, and the half of the day they put it in.
@@ -1276,6 +1335,14 @@ def _rate_periods(code: str, text: str) -> tuple[Value, ...]:
     out: list[Value] = []
     for i in range(len(toks) - 1):
         if toks[i].low in _PER_ONE and (got := _timed(1.0, toks[i + 1].low, i + 2, t)):
+            start, end = toks[i].start, toks[i + 1].end
+            out.append(Value("quantity", got[1], got[0], "", start, end, text[start:end]))
+        elif (
+            toks[i].low in t.articles
+            and i
+            and (got := _timed(1.0, toks[i + 1].low, i + 2, t))
+            and _article_duration(toks, i, t) is None
+        ):  # "8 tablets a day", "eight hours in a day": the article of a rate
             start, end = toks[i].start, toks[i + 1].end
             out.append(Value("quantity", got[1], got[0], "", start, end, text[start:end]))
     return tuple(out)

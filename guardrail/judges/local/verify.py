@@ -31,7 +31,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-from guardrail.judges.local.lexicon import FREE_KEY, VERDICT, Lexicon
+from guardrail.judges.local.lexicon import ENGLISH_COORDINATORS, FREE_KEY, VERDICT, Lexicon
 from guardrail.text.edits import strip_citations, strip_passage_label
 from guardrail.text.sentences import split_sentences
 from guardrail.text.stemming import stem
@@ -177,8 +177,11 @@ def negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
 _FREE_OF = frozenset({"free"})
 #: What follows a negation that opens a text and only answers the question ("No, ...").
 _ANSWER_BREAK = frozenset({",", "!", ";", "–", "—"})
-#: Tokens after a negation searched for a bound word, and after it for the number it bounds.
+#: Tokens after a bound word searched for the number it bounds (and after a negation that
+#: follows its bound word, "ne dépassez *pas* 3 g").
 _BOUND_REACH = 3
+#: Tokens after a negation searched for a bound word ("will not be scheduled for *more* than").
+_BOUND_WORD_REACH = 5
 
 
 def _bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
@@ -191,7 +194,7 @@ def _bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
         after = tokens[i + 1 : i + 2 + _BOUND_REACH]
         if any(t.is_number or lex.number_value(t.lower) is not None for t in after):
             return True
-    end = min(len(tokens), i + 1 + _BOUND_REACH)
+    end = min(len(tokens), i + 1 + _BOUND_WORD_REACH)
     for j in range(i + 1, end):
         if tokens[j].lower in lex.bound_words:
             after = tokens[j + 1 : j + 2 + _BOUND_REACH]
@@ -204,7 +207,10 @@ def _bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
 #: Content words after a negation that it is taken to govern (up to a clause break).
 NEGATION_SCOPE = 4
 _SCOPE_BREAK = frozenset({",", ";", ":", ".", "!", "?", "(", ")"})
-_SCOPE_STOP = frozenset({"but", "and", "or", "while", "whereas", "although", "though", "because"})
+_SCOPE_STOP = ENGLISH_COORDINATORS
+#: "Or" in each language: a negation denies every alternative after it ("no tome alcohol *o*
+#: drogas" denies both), so the scope goes on past it.
+_ALTERNATIVES = frozenset({"or", "oder", "o", "ou", "of"})
 
 
 #: Negations that deny the noun after them only ("through *no* fault of your own", "*keine*
@@ -253,9 +259,21 @@ def negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], 
             scopes.append(frozenset({stem(price)}))
             continue
         noun_only = tokens[i].lower in _NO_NOUN
+        reach = NEGATION_SCOPE
+        for before in reversed(tokens[:i] if not noun_only else []):
+            if before.text in _SCOPE_BREAK or before.lower in lex.coordinators:
+                break  # "swallow whole *and* not open": "whole" is not denied
+            if before.is_word and lex.is_content(before.lower):
+                scope.add(stem(before.lower))  # the verb of a negation after it ("mangez pas")
+                reach += 1
+                break
         for later in tokens[i + 1 :]:
             if later.text in _SCOPE_BREAK or later.lower in _SCOPE_STOP:
                 break
+            if later.lower in lex.coordinators and later.lower not in _ALTERNATIVES:
+                break  # "no conduzca *y* llame al médico": the call is not denied
+            if scope and later.lower in lex.conditionals:
+                break  # "do not lift loads *if* the wound is open": the wound is not denied
             if noun_only and later.lower in lex.auxiliaries:
                 break  # "no exam results yet *can* enrol": the noun phrase ends at its verb
             if later.is_number or (later.is_word and lex.is_content(later.lower)):
@@ -265,14 +283,8 @@ def negation_scopes(tokens: list[Token], lex: Lexicon) -> tuple[frozenset[str], 
                     # verdict on acceptability): a statement's verdict on that scale is about it
                     polar = lex.polar_keys.get(stem(later.lower), ())
                     scope.update(k for k, _ in polar if k.startswith(VERDICT))
-                if len(scope) >= NEGATION_SCOPE:
+                if len(scope) >= reach:
                     break
-        for before in reversed(tokens[:i] if not noun_only else []):
-            if before.text in _SCOPE_BREAK:
-                break
-            if before.is_word and lex.is_content(before.lower):
-                scope.add(stem(before.lower))
-                break
         scopes.append(frozenset(scope))
     return tuple(scopes)
 
