@@ -72,7 +72,9 @@ class Language:
     opposites: tuple[tuple[str, str], ...]
     #: verdict scales: any positive word opposes any negative one ("sicher" / "gefährlich").
     #: The first is acceptability: its positive side holds the verbs of taking or using a
-    #: medicine too, so "darf nicht eingenommen werden" opposes "ist unbedenklich".
+    #: medicine too, so "darf nicht eingenommen werden" opposes "ist unbedenklich". The
+    #: second is requirement ("Pflicht" / "freiwillig", "befreit"): a modal of obligation
+    #: ("müssen") is read against its negative side.
     verdicts: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     #: cardinal number words ("sechs": 6), never articles
     numbers: Mapping[str, int] = field(default_factory=dict)

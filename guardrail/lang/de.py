@@ -172,7 +172,10 @@ LANGUAGE = Language(
                 "probleme",
             ),
         ),
-        (("pflicht", "erforderlich", "notwendig", "vorgeschrieben"), ("freiwillig", "optional")),
+        (
+            ("pflicht", "erforderlich", "notwendig", "vorgeschrieben"),
+            ("freiwillig", "optional", "befreit"),
+        ),
     ),
     numbers=_NUMBERS,
     scales={

@@ -147,7 +147,10 @@ LANGUAGE = Language(
                 "problemas",
             ),
         ),
-        (("obligatorio", "necesario", "requerido"), ("opcional", "voluntario")),
+        (
+            ("obligatorio", "necesario", "requerido"),
+            ("opcional", "voluntario", "exento", "exentos", "exenta", "exentas"),
+        ),
     ),
     numbers=_NUMBERS,
     scales={

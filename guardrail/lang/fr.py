@@ -141,7 +141,21 @@ LANGUAGE = Language(
                 "problèmes",
             ),
         ),
-        (("obligatoire", "requis", "nécessaire"), ("facultatif", "optionnel")),
+        (
+            ("obligatoire", "requis", "nécessaire"),
+            (
+                "facultatif",
+                "optionnel",
+                "exonéré",
+                "exonérés",
+                "exonérée",
+                "exonérées",
+                "dispensé",
+                "dispensés",
+                "dispensée",
+                "dispensées",
+            ),
+        ),
     ),
     numbers=_NUMBERS,
     scales={

@@ -97,7 +97,7 @@ LANGUAGE = Language(
                 "vermijdt",
             ),
         ),
-        (("verplicht", "nodig", "vereist"), ("vrijwillig", "optioneel")),
+        (("verplicht", "nodig", "vereist"), ("vrijwillig", "optioneel", "vrijgesteld")),
     ),
     numbers=_NUMBERS,
     scales={"honderd": 100, "duizend": 1000, "miljoen": 1_000_000, "miljard": 1_000_000_000},

@@ -99,7 +99,10 @@ LANGUAGE = Language(
                 "problemas",
             ),
         ),
-        (("obrigatório", "necessário", "exigido"), ("facultativo", "opcional")),
+        (
+            ("obrigatório", "necessário", "exigido"),
+            ("facultativo", "opcional", "isento", "isentos", "isenta", "isentas"),
+        ),
     ),
     numbers=_NUMBERS,
     scales={"cem": 100, "cento": 100, "mil": 1000, "milhão": 1_000_000, "milhões": 1_000_000},

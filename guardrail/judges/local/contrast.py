@@ -11,6 +11,9 @@ statement denies what the passage only affirms, and affirms what the passage onl
 Only a negation that opens a contrast counts: one after a comma, a semicolon or a dash, maybe
 behind a conjunction ("..., and not at the town hall", "..., et non à la mairie"). The
 negation words are each language's own (:attr:`~guardrail.judges.local.lexicon.Lexicon.negations`).
+"Rather than", "instead of" and their kin in the other languages ("statt", "au lieu de", "en
+lugar de", "invece di", "em vez de", "in plaats van") set a contrast too: the noun phrase after
+them is the denied side.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from guardrail.judges.local.lexicon import Lexicon
+from guardrail.judges.local.medicines import is_medicine
 from guardrail.judges.local.verify import Finding, Support, Unit, negation_positions, quote
 from guardrail.text.stemming import stem
 from guardrail.text.tokens import Token, tokenize
@@ -34,10 +38,69 @@ _BREAKS = frozenset({",", ";", ":", ".", "!", "?", "(", ")", "–", "—"})
 Sides = tuple[frozenset[str], frozenset[str]]
 
 
-def sides(tokens: list[Token], lex: Lexicon) -> list[Sides]:
-    """For each negation of ``tokens`` that opens a contrast: the stems of the content words
-    the rest of the sentence affirms, and those the negation denies."""
+#: Words that set what follows them against the rest of the sentence, as "..., not ..." does
+#: ("rather than the surgery", "statt beim Jobcenter", "au lieu de la mairie"), in every
+#: language: each a sequence of lower-case words.
+_INSTEAD = (
+    ("instead", "of"), ("rather", "than"),
+    ("statt",), ("anstatt",), ("anstelle",),
+    ("au", "lieu"), ("plutôt", "que"),
+    ("en", "lugar"), ("en", "vez"),
+    ("invece",), ("anziché",), ("piuttosto", "che"),
+    ("em", "vez"), ("em", "lugar"), ("ao", "invés"),
+    ("in", "plaats"),
+)  # fmt: skip
+#: Words that join the parts of a noun phrase ("the office *of* the union", "ufficio *del*
+#: personale"): the phrase an "instead" denies goes on over them.
+_LINKERS = frozenset("of de du des d di del della dei da do dos das van von der".split())
+
+
+def _instead_at(tokens: list[Token], i: int) -> int:
+    """The length of an "instead" phrase (:data:`_INSTEAD`) starting at ``tokens[i]``, else 0."""
+    for cue in _INSTEAD:
+        if tuple(t.lower for t in tokens[i : i + len(cue)]) == cue:
+            return len(cue)
+    return 0
+
+
+def _phrase_end(tokens: list[Token], start: int, lex: Lexicon) -> int:
+    """The end of the noun phrase from ``tokens[start]``: over function words before its
+    first content word and over linking words between content words, up to the next other
+    function word or break ("rather than *the surgery*", "statt *bei der Ausländerbehörde*
+    beim Jobcenter", "invece che *al responsabile di reparto*")."""
+    end = start
+    seen = False
+    while end < len(tokens) and tokens[end].text not in _BREAKS:
+        tok = tokens[end]
+        if tok.is_word and lex.is_content(tok.lower) and not lex.is_negation(tok.lower):
+            seen = True
+        elif seen and tok.lower not in _LINKERS:
+            break
+        end += 1
+    return end
+
+
+def _instead_sides(tokens: list[Token], lex: Lexicon) -> list[Sides]:
+    """For each "instead" phrase of ``tokens``: what the rest of the sentence affirms, and
+    the noun phrase after the phrase, which it denies."""
     out: list[Sides] = []
+    for i in range(len(tokens)):
+        size = _instead_at(tokens, i)
+        if not size:
+            continue
+        end = _phrase_end(tokens, i + size, lex)
+        denied = _content(tokens[i + size : end], lex)
+        affirmed = _content(tokens[:i] + tokens[end:], lex) - denied
+        if denied and affirmed:
+            out.append((affirmed, denied))
+    return out
+
+
+def sides(tokens: list[Token], lex: Lexicon) -> list[Sides]:
+    """For each negation of ``tokens`` that opens a contrast, and each "instead" phrase
+    (:data:`_INSTEAD`): the stems of the content words the rest of the sentence affirms, and
+    those the negation or the phrase denies."""
+    out: list[Sides] = _instead_sides(tokens, lex)
     for i in negation_positions(tokens, lex):
         before = i - 1
         while before >= 0 and tokens[before].lower in _CONJUNCTIONS:
@@ -60,6 +123,14 @@ def _content(tokens: list[Token], lex: Lexicon) -> frozenset[str]:
         for t in tokens
         if t.is_word and lex.is_content(t.lower) and not lex.is_negation(t.lower)
     )
+
+
+def _replaced(added: frozenset[str], dropped: frozenset[str]) -> bool:
+    """The statement affirms words the sentence lacks (``added``) where the sentence affirms
+    a medicine or an amount the statement lacks (``dropped``): "co-amoxiclav rather than
+    amoxicillin" against "clarithromycin instead of amoxicillin" sets the same contrast about
+    another medicine, which the other checks judge."""
+    return bool(added) and any(is_medicine(w) or any(c.isdigit() for c in w) for w in dropped)
 
 
 def swapped(
@@ -92,6 +163,9 @@ def swapped(
                 denied & their_denied
                 and affirmed & their_affirmed
                 and not (denied & only_affirmed or affirmed & only_denied)
+                and not _replaced(
+                    affirmed - their_affirmed - their_denied, their_affirmed - affirmed
+                )
             ):
                 same = True  # the same contrast, whatever each language's negations count
             else:

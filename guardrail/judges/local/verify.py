@@ -962,23 +962,67 @@ _REQUIREMENT = f"{VERDICT}requirement"
 _OBLIGED_BEFORE_TO = frozenset({"have", "has", "had", "obliged", "obligated"})
 
 
-def obligation_opposed(tokens: list[Token], terms: list[Term], unit: Unit) -> int:
+def _is_requirement(key: str) -> bool:
+    """``key`` names a requirement scale: English's, or a language module's second verdict
+    scale (:attr:`~guardrail.lang.base.Language.verdicts`, "verdict:de:1")."""
+    return key == _REQUIREMENT or (key.startswith(VERDICT) and key.endswith(":1"))
+
+
+def _requirement_keys(unit: Unit) -> list[str]:
+    return [key for key in unit.polar if _is_requirement(key)]
+
+
+#: Modals of obligation in the other languages that a negation turns into "not required"
+#: ("Sie müssen nicht", "no tienen que", "não têm de", "hoeven niet", "non hanno bisogno
+#: di"), as "do not have to" and "do not need to".
+_HAVE_TO = frozenset(
+    "muss müssen musst müsst musste mussten moet moeten hoeft hoeven hoef "
+    "necesita necesitan necesitas necesito precisa precisam precisas preciso".split()
+)
+_HAVE_TO_PAIRS = (
+    frozenset(
+        (a, b)
+        for a in "tiene tienen tienes tengo tenemos hay tem têm tens tenho temos".split()
+        for b in ("que", "de")
+    )
+    | frozenset((a, "à") for a in "ont avez a as avons ai".split())
+    | frozenset({("bisogno", "di"), ("besoin", "de"), ("besoin", "d")})
+)
+#: An elided French "avoir" before "à" ("n'ont pas à payer").
+_HAVE_TO_ELIDED = ("'ont", "'avez", "'avons")
+#: Modals of obligation that a negation turns into a prohibition ("ne doivent pas", "no
+#: deben", "non devono", "não devem"), as "must not" in English.
+_MUST = frozenset(
+    "doit doivent devez dois devons debe deben debes deve devono devi devem deves".split()
+)
+
+
+def obligation_opposed(
+    tokens: list[Token], terms: list[Term], unit: Unit, negated: bool = False
+) -> int:
     """1 when the statement says an obligation with a modal ("have to attend", "must attend";
     "do not have to attend" too) and ``unit`` says there is none ("attending is voluntary",
     "is optional"): the modal is read as the opposite of the unit's word, so "do not have to
     attend" agrees with "voluntary" and "have to attend" does not. 0 otherwise, and when the
     statement has an obligation word of its own ("required") or says "must not" (a
     prohibition, not an obligation)."""
-    if unit.polar.get(_REQUIREMENT) != frozenset({-1}):
+    if not any(unit.polar.get(key) == frozenset({-1}) for key in _requirement_keys(unit)):
         return 0
-    if any(key == _REQUIREMENT for t in terms for key, _ in t.polar):
+    if any(_is_requirement(key) for t in terms for key, _ in t.polar):
         return 0
     for i, tok in enumerate(tokens):
+        low = tok.lower
         nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
-        if tok.lower in _OBLIGED_BEFORE_TO and nxt == "to":
+        if low in _OBLIGED_BEFORE_TO and nxt == "to":
             return 1
-        if tok.lower == "must" and nxt not in ("not", "never"):
+        if low == "must" and nxt not in ("not", "never"):
             return 1
+        if low in _HAVE_TO or (low, nxt) in _HAVE_TO_PAIRS:
+            return 1  # "müssen", "tienen que", "têm de", "hoeven"
+        if low.endswith(_HAVE_TO_ELIDED) and "à" in (t.lower for t in tokens[i + 1 : i + 3]):
+            return 1  # "n'ont pas à payer"
+        if low in _MUST and not negated:
+            return 1  # "doivent payer"; "ne doivent pas" forbids, which is no obligation
     return 0
 
 
@@ -990,7 +1034,8 @@ def unit_parity(
     the unit holds an opposite of (``opposed``) and a modal obligation the unit says there is
     none of (:func:`obligation_opposed`); 0 otherwise."""
     about = unit.negations_about(terms)
-    return (negations + about + opposed + obligation_opposed(tokens, terms, unit)) % 2
+    obliged = obligation_opposed(tokens, terms, unit, negated=negations > 0)
+    return (negations + about + opposed + obliged) % 2
 
 
 #: Statement cores remembered per context (see ``memo`` of :func:`assess`).
