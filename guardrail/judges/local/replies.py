@@ -801,8 +801,13 @@ _MEASURED = DIMENSIONS | {"time"}
 
 
 def _measures(text: str) -> list[Value]:
-    """The quantities ``text`` gives in a unit that converts (days, hours, metres, grams…)."""
-    return [v for v in extract(text) if v.kind == "quantity" and v.key in _MEASURED]
+    """The quantities ``text`` gives in a unit that converts (days, hours, metres, grams…),
+    and its amounts of money ("Five hundred pounds" is "£500")."""
+    return [
+        v
+        for v in extract(text)
+        if (v.kind == "quantity" and v.key in _MEASURED) or (v.kind == "money" and v.amount)
+    ]
 
 
 class _Wanted:
