@@ -748,8 +748,9 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             i = end
             continue
         if j < n and toks[j].low in t.currency_words:
-            add("money", t.currency_words[toks[j].low], amount, "", i, j + 1)
-            i = j + 1
+            cents, end = _cents(toks, j + 1, t) if amount == int(amount) else (0.0, j + 1)
+            add("money", t.currency_words[toks[j].low], amount + cents, "", i, end)
+            i = end  # "six euros quatre-vingts", "due euro e cinquanta (centesimi)"
             continue
         if j < n and toks[j].low in _CURRENCY_SIGNS:  # "15.000 €", "2,25 €": a sign after
             add("money", _CURRENCY_SIGNS[toks[j].low], amount, "", i, j + 1)
@@ -806,6 +807,41 @@ def _without_periods(values: list[Value], periods: set[int]) -> list[Value]:
             continue
         out.append(v)
     return out
+
+
+#: Words for the hundredth part of a currency, in every language.
+_CENT_WORDS = frozenset(
+    "cent cents centime centimes céntimo céntimos centimo centimos centesimo centesimi "
+    "centavo centavos cêntimo cêntimos penny pence".split()
+)
+#: Words between a currency and its cents ("due euro *e* cinquanta", "cuatro euros *con*
+#: veinte").
+_CENT_JOINERS = frozenset("and et e y und en con".split())
+
+
+def _cents(toks: list[_Tok], j: int, t: _Tables) -> tuple[float, int]:
+    """The cents said after a currency word at ``toks[j]`` ("euros *quatre-vingts*", "euro *e
+    cinquanta centesimi*", "pounds *fifty*"): (amount in the currency, index after them);
+    (0.0, j) when none. A number followed by a unit or another currency is no cents ("ten
+    euros 30 days later")."""
+    k = j + 1 if j < len(toks) and toks[j].low in _CENT_JOINERS else j
+    if k >= len(toks):
+        return 0.0, j
+    if toks[k].digit:
+        value, after = _number(toks[k], t.decimal_comma), k + 1
+    elif (words := _word_number(toks, k, t)) is not None:
+        value, after = words
+    else:
+        return 0.0, j
+    if value is None or not 0 < value < 100 or value != int(value):
+        return 0.0, j
+    if after < len(toks) and toks[after].low in _CENT_WORDS:
+        return value / 100, after + 1
+    if after < len(toks) and (
+        toks[after].low in t.units or toks[after].low in t.currency_words or toks[after].digit
+    ):
+        return 0.0, j
+    return value / 100, after
 
 
 def _times_after(toks: list[_Tok], j: int, t: _Tables) -> bool:
