@@ -725,6 +725,7 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
                 low == "one"
                 and not _unit_follows(toks, words[1], t)
                 and not _times_after(toks, words[1], t)
+                and _range_unit(toks, words[1], t) not in t.units  # "one or two weeks"
             ):
                 amount, j = words
         if amount is None:
@@ -1100,10 +1101,10 @@ _DURATION_AFTER = frozenset("before after later earlier ago beforehand afterward
 
 
 #: Words between the two ends of a range ("12 to 15 minutes", "10 bis 12 Tage", "dai 16 *ai*
-#: 23 anni", "dos 16 *aos* 23 anos").
+#: 23 anni", "dos 16 *aos* 23 anos") or of a choice ("120 *ou* 150 dias", "8 *oder* 10 Tage").
 _RANGE_WORDS = frozenset(
     {"to", "-", "–", "or", "and", "bis", "à", "a", "tot", "y", "e", "und", "et", "en", "ai",
-     "agli", "aos", "às"}
+     "agli", "aos", "às", "ou", "o", "oder", "of"}
 )  # fmt: skip
 #: Words a range word may bring before the far end ("tot *en met* 23 jaar", "tra i 16 e *i* 23
 #: anni", "entre los 16 y *los* 23 años").
