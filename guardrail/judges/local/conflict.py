@@ -494,13 +494,34 @@ _SPANNING_NAME = re.compile(
 
 def _spanning_initials(text: str) -> set[str]:
     """The initials of the capitalized words of each such run, in a language with a module:
-    "cpr" for "Conselho Português para os Refugiados"."""
+    "cpr" for "Conselho Português para os Refugiados"; and of a capitalized word with the
+    lower-case words after it, as an institution's name is written in running text: "ssn"
+    for "Servizio sanitario nazionale", "sns" for "Serviço Nacional de Saúde"."""
     out: set[str] = set()
     for m in _SPANNING_NAME.finditer(text):
         capitals = [w for w in m.group().split() if w[:1].isupper()]
         if len(capitals) > 1:
             out.add("".join(w[0] for w in capitals).lower())
+    words = re.findall(r"[^\W\d_][\w'’-]*", text)
+    for i, word in enumerate(words):
+        if not word[:1].isupper():
+            continue
+        run = [word]
+        for later in words[i + 1 : i + 1 + _INITIALS_REACH]:
+            if later[:1].isupper():
+                break
+            later = re.split(r"['’]", later)[-1]  # "d'allocations": "allocations"
+            if len(later) > _LINK_CHARS:
+                run.append(later)
+            if len(run) > 1:
+                out.add("".join(w[0] for w in run).lower())
     return out
+
+
+#: Words after a capitalized word read for the initials of an institution's name.
+_INITIALS_REACH = 4
+#: The longest linking word left out of initials ("de", "des", "für").
+_LINK_CHARS = 3
 
 
 def _distinctive(name: str) -> list[str]:
