@@ -30,7 +30,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from guardrail.judges.local import anchors, bindings, bounds, contrast, entities, weekdays
+from guardrail.judges.local import (
+    advised,
+    anchors,
+    bindings,
+    bounds,
+    contrast,
+    entities,
+    weekdays,
+)
 from guardrail.judges.local.comparatives import Comparisons
 from guardrail.judges.local.lexicon import Lexicon
 from guardrail.judges.local.values import (
@@ -266,8 +274,10 @@ class ConflictCheck:
             or contrast.swapped(
                 assessment.tokens, self.index.units, best.unit, self.lex, framing=assessment.framing
             )
+            or advised.advised_against(assessment, self.index.units, self.lex)
         )  # conflicts of kind (pay / free, immediately / wait), facts moved to another name,
-        # and a contrast set the other way round ("at B, not at A" for "at A, not at B")
+        # a contrast set the other way round ("at B, not at A" for "at A, not at B"), and a
+        # medicine the passage only advises against given as the one to take
         if kind is not None:
             return kind
         agree = self._comparisons.agree(statement, best.unit.text)

@@ -26,7 +26,7 @@ from guardrail.judges.local.verify import Finding, Support, Unit, negation_posit
 from guardrail.text.stemming import stem
 from guardrail.text.tokens import Token, tokenize
 
-__all__ = ["swapped"]
+__all__ = ["instead_at", "sides", "swapped"]
 
 #: Tokens after which a negation opens a contrast.
 _OPENERS = frozenset({",", ";", "–", "—", "-"})
@@ -55,7 +55,7 @@ _INSTEAD = (
 _LINKERS = frozenset("of de du des d di del della dei da do dos das van von der".split())
 
 
-def _instead_at(tokens: list[Token], i: int) -> int:
+def instead_at(tokens: list[Token], i: int) -> int:
     """The length of an "instead" phrase (:data:`_INSTEAD`) starting at ``tokens[i]``, else 0."""
     for cue in _INSTEAD:
         if tuple(t.lower for t in tokens[i : i + len(cue)]) == cue:
@@ -85,7 +85,7 @@ def _instead_sides(tokens: list[Token], lex: Lexicon) -> list[Sides]:
     the noun phrase after the phrase, which it denies."""
     out: list[Sides] = []
     for i in range(len(tokens)):
-        size = _instead_at(tokens, i)
+        size = instead_at(tokens, i)
         if not size:
             continue
         end = _phrase_end(tokens, i + size, lex)

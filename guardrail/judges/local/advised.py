@@ -1,0 +1,187 @@
+"""A medicine the passage only advises against, given as the one to take.
+
+"For a headache while on warfarin, use paracetamol. Avoid ibuprofen." against "While on
+warfarin, ibuprofen is the one to use for a headache.": the statement shares the passage's
+words, the medicine included, so word coverage supports it. What the passage says of that
+medicine is only a denial. This check reads every place the passage names the statement's one
+medicine; when each of them denies it — a word of avoiding near it ("avoid", "evitare",
+"vermeiden", "deve ser evitado"), or a negation just before it in its clause with no other
+medicine between ("do not give aspirin", "No le dé aspirina", "Neem geen ibuprofen") — a
+statement that names it without a denial of its own is contradicted.
+
+A medicine is a name :func:`~guardrail.judges.local.medicines.is_medicine` knows, or, outside
+German (where every noun is capitalized), a capitalized word that is not the statement's first
+("Dolorex"). A statement that sets one medicine against another ("paracetamol rather than
+ibuprofen", "preferred over ibuprofen") is left to the other checks, as is a medicine the
+passage also names without a denial.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from guardrail.judges.local.contrast import instead_at
+from guardrail.judges.local.lexicon import VERDICT, Lexicon
+from guardrail.judges.local.medicines import is_medicine, key
+from guardrail.judges.local.verify import (
+    Assessment,
+    Finding,
+    Support,
+    Unit,
+    negation_positions,
+    quote,
+)
+from guardrail.text.stemming import stem
+from guardrail.text.tokens import Token, tokenize
+
+__all__ = ["FRAME_COVERAGE", "advised_against"]
+
+#: Tokens that end a clause.
+_BREAKS = frozenset({",", ";", ":", ".", "!", "?", "(", ")", "–", "—"})
+#: Share of the statement's weight, its medicines left out, that the passage must use: the
+#: statement speaks of what the passage does ("the one to use for a headache"), not of
+#: another matter ("Ibuprofen is cheap").
+FRAME_COVERAGE = 0.25
+#: Tokens either side of a medicine searched for a word of avoiding.
+_AVOID_REACH = 6
+#: Tokens before a medicine searched for a negation that denies it.
+_NEGATION_REACH = 4
+#: Words that set one thing against another ("preferred *over* ibuprofen").
+_COMPARING = frozenset("over than versus vs".split())
+#: Shortest capitalized word read as a medicine's brand name.
+_BRAND_CHARS = 4
+
+
+def _base(text: str) -> str:
+    """A token without an elided article ("l'ibuprofene": "ibuprofene"), lower case."""
+    return re.split(r"['’]", text)[-1].lower()
+
+
+def _is_acceptability(polar_key: str) -> bool:
+    """English's acceptability scale, or a language module's first verdict scale."""
+    return polar_key == f"{VERDICT}acceptability" or (
+        polar_key.startswith(VERDICT) and polar_key.endswith(":0")
+    )
+
+
+def _avoiding(word: str, lex: Lexicon) -> bool:
+    """A word of avoiding: the negative side of the acceptability scale ("avoid", "evitare")."""
+    low = word.lower()
+    found = lex.polar_keys.get(stem(low), ())
+    if not found and lex.root is not None:
+        found = lex.root_polar.get(lex.root(low), ())
+    return any(_is_acceptability(k) and sign < 0 for k, sign in found)
+
+
+def _medicine(tok: Token, first: bool, lex: Lexicon) -> str:
+    """The key of the medicine ``tok`` names, else ""."""
+    if not tok.is_word:
+        return ""
+    word = _base(tok.text)
+    if is_medicine(word):
+        return key(word)
+    text = re.split(r"['’]", tok.text)[-1]
+    brand = (
+        not first
+        and not lex.capitalized_nouns
+        and len(text) >= _BRAND_CHARS
+        and text[:1].isupper()
+        and not text.isupper()
+        and text.isalpha()
+    )
+    return f"name:{word}" if brand else ""
+
+
+def _names(tokens: Sequence[Token], lex: Lexicon) -> list[str]:
+    return [m for i, t in enumerate(tokens) if (m := _medicine(t, i == 0, lex))]
+
+
+def _clause(tokens: Sequence[Token], p: int) -> tuple[int, int]:
+    left = p
+    while left > 0 and tokens[left - 1].text not in _BREAKS:
+        left -= 1
+    right = p + 1
+    while right < len(tokens) and tokens[right].text not in _BREAKS:
+        right += 1
+    return left, right
+
+
+def _denied(tokens: list[Token], p: int, lex: Lexicon, negations: Sequence[int]) -> bool:
+    """The medicine at ``tokens[p]`` is denied in its clause: a word of avoiding near it, or
+    one of the text's ``negations`` (:func:`~guardrail.judges.local.verify.negation_positions`:
+    none that bounds an amount) just before it, with no other medicine and no amount in the
+    clause before it ("Paracetamol does not interact with warfarin", "do not exceed 3 g of
+    paracetamol" deny neither medicine)."""
+    left, right = _clause(tokens, p)
+    near = range(max(left, p - _AVOID_REACH), min(right, p + _AVOID_REACH + 1))
+    if any(i != p and tokens[i].is_word and _avoiding(tokens[i].text, lex) for i in near):
+        return True
+    for n in negations:
+        if max(left, p - _NEGATION_REACH) <= n < p:
+            return not any(
+                _medicine(tokens[i], i == 0, lex) or tokens[i].is_number
+                for i in range(left, p)
+                if i != n
+            )
+    return False
+
+
+def _spoken_of(assessment: Assessment, lex: Lexicon) -> float:
+    """The share of the statement's weight, its medicines left out, that the passage uses
+    anywhere."""
+    total = held = 0.0
+    medicines = {
+        _base(t.text) for i, t in enumerate(assessment.tokens) if _medicine(t, i == 0, lex)
+    }
+    for term, weight, there in zip(
+        assessment.terms, assessment.weights, assessment.elsewhere, strict=True
+    ):
+        if term.surface.lower() in medicines or _base(term.surface) in medicines:
+            continue
+        total += weight
+        held += weight if there else 0.0
+    return held / total if total else 0.0
+
+
+def _sentences(units: Sequence[Unit]) -> list[Unit]:
+    """One unit per passage sentence: its first, the sentence itself."""
+    seen: set[int] = set()
+    out = []
+    for unit in units:
+        if unit.sentence not in seen:
+            seen.add(unit.sentence)
+            out.append(unit)
+    return out
+
+
+def advised_against(assessment: Assessment, units: Sequence[Unit], lex: Lexicon) -> Finding | None:
+    """Contradicted when the statement names one medicine, denies nothing, and every place
+    the passage (its ``units``) names that medicine denies it; ``None`` otherwise."""
+    tokens = assessment.tokens
+    if assessment.negations or assessment.framing % 2 or not tokens:
+        return None
+    if _spoken_of(assessment, lex) < FRAME_COVERAGE:
+        return None  # "Ibuprofen is cheap": not what the passage speaks of
+    if any(t.is_word and _avoiding(t.text, lex) for t in tokens) or any(
+        t.lower in _COMPARING or instead_at(list(tokens), i) for i, t in enumerate(tokens)
+    ):
+        return None  # "avoid X", "paracetamol rather than X", "preferred over X"
+    sentences = []
+    for unit in _sentences(units):
+        found = tokenize(unit.text, "lexical")
+        sentences.append((unit, found, negation_positions(found, lex)))
+    for medicine in dict.fromkeys(_names(tokens, lex)):
+        denials = [
+            (unit, _denied(found, p, lex, negated))
+            for unit, found, negated in sentences
+            for p, tok in enumerate(found)
+            if _medicine(tok, p == 0, lex) == medicine
+        ]
+        if denials and all(denied for _, denied in denials):
+            return Finding(
+                Support.CONTRADICTED,
+                f"The context advises against what the statement gives: "
+                f"{quote(denials[0][0].text)}",
+            )
+    return None
