@@ -9,7 +9,8 @@ negation to the next break) and those the rest of the sentence affirms — and f
 statement denies what the passage only affirms, and affirms what the passage only denies.
 
 Only a negation that opens a contrast counts: one after a comma, a semicolon or a dash, maybe
-behind a conjunction ("..., and not at the town hall", "..., et non à la mairie"). The
+behind a conjunction ("..., and not at the town hall", "..., et non à la mairie"), or right
+after a conjunction with no mark before it ("at the Jobcentre and not at the town hall"). The
 negation words are each language's own (:attr:`~guardrail.judges.local.lexicon.Lexicon.negations`).
 "Rather than", "instead of" and their kin in the other languages ("statt", "au lieu de", "en
 lugar de", "invece di", "em vez de", "in plaats van") set a contrast too: the noun phrase after
@@ -105,8 +106,11 @@ def sides(tokens: list[Token], lex: Lexicon) -> list[Sides]:
         before = i - 1
         while before >= 0 and tokens[before].lower in _CONJUNCTIONS:
             before -= 1
-        if before < 0 or tokens[before].text not in _OPENERS:
+        joined = before < i - 1 and before >= 0  # "X and not Y", with no comma
+        if before < 0 or (tokens[before].text not in _OPENERS and not joined):
             continue
+        if joined and tokens[before].text not in _OPENERS:
+            before += 1  # the conjunction is no word of either side
         end = i + 1
         while end < len(tokens) and tokens[end].text not in _BREAKS:
             end += 1

@@ -84,3 +84,37 @@ def test_the_same_contrast_about_another_medicine_is_not_supported() -> None:
         "en", ["With a penicillin allergy you will get cefalexin rather than amoxicillin."], context
     )
     assert found is not Support.SUPPORTED
+
+
+#: (language, context "X, not Y", "X and not Y", "Y and not X"): "and not" with no comma
+#: before it sets the contrast too.
+AND_NOT_CONTRASTS = [
+    (
+        "en",
+        "To have your stitches removed, book with the practice nurse, not the GP.",
+        "To have your stitches removed, book with the practice nurse and not the GP.",
+        "To have your stitches removed, book with the GP and not the practice nurse.",
+    ),
+    (
+        "de",
+        "Den Antrag auf Wohngeld stellen Sie beim Bürgeramt, nicht beim Jobcenter.",
+        "Den Antrag auf Wohngeld stellen Sie beim Bürgeramt und nicht beim Jobcenter.",
+        "Den Antrag auf Wohngeld stellen Sie beim Jobcenter und nicht beim Bürgeramt.",
+    ),
+    (
+        "nl",
+        "Voor het verwijderen van hechtingen maakt u een afspraak bij de assistente, niet bij "
+        "de huisarts.",
+        "Voor het verwijderen van hechtingen maakt u een afspraak bij de assistente en niet bij "
+        "de huisarts.",
+        "Voor het verwijderen van hechtingen maakt u een afspraak bij de huisarts en niet bij "
+        "de assistente.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("language", "context", "same", "reversed_"), AND_NOT_CONTRASTS)
+def test_and_not_sets_a_contrast(language: str, context: str, same: str, reversed_: str) -> None:
+    kept, caught = verified(language, [same, reversed_], context)
+    assert kept is not Support.CONTRADICTED, same
+    assert caught is Support.CONTRADICTED, reversed_
