@@ -767,6 +767,8 @@ def _wanted(
         times = set().union(*hours)
     if times or dates:
         own = [t for t in own if t.number is not None or t.surface.lower() not in _CLOCK_WORDS]
+    if times:  # "one o'clock": the hour's word is in the time, not a word to find
+        own = [t for t in own if hour_value(t.surface.lower()) is None]
     if dates:  # the month is in the date: "15th Jan 2027" is placed by "15/01/2027"
         months = tables(current_language()).months
         own = [t for t in own if t.number is not None or t.surface.lower() not in months]

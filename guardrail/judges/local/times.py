@@ -35,8 +35,14 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"\bquarter\s+past\s+{_HOUR}\b", re.I), "quarter_past"),
     (re.compile(rf"\bquarter\s+to\s+{_HOUR}\b", re.I), "quarter_to"),
     (re.compile(rf"\bhalf\s+{_HOUR}\b(?!\s+(?:hours?|days?|an?\b))", re.I), "half_past"),
-    (re.compile(r"\b(noon|midday)\b", re.I), "noon"),
-    (re.compile(r"\bmidnight\b", re.I), "midnight"),
+    (re.compile(r"\b(?:half|quarter)\s+(?:past|to)\s+(?:midnight|noon|midday)\b", re.I), "near"),
+    (
+        re.compile(
+            r"\b(noon|midday)\b(?<!past noon)(?<!past midday)(?<!to noon)(?<!to midday)", re.I
+        ),
+        "noon",
+    ),
+    (re.compile(r"\bmidnight\b(?<!past midnight)(?<!to midnight)", re.I), "midnight"),
 ]
 #: "from 10 till 4": a bare range of hours, when no unit follows it.
 _RANGE = re.compile(
@@ -94,6 +100,11 @@ def _read(m: re.Match[str], kind: str) -> set[int]:
         return {12 * 60}
     if kind == "midnight":
         return {0}
+    if kind == "near":  # "half past midnight" (00:30), "quarter to noon" (11:45)
+        words = m.group().lower().split()
+        base = 0 if words[-1] == "midnight" else 12 * 60
+        step = 30 if words[0] == "half" else 15
+        return {(base + (step if words[1] == "past" else -step)) % (24 * 60)}
     hour = hour_value(m.group(1))
     if hour is None:
         return set()

@@ -595,7 +595,12 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             continue
         if (said := _half_hour(toks, i, t)) is not None:
             minutes, j = said  # "half tien", "halb zehn", "half past six", "quarter to ten"
-            either = t.code == "en" and minutes < _NOON_HOUR and not _ampm(toks, j)[0]
+            either = (
+                t.code == "en"
+                and minutes < _NOON_HOUR
+                and not _ampm(toks, j)[0]
+                and not {x.low for x in toks[i:j]} & _NAMED_HOURS.keys()
+            )
             add("time", "clock", minutes, EITHER_HALF if either else "", i, j)
             i = j
             continue
@@ -733,7 +738,13 @@ def extract(text: str, common: Callable[[str], bool] | None = None) -> list[Valu
             continue
         if (said := _spoken_clock(toks, i, amount, j, t)) is not None:
             minutes, j = said  # "a las nueve y media", "um 9 Uhr", "à 9h30"
-            add("time", "clock", minutes, "", i, j)
+            either = (
+                t.code == "en"
+                and minutes < _NOON_HOUR
+                and not _ampm(toks, j)[0]
+                and not {x.low for x in toks[i:j]} & _DAY_PART_WORDS
+            )  # "two o'clock": 2:00 or 14:00
+            add("time", "clock", minutes, EITHER_HALF if either else "", i, j)
             i = j
             continue
         if tok.digit and _is_year(tok, amount) and not _unit_follows(toks, j, t):
@@ -880,6 +891,9 @@ def _half_hour(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None
     if low in t.halves and t.clock.half_before and (hour := _hour_at(toks, i + 1, t)):
         return _evening(toks, hour[1], (hour[0] - 1) * 60 + 30, t)  # "halb sieben abends"
     if low in ("half", "quarter") and i + 1 < len(toks) and toks[i + 1].low in _PAST:
+        if i + 2 < len(toks) and toks[i + 2].low in _NAMED_HOURS:  # "half past midnight"
+            past = 30 if low == "half" else 15 * _PAST[toks[i + 1].low]
+            return (_NAMED_HOURS[toks[i + 2].low] * 60 + past) % (24 * 60), i + 3
         if (hour := _hour_at(toks, i + 2, t)) is None:
             return None
         past = 30 if low == "half" else 15 * _PAST[toks[i + 1].low]
@@ -894,6 +908,8 @@ def _half_hour(toks: list[_Tok], i: int, t: _Tables) -> tuple[float, int] | None
     return _minutes_past(toks, i, t)
 
 
+#: Hours said by name ("half past *midnight*", "quarter to *noon*").
+_NAMED_HOURS = {"midnight": 0, "noon": 12, "midday": 12}
 #: Articles after "half" that make it a length ("half an hour").
 _A = frozenset({"a", "an"})
 #: Minutes said before "past"/"to" without the word "minutes" ("twenty past two").
@@ -1201,6 +1217,8 @@ def _negated_before(toks: list[_Tok], start: int, t: _Tables) -> bool:
     return False
 
 
+#: Words that put an English time in one half of the day ("ten *in the morning*").
+_DAY_PART_WORDS = frozenset({"morning", "afternoon", "evening", "night", "tonight"})
 #: Parts of the day after a bare hour, and the half of the day they put it in.
 _DAY_PARTS = (
     (("in", "the", "morning"), "a"),
