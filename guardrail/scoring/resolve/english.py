@@ -64,7 +64,21 @@ MAX_WORDS = 14
 
 def resolve_sentence(question: str, reply_text: str) -> list[Made]:
     """Self-contained statements for one reply sentence that leans on ``question``; [] when
-    the sentence stands on its own or no rule applies."""
+    the sentence stands on its own or no rule applies. A preposition the question leaves at
+    its end and the reply repeats is said once ("... have to be in by?" + "By 17 March." ->
+    "... has to be in by 17 March.")."""
+    return [
+        (_DOUBLED.sub(r"\1", text), rule) for text, rule in _resolve_sentence(question, reply_text)
+    ]
+
+
+#: A preposition said twice in a row: the question's stranded one and the reply's first word.
+_DOUBLED = re.compile(
+    r"\b(by|to|in|on|at|for|from|with|about|into|until|till|after|before)\s+\1\b", re.IGNORECASE
+)
+
+
+def _resolve_sentence(question: str, reply_text: str) -> list[Made]:
     dash = _DASH.search(reply_text)
     if dash is not None:
         # "Yep, for free - just keep it on a lead.": the reply, then a sentence as written
