@@ -164,9 +164,22 @@ def _typed(found: re.Match[str]) -> str:
     return f"{found['re']}'re"
 
 
+#: Question words as typed in a hurry ("wot time", "wich form", "hw long"); not "wat" (Dutch
+#: for "what") nor "wen" (German for "whom"), which an English reading must not take up.
+_SPELLED = {"wot": "what", "wht": "what", "wich": "which", "whitch": "which", "hw": "how",
+            "whos": "who's"}  # fmt: skip
+_SPELLED_WORD = re.compile(r"^\s*(" + "|".join(_SPELLED) + r")\b", re.IGNORECASE)
+
+
 def question_text(question: str) -> str:
-    """The question as the rules read it: contractions typed without their apostrophe
-    ("whats the fee", "isnt it free", "im 17") written with it."""
+    """The question as the rules read it: a question word typed in a hurry as its opening
+    word ("wot time", "wich form") spelled out, and contractions typed without their
+    apostrophe ("whats the fee", "isnt it free", "im 17") written with it."""
+    question = _SPELLED_WORD.sub(
+        lambda m: m.group().lower().replace(m.group(1).lower(), _SPELLED[m.group(1).lower()]),
+        question,
+        count=1,
+    )
     return _TYPED.sub(_typed, question)
 
 
