@@ -144,6 +144,36 @@ def _spoken_of(assessment: Assessment, lex: Lexicon) -> float:
     return held / total if total else 0.0
 
 
+#: Ordinal words a statement may scope a medicine's use with ("the *first* two trimesters").
+_ORDINALS = frozenset(
+    "first second third fourth last primo secondo terzo premier première deuxième troisième "
+    "primer primera segundo segunda tercer tercera primeiro primeira terceiro terceira erste "
+    "ersten zweite zweiten dritte dritten eerste tweede derde".split()
+)
+
+
+def _ordinals(tokens: Sequence[Token], lex: Lexicon) -> set[str]:
+    """The ordinal words of ``tokens`` that scope a period ("the *first* two trimesters", "the
+    *third* trimester"): a statement that scopes the medicine's use with one the passage's
+    denial lacks says something the denial does not settle. An ordinal of rank ("the first
+    choice", "als eerste") scopes nothing."""
+    out = set()
+    for i, tok in enumerate(tokens[:-1]):
+        nxt = tokens[i + 1]
+        if tok.lower in _ORDINALS and (
+            nxt.is_number
+            or lex.number_value(nxt.lower) is not None
+            or nxt.lower.startswith(_PERIODS)
+        ):
+            out.add(tok.lower)
+    return out
+
+
+#: Beginnings of the words for a period of a pregnancy or a treatment, in every language.
+_PERIODS = ("trimest", "week", "month", "semana", "semaine", "mes", "mois", "monat", "woche",
+            "maand", "settiman", "dose", "dosis")  # fmt: skip
+
+
 def _sentences(units: Sequence[Unit]) -> list[Unit]:
     """One unit per passage sentence: its first, the sentence itself."""
     seen: set[int] = set()
@@ -156,32 +186,53 @@ def _sentences(units: Sequence[Unit]) -> list[Unit]:
 
 
 def advised_against(assessment: Assessment, units: Sequence[Unit], lex: Lexicon) -> Finding | None:
-    """Contradicted when the statement names one medicine, denies nothing, and every place
-    the passage (its ``units``) names that medicine denies it; ``None`` otherwise."""
+    """Contradicted when the statement names a medicine without a denial of its own and
+    every place the passage (its ``units``) names that medicine denies it; ``None``
+    otherwise."""
     tokens = assessment.tokens
     if assessment.negations or assessment.framing % 2 or not tokens:
         return None
+    medicines = list(dict.fromkeys(_names(tokens, lex)))
+    if not medicines:
+        return None  # the common case: nothing of the passage is read
     if _spoken_of(assessment, lex) < FRAME_COVERAGE:
         return None  # "Ibuprofen is cheap": not what the passage speaks of
     if any(t.is_word and _avoiding(t.text, lex) for t in tokens) or any(
         t.lower in _COMPARING or instead_at(list(tokens), i) for i, t in enumerate(tokens)
     ):
         return None  # "avoid X", "paracetamol rather than X", "preferred over X"
-    sentences = []
-    for unit in _sentences(units):
-        found = tokenize(unit.text, "lexical")
-        sentences.append((unit, found, negation_positions(found, lex)))
-    for medicine in dict.fromkeys(_names(tokens, lex)):
+    sentences = [(unit, *_read(unit.text, lex)) for unit in _sentences(units)]
+    for medicine in medicines:
         denials = [
-            (unit, _denied(found, p, lex, negated))
+            (unit, found, _denied(found, p, lex, negated))
             for unit, found, negated in sentences
             for p, tok in enumerate(found)
             if _medicine(tok, p == 0, lex) == medicine
         ]
-        if denials and all(denied for _, denied in denials):
-            return Finding(
-                Support.CONTRADICTED,
-                f"The context advises against what the statement gives: "
-                f"{quote(denials[0][0].text)}",
-            )
+        if not denials or not all(denied for _, _, denied in denials):
+            continue
+        if _ordinals(tokens, lex) - set().union(*(_ordinals(f, lex) for _, f, _ in denials)):
+            continue  # "safe in the first two trimesters" against "contraindicated in the third"
+        return Finding(
+            Support.CONTRADICTED,
+            f"The context advises against what the statement gives: {quote(denials[0][0].text)}",
+        )
     return None
+
+
+#: Passage sentences read (tokens, negation positions), per lexicon and text.
+_READ: dict[tuple[int, str], tuple[list[Token], list[int]]] = {}
+_READ_KEPT = 4096
+
+
+def _read(text: str, lex: Lexicon) -> tuple[list[Token], list[int]]:
+    """A passage sentence's tokens and negations, read once per lexicon."""
+    key = (id(lex), text)
+    found = _READ.get(key)
+    if found is None:
+        tokens = tokenize(text, "lexical")
+        found = (tokens, negation_positions(tokens, lex))
+        if len(_READ) >= _READ_KEPT:
+            _READ.clear()
+        _READ[key] = found
+    return found

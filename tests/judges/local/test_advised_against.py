@@ -83,3 +83,15 @@ def test_a_medicine_the_passage_also_recommends_is_left_alone() -> None:
     context = "Do not take ibuprofen on an empty stomach. Take ibuprofen with food for period pain."
     (found,) = verified("en", ["Ibuprofen can be taken for period pain."], context)
     assert found is not Support.CONTRADICTED
+
+
+def test_a_use_scoped_otherwise_is_left_alone() -> None:
+    """ "Contraindicated in the third trimester" does not settle "safe in the first two
+    trimesters": an amount or ordinal the passage's denial lacks leaves the statement to the
+    other checks (unsure, not contradicted)."""
+    context = (
+        "Naproxen is contraindicated in the third trimester of pregnancy. Paracetamol is the "
+        "first choice for pain relief during pregnancy."
+    )
+    (found,) = verified("en", ["Naproxen is safe in the first two trimesters."], context)
+    assert found is not Support.CONTRADICTED
