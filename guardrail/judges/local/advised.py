@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from guardrail.judges.local.contrast import instead_at
 from guardrail.judges.local.lexicon import VERDICT, Lexicon
@@ -78,17 +79,22 @@ def _medicine(tok: Token, first: bool, lex: Lexicon) -> str:
     """The key of the medicine ``tok`` names, else ""."""
     if not tok.is_word:
         return ""
-    word = _base(tok.text)
+    return _medicine_key(tok.text, first, lex.capitalized_nouns)
+
+
+@lru_cache(maxsize=65536)
+def _medicine_key(text: str, first: bool, capitalized_nouns: bool) -> str:
+    word = _base(text)
     if is_medicine(word):
         return key(word)
-    text = re.split(r"['’]", tok.text)[-1]
+    bare = re.split(r"['’]", text)[-1]
     brand = (
         not first
-        and not lex.capitalized_nouns
-        and len(text) >= _BRAND_CHARS
-        and text[:1].isupper()
-        and not text.isupper()
-        and text.isalpha()
+        and not capitalized_nouns
+        and len(bare) >= _BRAND_CHARS
+        and bare[:1].isupper()
+        and not bare.isupper()
+        and bare.isalpha()
     )
     return f"name:{word}" if brand else ""
 
@@ -205,9 +211,9 @@ def advised_against(assessment: Assessment, units: Sequence[Unit], lex: Lexicon)
     for medicine in medicines:
         denials = [
             (unit, found, _denied(found, p, lex, negated))
-            for unit, found, negated in sentences
-            for p, tok in enumerate(found)
-            if _medicine(tok, p == 0, lex) == medicine
+            for unit, found, negated, named in sentences
+            for p, key in named
+            if key == medicine
         ]
         if not denials or not all(denied for _, _, denied in denials):
             continue
@@ -220,18 +226,20 @@ def advised_against(assessment: Assessment, units: Sequence[Unit], lex: Lexicon)
     return None
 
 
-#: Passage sentences read (tokens, negation positions), per lexicon and text.
-_READ: dict[tuple[int, str], tuple[list[Token], list[int]]] = {}
+#: Passage sentences read (tokens, negation positions, medicines), per lexicon and text.
+_READ: dict[tuple[int, str], tuple[list[Token], list[int], list[tuple[int, str]]]] = {}
 _READ_KEPT = 4096
 
 
-def _read(text: str, lex: Lexicon) -> tuple[list[Token], list[int]]:
-    """A passage sentence's tokens and negations, read once per lexicon."""
+def _read(text: str, lex: Lexicon) -> tuple[list[Token], list[int], list[tuple[int, str]]]:
+    """A passage sentence's tokens, negations and medicines (position, key), read once per
+    lexicon."""
     key = (id(lex), text)
     found = _READ.get(key)
     if found is None:
         tokens = tokenize(text, "lexical")
-        found = (tokens, negation_positions(tokens, lex))
+        named = [(p, m) for p, tok in enumerate(tokens) if (m := _medicine(tok, p == 0, lex))]
+        found = (tokens, negation_positions(tokens, lex), named)
         if len(_READ) >= _READ_KEPT:
             _READ.clear()
         _READ[key] = found

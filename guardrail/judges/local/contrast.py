@@ -56,10 +56,19 @@ _INSTEAD = (
 _LINKERS = frozenset("of de du des d di del della dei da do dos das van von der".split())
 
 
+#: The "instead" phrases by their first word.
+_INSTEAD_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _cue in _INSTEAD:
+    _INSTEAD_BY_FIRST[_cue[0]] = (*_INSTEAD_BY_FIRST.get(_cue[0], ()), _cue)
+
+
 def instead_at(tokens: list[Token], i: int) -> int:
     """The length of an "instead" phrase (:data:`_INSTEAD`) starting at ``tokens[i]``, else 0."""
-    for cue in _INSTEAD:
-        if tuple(t.lower for t in tokens[i : i + len(cue)]) == cue:
+    for cue in _INSTEAD_BY_FIRST.get(tokens[i].lower, ()):
+        following = tokens[i + 1 : i + len(cue)]
+        if len(following) == len(cue) - 1 and all(
+            t.lower == w for t, w in zip(following, cue[1:], strict=True)
+        ):
             return len(cue)
     return 0
 
