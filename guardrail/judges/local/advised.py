@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from guardrail.judges.local.contrast import instead_at
-from guardrail.judges.local.lexicon import VERDICT, Lexicon
+from guardrail.judges.local.lexicon import Lexicon, is_acceptability
 from guardrail.judges.local.medicines import is_medicine, key
 from guardrail.judges.local.verify import (
     Assessment,
@@ -32,8 +32,8 @@ from guardrail.judges.local.verify import (
     Unit,
     negation_positions,
     quote,
+    word_reading,
 )
-from guardrail.text.stemming import stem
 from guardrail.text.tokens import Token, tokenize
 
 __all__ = ["FRAME_COVERAGE", "advised_against"]
@@ -59,20 +59,11 @@ def _base(text: str) -> str:
     return re.split(r"['’]", text)[-1].lower()
 
 
-def _is_acceptability(polar_key: str) -> bool:
-    """English's acceptability scale, or a language module's first verdict scale."""
-    return polar_key == f"{VERDICT}acceptability" or (
-        polar_key.startswith(VERDICT) and polar_key.endswith(":0")
-    )
-
-
-def _avoiding(word: str, lex: Lexicon) -> bool:
+def _avoiding(tok: Token, lex: Lexicon) -> bool:
     """A word of avoiding: the negative side of the acceptability scale ("avoid", "evitare")."""
-    low = word.lower()
-    found = lex.polar_keys.get(stem(low), ())
-    if not found and lex.root is not None:
-        found = lex.root_polar.get(lex.root(low), ())
-    return any(_is_acceptability(k) and sign < 0 for k, sign in found)
+    return tok.is_word and any(
+        is_acceptability(k) and sign < 0 for k, sign in word_reading(tok.lower, lex).polar
+    )
 
 
 def _medicine(tok: Token, first: bool, lex: Lexicon) -> str:
@@ -99,10 +90,6 @@ def _medicine_key(text: str, first: bool, capitalized_nouns: bool) -> str:
     return f"name:{word}" if brand else ""
 
 
-def _names(tokens: Sequence[Token], lex: Lexicon) -> list[str]:
-    return [m for i, t in enumerate(tokens) if (m := _medicine(t, i == 0, lex))]
-
-
 def _clause(tokens: Sequence[Token], p: int) -> tuple[int, int]:
     left = p
     while left > 0 and tokens[left - 1].text not in _BREAKS:
@@ -121,7 +108,7 @@ def _denied(tokens: list[Token], p: int, lex: Lexicon, negations: Sequence[int])
     paracetamol" deny neither medicine)."""
     left, right = _clause(tokens, p)
     near = range(max(left, p - _AVOID_REACH), min(right, p + _AVOID_REACH + 1))
-    if any(i != p and tokens[i].is_word and _avoiding(tokens[i].text, lex) for i in near):
+    if any(i != p and _avoiding(tokens[i], lex) for i in near):
         return True
     for n in negations:
         if max(left, p - _NEGATION_REACH) <= n < p:
@@ -133,13 +120,10 @@ def _denied(tokens: list[Token], p: int, lex: Lexicon, negations: Sequence[int])
     return False
 
 
-def _spoken_of(assessment: Assessment, lex: Lexicon) -> float:
-    """The share of the statement's weight, its medicines left out, that the passage uses
-    anywhere."""
+def _spoken_of(assessment: Assessment, medicines: set[str]) -> float:
+    """The share of the statement's weight, its ``medicines`` (their words) left out, that
+    the passage uses anywhere."""
     total = held = 0.0
-    medicines = {
-        _base(t.text) for i, t in enumerate(assessment.tokens) if _medicine(t, i == 0, lex)
-    }
     for term, weight, there in zip(
         assessment.terms, assessment.weights, assessment.elsewhere, strict=True
     ):
@@ -198,12 +182,13 @@ def advised_against(assessment: Assessment, units: Sequence[Unit], lex: Lexicon)
     tokens = assessment.tokens
     if assessment.negations or assessment.framing % 2 or not tokens:
         return None
-    medicines = list(dict.fromkeys(_names(tokens, lex)))
-    if not medicines:
+    named = [(t, m) for i, t in enumerate(tokens) if (m := _medicine(t, i == 0, lex))]
+    if not named:
         return None  # the common case: nothing of the passage is read
-    if _spoken_of(assessment, lex) < FRAME_COVERAGE:
+    medicines = list(dict.fromkeys(m for _, m in named))
+    if _spoken_of(assessment, {_base(t.text) for t, _ in named}) < FRAME_COVERAGE:
         return None  # "Ibuprofen is cheap": not what the passage speaks of
-    if any(t.is_word and _avoiding(t.text, lex) for t in tokens) or any(
+    if any(_avoiding(t, lex) for t in tokens) or any(
         t.lower in _COMPARING or instead_at(list(tokens), i) for i, t in enumerate(tokens)
     ):
         return None  # "avoid X", "paracetamol rather than X", "preferred over X"
@@ -211,8 +196,8 @@ def advised_against(assessment: Assessment, units: Sequence[Unit], lex: Lexicon)
     for medicine in medicines:
         denials = [
             (unit, found, _denied(found, p, lex, negated))
-            for unit, found, negated, named in sentences
-            for p, key in named
+            for unit, found, negated, at in sentences
+            for p, key in at
             if key == medicine
         ]
         if not denials or not all(denied for _, _, denied in denials):

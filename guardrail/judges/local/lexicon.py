@@ -43,6 +43,24 @@ EN_FREE_PHRASES = frozenset(
     {"no fee", "no fees", "no charge", "free of charge", "at no cost", "without charge",
      "costs nothing", "cost nothing", "no cost", "nothing to pay", "not charged"}
 )  # fmt: skip
+
+
+def is_acceptability(polar_key: str) -> bool:
+    """``polar_key`` names the acceptability scale: English's, or a language module's first
+    verdict scale (:attr:`~guardrail.lang.base.Language.verdicts`, "verdict:de:0")."""
+    return polar_key == f"{VERDICT}acceptability" or _module_scale(polar_key, 0)
+
+
+def is_requirement(polar_key: str) -> bool:
+    """``polar_key`` names the requirement scale: English's, or a language module's second
+    verdict scale ("verdict:de:1")."""
+    return polar_key == f"{VERDICT}requirement" or _module_scale(polar_key, 1)
+
+
+def _module_scale(polar_key: str, index: int) -> bool:
+    return polar_key.startswith(VERDICT) and polar_key.endswith(f":{index}")
+
+
 #: English words that join two parts of a sentence, each with its own facts.
 ENGLISH_COORDINATORS = frozenset(
     {"and", "or", "but", "while", "whereas", "although", "though", "because"}

@@ -43,9 +43,11 @@ from guardrail.judges.local.verify import (
     Support,
     Term,
     Unit,
+    bounds_a_number,
     quote,
 )
 from guardrail.text.stemming import stem
+from guardrail.text.tokens import tokenize
 
 __all__ = ["Mode", "mode_of", "permission_conflict", "slot_conflict", "slot_verdict"]
 
@@ -137,34 +139,17 @@ def mode_of(text: str, lex: Lexicon, anchors: frozenset[str] | None = None) -> M
     return found.pop() if len(found) == 1 else None
 
 
-#: Words after a negation searched for a bound word, and after that for its amount.
-_BOUND_WORD_REACH = 5
-_AMOUNT_REACH = 3
-
-
 def _limit_restated(statement: str, unit: str, lex: Lexicon) -> bool:
     """``unit`` forbids going past an amount ("must not work *more than 40* hours", "nicht
     mehr als 20") and ``statement`` allows up to an amount ("can work *up to* 40 hours"):
     both set a maximum, which the value check compares; the permission against the
     prohibition is no conflict."""
-    words = _words(unit)
+    tokens = tokenize(unit, "lexical")
     if not any(
-        _bounds_an_amount(words, i, lex)
-        for i, w in enumerate(words)
-        if w in _NEGATIONS or w.endswith("n't")
+        bounds_a_number(tokens, i, lex) for i, t in enumerate(tokens) if lex.is_negation(t.lower)
     ):
         return False
     return any(v.bound > 0 for v in extract(statement))
-
-
-def _bounds_an_amount(words: list[str], i: int, lex: Lexicon) -> bool:
-    """The negation at ``i`` bounds an amount ("must not be asked to work *more than 40*
-    hours", "nicht mehr als 20")."""
-    for j in range(i + 1, min(len(words), i + 1 + _BOUND_WORD_REACH)):
-        if words[j] in lex.bound_words:
-            after = words[j + 1 : j + 1 + _AMOUNT_REACH]
-            return any(w[:1].isdigit() or lex.number_value(w) is not None for w in after)
-    return False
 
 
 def _cues(words: list[str], cased: list[str], lex: Lexicon) -> list[tuple[int, Mode]]:

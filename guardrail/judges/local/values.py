@@ -1389,15 +1389,11 @@ def _rate_periods(code: str, text: str) -> tuple[Value, ...]:
     toks = _tokens(text, t.elided)
     out: list[Value] = []
     for i in range(len(toks) - 1):
-        if toks[i].low in _PER_ONE and (got := _timed(1.0, toks[i + 1].low, i + 2, t)):
-            start, end = toks[i].start, toks[i + 1].end
-            out.append(Value("quantity", got[1], got[0], "", start, end, text[start:end]))
-        elif (
-            toks[i].low in t.articles
-            and i
-            and (got := _timed(1.0, toks[i + 1].low, i + 2, t))
-            and _article_duration(toks, i, t) is None
-        ):  # "8 tablets a day", "eight hours in a day": the article of a rate
+        per = toks[i].low in _PER_ONE or (
+            # "8 tablets a day", "eight hours in a day": the article of a rate
+            toks[i].low in t.articles and i > 0 and _article_duration(toks, i, t) is None
+        )
+        if per and (got := _timed(1.0, toks[i + 1].low, i + 2, t)):
             start, end = toks[i].start, toks[i + 1].end
             out.append(Value("quantity", got[1], got[0], "", start, end, text[start:end]))
     return tuple(out)

@@ -31,7 +31,13 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-from guardrail.judges.local.lexicon import ENGLISH_COORDINATORS, FREE_KEY, VERDICT, Lexicon
+from guardrail.judges.local.lexicon import (
+    ENGLISH_COORDINATORS,
+    FREE_KEY,
+    VERDICT,
+    Lexicon,
+    is_requirement,
+)
 from guardrail.text.edits import strip_citations, strip_passage_label
 from guardrail.text.sentences import split_sentences
 from guardrail.text.stemming import stem
@@ -154,7 +160,7 @@ def negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
         low = tok.lower  # lower-cased with a plain apostrophe: what is_negation compares
         nxt = tokens[i + 1].lower if i + 1 < len(tokens) else ""
         if (low in _FREE_OF and nxt == "of") or low in lex.without_words:
-            if low in lex.without_words and _bounds_a_number(tokens, i, lex):
+            if low in lex.without_words and bounds_a_number(tokens, i, lex):
                 continue  # "without exceeding 3 tablets": at most 3, no denial
             if without_scope(tokens, i, lex) or low in _FREE_OF:
                 out.append(i)  # "free of charge": no charge; "without notice": no notice
@@ -165,7 +171,7 @@ def negation_positions(tokens: list[Token], lex: Lexicon) -> list[int]:
             continue
         if tok.lower == "no" and nxt in ("doubt",):
             continue
-        if _bounds_a_number(tokens, i, lex):
+        if bounds_a_number(tokens, i, lex):
             continue
         if i == 0 and nxt in _ANSWER_BREAK:
             continue  # "No, ..." / "Não, ...": a reply to the question, not a denial of the rest
@@ -184,7 +190,7 @@ _BOUND_REACH = 3
 _BOUND_WORD_REACH = 5
 
 
-def _bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
+def bounds_a_number(tokens: list[Token], i: int, lex: Lexicon) -> bool:
     """Whether the negation at ``i`` makes a bound on a number rather than a denial: "must
     not work more than 20 hours" says "at most 20 hours"; "nicht mehr als 20" likewise."""
     if not lex.bound_words:
@@ -962,16 +968,6 @@ _REQUIREMENT = f"{VERDICT}requirement"
 _OBLIGED_BEFORE_TO = frozenset({"have", "has", "had", "obliged", "obligated"})
 
 
-def _is_requirement(key: str) -> bool:
-    """``key`` names a requirement scale: English's, or a language module's second verdict
-    scale (:attr:`~guardrail.lang.base.Language.verdicts`, "verdict:de:1")."""
-    return key == _REQUIREMENT or (key.startswith(VERDICT) and key.endswith(":1"))
-
-
-def _requirement_keys(unit: Unit) -> list[str]:
-    return [key for key in unit.polar if _is_requirement(key)]
-
-
 #: Modals of obligation in the other languages that a negation turns into "not required"
 #: ("Sie müssen nicht", "no tienen que", "não têm de", "hoeven niet", "non hanno bisogno
 #: di"), as "do not have to" and "do not need to".
@@ -1006,9 +1002,11 @@ def obligation_opposed(
     attend" agrees with "voluntary" and "have to attend" does not. 0 otherwise, and when the
     statement has an obligation word of its own ("required") or says "must not" (a
     prohibition, not an obligation)."""
-    if not any(unit.polar.get(key) == frozenset({-1}) for key in _requirement_keys(unit)):
+    if not any(
+        signs == frozenset({-1}) for key, signs in unit.polar.items() if is_requirement(key)
+    ):
         return 0
-    if any(_is_requirement(key) for t in terms for key, _ in t.polar):
+    if any(is_requirement(key) for t in terms for key, _ in t.polar):
         return 0
     for i, tok in enumerate(tokens):
         low = tok.lower

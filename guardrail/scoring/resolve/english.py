@@ -166,8 +166,7 @@ def _typed(found: re.Match[str]) -> str:
 
 #: Question words as typed in a hurry ("wot time", "wich form", "hw long"); not "wat" (Dutch
 #: for "what") nor "wen" (German for "whom"), which an English reading must not take up.
-_SPELLED = {"wot": "what", "wht": "what", "wich": "which", "whitch": "which", "hw": "how",
-            "whos": "who's"}  # fmt: skip
+_SPELLED = {"wot": "what", "wht": "what", "wich": "which", "whitch": "which", "hw": "how"}
 _SPELLED_WORD = re.compile(r"^\s*(" + "|".join(_SPELLED) + r")\b", re.IGNORECASE)
 
 
@@ -176,7 +175,7 @@ def question_text(question: str) -> str:
     word ("wot time", "wich form") spelled out, and contractions typed without their
     apostrophe ("whats the fee", "isnt it free", "im 17") written with it."""
     question = _SPELLED_WORD.sub(
-        lambda m: m.group().lower().replace(m.group(1).lower(), _SPELLED[m.group(1).lower()]),
+        lambda m: m.group().replace(m.group(1), _SPELLED[m.group(1).lower()]),
         question,
         count=1,
     )
